@@ -1,0 +1,43 @@
+# stockade: the two set-up commands are `make demo` and `make test`.
+GO        ?= go
+BIN       := bin/stockade
+STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
+# Fuzz targets run briefly in `make test`, longer in `make fuzz`.
+FUZZTIME  ?= 5s
+
+.PHONY: build demo test lint bench fuzz cross test-kernels clean
+
+build:
+	CGO_ENABLED=0 $(GO) build -trimpath -o $(BIN) ./cmd/stockade
+
+demo: build
+	./scripts/demo.sh $(BIN)
+
+# The whole suite. .ci/run calls exactly this.
+test: lint
+	CGO_ENABLED=1 $(GO) test -race -count=1 -timeout 12m ./...
+	$(MAKE) --no-print-directory fuzz FUZZTIME=3s
+
+lint:
+	@out=$$(gofmt -s -l .); if [ -n "$$out" ]; then echo "gofmt -s needed:"; echo "$$out"; exit 1; fi
+	$(GO) vet ./...
+	$(GO) run $(STATICCHECK) ./...
+
+bench: build
+	./scripts/bench.sh
+
+fuzz:
+	@for t in $$(grep -rhoE '^func Fuzz[A-Za-z0-9_]+' --include=*_test.go . | sed 's/func //' | sort -u); do \
+		pkg=$$(grep -rlE "^func $$t\(" --include=*_test.go . | head -1 | xargs dirname); \
+		echo "fuzz $$pkg $$t ($(FUZZTIME))"; \
+		$(GO) test -run '^$$' -fuzz "^$$t\$$" -fuzztime $(FUZZTIME) $$pkg || exit 1; \
+	done
+
+cross:
+	@for t in linux/amd64 linux/arm64 darwin/amd64 darwin/arm64 windows/amd64 freebsd/amd64; do \
+		echo "build $$t"; \
+		CGO_ENABLED=0 GOOS=$${t%/*} GOARCH=$${t#*/} $(GO) build -o /dev/null ./cmd/stockade || exit 1; \
+	done
+
+clean:
+	rm -rf bin dist

@@ -1,0 +1,4 @@
+package main
+
+// cmdDoctor implements `stockade doctor`. Placeholder until the degrade work lands.
+func cmdDoctor(args []string, io stdio) int { return fail(io.err, errNotYet) }

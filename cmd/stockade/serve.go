@@ -1,0 +1,4 @@
+package main
+
+// cmdServe implements `stockade serve`.
+func cmdServe(args []string, io stdio) int { return fail(io.err, errNotYet) }

@@ -1,0 +1,18 @@
+//go:build !linux
+
+package sandbox
+
+import "errors"
+
+// ErrUnsupported is returned where the operating system gives stockade no way to
+// enforce a sandbox.
+var ErrUnsupported = errors.New("no kernel sandbox on this operating system")
+
+// Apply enforces nothing outside Linux. A spec that asks for nothing succeeds, so
+// best-effort runs still work; anything else is refused.
+func Apply(spec Spec) (Applied, error) {
+	if spec.LandlockABI != 0 || spec.Seccomp || spec.Scopes || spec.DropCaps || spec.MaxProcs != 0 {
+		return Applied{}, ErrUnsupported
+	}
+	return Applied{}, nil
+}

@@ -1,0 +1,55 @@
+package sandbox
+
+// FSMode is how much of the filesystem a command may change.
+type FSMode string
+
+const (
+	// FSReadOnly: read and execute where readable; write nowhere but /dev/null and the like.
+	FSReadOnly FSMode = "read-only"
+	// FSWorkspaceWrite: read-only, plus write under the workdir, the private TMPDIR
+	// and any extra writable roots.
+	FSWorkspaceWrite FSMode = "workspace-write"
+	// FSOff: no filesystem restriction at all.
+	FSOff FSMode = "off"
+)
+
+// Spec is what the sandboxed child must apply before it runs a command. It is
+// decided in the parent (by degrade, from the policy and the host) and travels to the
+// child over an inherited pipe as JSON; the child applies exactly this and reports
+// back what it applied. A zero mechanism field means "do not apply".
+type Spec struct {
+	FS            FSMode   `json:"fs"`
+	Workdir       string   `json:"workdir"`
+	TmpDir        string   `json:"tmpdir"`         // private per-session TMPDIR
+	WritableRoots []string `json:"writable_roots"` // beyond Workdir and TmpDir
+	ReadableRoots []string `json:"readable_roots"` // empty: the whole filesystem is readable
+	DenyRead      []string `json:"deny_read"`      // absolute paths, never readable
+
+	// LandlockABI is the Landlock ABI version to restrict with; 0 means no Landlock.
+	LandlockABI int `json:"landlock_abi"`
+	// NetworkOff refuses TCP through Landlock (ABI 4+) and new inet, inet6 and
+	// packet sockets through seccomp.
+	NetworkOff bool `json:"network_off"`
+	// UnixSocketsOff also refuses new AF_UNIX sockets (socketpair keeps working).
+	UnixSocketsOff bool `json:"unix_sockets_off"`
+	// Seccomp applies the socket filter; without it NetworkOff is Landlock TCP only.
+	Seccomp bool `json:"seccomp"`
+	// Scopes applies Landlock scopes (abstract unix sockets and signals, ABI 6+).
+	Scopes bool `json:"scopes"`
+	// DropCaps drops every capability when running as root.
+	DropCaps bool `json:"drop_caps"`
+	// MaxProcs bounds the number of processes (0: no bound).
+	MaxProcs int `json:"max_procs"`
+}
+
+// Applied is what the child really put in force, checked after applying
+// (for example NoNewPrivs and Seccomp read back from /proc/self/status).
+type Applied struct {
+	NoNewPrivs  bool   `json:"no_new_privs"`
+	LandlockABI int    `json:"landlock_abi"`
+	Seccomp     bool   `json:"seccomp"`
+	Scopes      bool   `json:"scopes"`
+	CapsDropped bool   `json:"caps_dropped"`
+	MaxProcs    int    `json:"max_procs"`
+	Notes       string `json:"notes,omitempty"`
+}

@@ -1,0 +1,49 @@
+package sandbox
+
+// The zygote protocol. After the first Request/Reply, the parent and the zygote
+// exchange ZygoteMsg packets on the seqpacket socket at ControlFD, one JSON
+// object per packet. A "spawn" packet carries, as SCM_RIGHTS, the descriptors that
+// become the command's fds 0, 1, 2 and 3 (stdin, stdout, stderr, and the channel
+// on which the shell reports its final cwd and environment).
+//
+//	parent -> zygote  spawn  {id, argv, env, dir}   + 4 descriptors
+//	zygote -> parent  started {id, pid}  or  failed {id, error}
+//	parent -> zygote  signal {id, signal}           signal the command's process group
+//	zygote -> parent  exited {id, status, leftovers}
+//
+// When a command's shell exits, the zygote kills what it left behind before it
+// reports "exited": the rest of its process group, and every process that was
+// reparented to the zygote (a child subreaper) and does not belong to another
+// running command. A process belongs to a command when its environment carries
+// TaskEnv=<id>; a process that hides its environment belongs to none, so it is
+// killed at the first end, never kept.
+
+// TaskEnv names the environment variable that tells a process which command it
+// belongs to.
+const TaskEnv = "STOCKADE_TASK"
+
+// ZygoteMsg is one packet of the zygote protocol.
+type ZygoteMsg struct {
+	Op        string   `json:"op"`
+	ID        uint64   `json:"id"`
+	Argv      []string `json:"argv,omitempty"`
+	Env       []string `json:"env,omitempty"`
+	Dir       string   `json:"dir,omitempty"`
+	Pid       int      `json:"pid,omitempty"`
+	Signal    int      `json:"signal,omitempty"`
+	Status    int      `json:"status"` // the raw wait status
+	Leftovers int      `json:"leftovers,omitempty"`
+	Error     string   `json:"error,omitempty"`
+}
+
+// Zygote protocol operations.
+const (
+	OpSpawn   = "spawn"
+	OpStarted = "started"
+	OpFailed  = "failed"
+	OpSignal  = "signal"
+	OpExited  = "exited"
+)
+
+// MaxPacket bounds one protocol packet; the parent refuses bigger requests.
+const MaxPacket = 4 << 20

@@ -1,0 +1,296 @@
+//go:build linux
+
+package sandbox
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/signal"
+	"runtime"
+	"strconv"
+	"strings"
+	"syscall"
+	"unsafe"
+
+	"golang.org/x/sys/unix"
+)
+
+// zygote is the state of the zygote loop. Everything runs on the main goroutine,
+// locked to its thread, so the parent-death signal of every command refers to a
+// thread that lives as long as the zygote.
+type zygote struct {
+	sock    int
+	running map[uint64]int // id -> pid (= pgid) of running commands
+	byPid   map[int]uint64
+}
+
+func zygoteMain() int {
+	runtime.LockOSThread()
+	z := &zygote{sock: ControlFD, running: map[uint64]int{}, byPid: map[int]uint64{}}
+	unix.CloseOnExec(z.sock)
+
+	buf := make([]byte, MaxPacket)
+	n, _, _, _, err := unix.Recvmsg(z.sock, buf, nil, 0)
+	var req Request
+	if err == nil {
+		err = json.Unmarshal(buf[:n], &req)
+	}
+	if err != nil || req.Mode != ModeZygote {
+		z.reply(Reply{Error: fmt.Sprintf("bad request: %v", err), Stage: "request"})
+		return ExitSetupFailed
+	}
+	// Orphans of commands are reparented here, so they can be found and stopped;
+	// and nothing in the sandbox may ptrace or read the memory of the zygote.
+	if err := unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0); err != nil {
+		z.reply(Reply{Error: "subreaper: " + err.Error(), Stage: "sandbox"})
+		return ExitSetupFailed
+	}
+	applied, err := Apply(req.Spec)
+	if err != nil {
+		z.reply(Reply{Error: err.Error(), Stage: "sandbox"})
+		return ExitSetupFailed
+	}
+	unix.Prctl(unix.PR_SET_DUMPABLE, 0, 0, 0, 0)
+	z.reply(Reply{Applied: &applied})
+
+	sigchld := make(chan os.Signal, 1)
+	signal.Notify(sigchld, syscall.SIGCHLD)
+	type packet struct {
+		msg ZygoteMsg
+		fds []int
+		err error
+	}
+	packets := make(chan packet)
+	go func() {
+		buf := make([]byte, MaxPacket)
+		oob := make([]byte, unix.CmsgSpace(4*8))
+		for {
+			n, oobn, _, _, err := unix.Recvmsg(z.sock, buf, oob, unix.MSG_CMSG_CLOEXEC)
+			if err == nil && n == 0 {
+				err = fmt.Errorf("parent closed the control socket")
+			}
+			if err != nil {
+				packets <- packet{err: err}
+				return
+			}
+			var p packet
+			p.err = json.Unmarshal(buf[:n], &p.msg)
+			if cmsgs, err := unix.ParseSocketControlMessage(oob[:oobn]); err == nil {
+				for i := range cmsgs {
+					fds, _ := unix.ParseUnixRights(&cmsgs[i])
+					p.fds = append(p.fds, fds...)
+				}
+			}
+			packets <- p
+		}
+	}()
+	for {
+		select {
+		case p := <-packets:
+			if p.err != nil {
+				// The parent is gone: stop everything and leave.
+				for _, pid := range z.running {
+					unix.Kill(-pid, unix.SIGKILL)
+				}
+				z.killOrphans(0)
+				return 0
+			}
+			z.handle(p.msg, p.fds)
+		case <-sigchld:
+			z.reap()
+		}
+	}
+}
+
+func (z *zygote) reply(r Reply) {
+	b, _ := json.Marshal(r)
+	unix.Sendmsg(z.sock, b, nil, nil, 0)
+}
+
+func (z *zygote) send(m ZygoteMsg) {
+	b, _ := json.Marshal(m)
+	unix.Sendmsg(z.sock, b, nil, nil, 0)
+}
+
+func (z *zygote) handle(m ZygoteMsg, fds []int) {
+	defer func() {
+		for _, fd := range fds {
+			unix.Close(fd)
+		}
+	}()
+	switch m.Op {
+	case OpSpawn:
+		if len(fds) != 4 || len(m.Argv) == 0 {
+			z.send(ZygoteMsg{Op: OpFailed, ID: m.ID, Error: fmt.Sprintf("bad spawn request (%d descriptors)", len(fds))})
+			return
+		}
+		path, err := lookPath(m.Argv[0], m.Env)
+		if err != nil {
+			z.send(ZygoteMsg{Op: OpFailed, ID: m.ID, Error: fmt.Sprintf("%s: %v", m.Argv[0], err)})
+			return
+		}
+		env := append(m.Env[:len(m.Env):len(m.Env)], TaskEnv+"="+strconv.FormatUint(m.ID, 10))
+		pid, err := syscall.ForkExec(path, m.Argv, &syscall.ProcAttr{
+			Dir:   m.Dir,
+			Env:   env,
+			Files: []uintptr{uintptr(fds[0]), uintptr(fds[1]), uintptr(fds[2]), uintptr(fds[3])},
+			Sys:   &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL},
+		})
+		if err != nil {
+			z.send(ZygoteMsg{Op: OpFailed, ID: m.ID, Error: fmt.Sprintf("%s: %v", m.Argv[0], err)})
+			return
+		}
+		z.running[m.ID] = pid
+		z.byPid[pid] = m.ID
+		z.send(ZygoteMsg{Op: OpStarted, ID: m.ID, Pid: pid})
+	case OpSignal:
+		pid, ok := z.running[m.ID]
+		if !ok {
+			return
+		}
+		unix.Kill(-pid, syscall.Signal(m.Signal))
+		if m.Signal == int(unix.SIGKILL) {
+			z.killOrphans(m.ID)
+		}
+	}
+}
+
+// reap collects every exited child. A command's shell is looked at before it is
+// reaped (WNOWAIT), so its pid, which is also its process group id, cannot be
+// reused while the group is being killed.
+func (z *zygote) reap() {
+	for {
+		var info unix.Siginfo
+		if err := unix.Waitid(unix.P_ALL, 0, &info, unix.WEXITED|unix.WNOHANG|unix.WNOWAIT, nil); err != nil {
+			return
+		}
+		pid := int(siginfoPid(&info))
+		if pid == 0 {
+			return
+		}
+		id, tracked := z.byPid[pid]
+		leftovers := 0
+		if tracked {
+			if unix.Kill(-pid, unix.SIGKILL) == nil {
+				leftovers++
+			}
+			delete(z.running, id)
+			delete(z.byPid, pid)
+			leftovers += z.killOrphans(id)
+		}
+		var ws unix.WaitStatus
+		if _, err := unix.Wait4(pid, &ws, 0, nil); err != nil {
+			return
+		}
+		if tracked {
+			z.send(ZygoteMsg{Op: OpExited, ID: id, Status: int(ws), Leftovers: leftovers})
+		}
+	}
+}
+
+// killOrphans kills, with all their descendants, the processes reparented to the
+// zygote that do not belong to a running command other than id (0: none is
+// spared but running shells). It returns how many processes it killed.
+func (z *zygote) killOrphans(id uint64) int {
+	self := os.Getpid()
+	killed := 0
+	for round := 0; round < 50; round++ {
+		parents := processTable()
+		var victims []int
+		for pid, ppid := range parents {
+			if ppid != self {
+				continue
+			}
+			if _, shell := z.byPid[pid]; shell {
+				continue
+			}
+			if owner := taskOf(pid); owner != 0 && owner != id {
+				if _, alive := z.running[owner]; alive {
+					continue
+				}
+			}
+			victims = append(victims, descendants(parents, pid)...)
+		}
+		if len(victims) == 0 {
+			return killed
+		}
+		for _, pid := range victims {
+			if unix.Kill(pid, unix.SIGKILL) == nil {
+				killed++
+			}
+		}
+		// Killed processes linger as zombies for a moment; let them die before
+		// the next look so they are not counted twice.
+		runtime.Gosched()
+	}
+	return killed
+}
+
+// processTable maps every pid to its parent pid, read from /proc.
+func processTable() map[int]int {
+	parents := map[int]int{}
+	entries, _ := os.ReadDir("/proc")
+	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		stat, err := os.ReadFile("/proc/" + e.Name() + "/stat")
+		if err != nil {
+			continue
+		}
+		// The command name is in parentheses and may itself contain ") ".
+		i := bytes.LastIndexByte(stat, ')')
+		if i < 0 {
+			continue
+		}
+		fields := strings.Fields(string(stat[i+1:]))
+		if len(fields) < 2 || fields[0] == "Z" {
+			continue // zombies are dead already; their parent reaps them
+		}
+		ppid, _ := strconv.Atoi(fields[1])
+		parents[pid] = ppid
+	}
+	return parents
+}
+
+// descendants returns root and every process below it.
+func descendants(parents map[int]int, root int) []int {
+	out := []int{root}
+	for i := 0; i < len(out); i++ {
+		for pid, ppid := range parents {
+			if ppid == out[i] {
+				out = append(out, pid)
+			}
+		}
+	}
+	return out
+}
+
+// taskOf reads which command a process belongs to; 0 when it cannot tell.
+func taskOf(pid int) uint64 {
+	env, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/environ")
+	if err != nil {
+		return 0
+	}
+	for _, kv := range bytes.Split(env, []byte{0}) {
+		if v, ok := bytes.CutPrefix(kv, []byte(TaskEnv+"=")); ok {
+			id, _ := strconv.ParseUint(string(v), 10, 64)
+			return id
+		}
+	}
+	return 0
+}
+
+// siginfoPid reads si_pid from a siginfo filled by waitid.
+func siginfoPid(info *unix.Siginfo) int32 {
+	// si_pid follows si_signo, si_errno, si_code and, on 64-bit, padding that
+	// aligns the union to 8 bytes.
+	off := 12
+	if unsafe.Sizeof(uintptr(0)) == 8 {
+		off = 16
+	}
+	return *(*int32)(unsafe.Add(unsafe.Pointer(info), off))
+}
