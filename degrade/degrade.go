@@ -36,9 +36,20 @@ type Report struct {
 	Protections []Protection `json:"protections"`
 }
 
-// Plan turns what the policy requires into the spec to apply on this host.
+// Host is what this machine can enforce. Placeholder until the degrade work lands.
+type Host struct {
+	OS          string `json:"os"`
+	LandlockABI int    `json:"landlock_abi"`
+}
+
+// Detect finds out, once, what this host can enforce.
+func Detect() Host { return Host{OS: "linux", LandlockABI: 0} }
+
+// Plan turns what the policy requires into the spec to apply on host h, and
+// reports what will and will not be enforced. With enforce = "strict", a required
+// protection the host cannot give is an error (a *Refusal) and nothing may run.
 // Placeholder: assumes everything is enforceable; the degrade work replaces it.
-func Plan(want policy.Sandbox, workdir, tmpdir string) (sandbox.Spec, Report, error) {
+func Plan(h Host, want policy.Sandbox, workdir, tmpdir string) (sandbox.Spec, Report, error) {
 	home, _ := os.UserHomeDir()
 	var deny []string
 	for _, p := range want.DenyRead {
