@@ -3,17 +3,16 @@
 package sandbox
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"os"
 	"os/signal"
 	"runtime"
 	"strconv"
-	"strings"
 	"syscall"
 	"unsafe"
 
+	"github.com/stockade/stockade/internal/proctree"
 	"golang.org/x/sys/unix"
 )
 
@@ -197,7 +196,7 @@ func (z *zygote) killOrphans(id uint64) int {
 	self := os.Getpid()
 	killed := 0
 	for round := 0; round < 50; round++ {
-		parents := processTable()
+		parents := proctree.Table()
 		var victims []int
 		for pid, ppid := range parents {
 			if ppid != self {
@@ -211,7 +210,7 @@ func (z *zygote) killOrphans(id uint64) int {
 					continue
 				}
 			}
-			victims = append(victims, descendants(parents, pid)...)
+			victims = append(victims, proctree.Subtree(parents, pid)...)
 		}
 		if len(victims) == 0 {
 			return killed
@@ -228,62 +227,6 @@ func (z *zygote) killOrphans(id uint64) int {
 	return killed
 }
 
-// processTable maps every pid to its parent pid, read from /proc.
-func processTable() map[int]int {
-	parents := map[int]int{}
-	entries, _ := os.ReadDir("/proc")
-	for _, e := range entries {
-		pid, err := strconv.Atoi(e.Name())
-		if err != nil {
-			continue
-		}
-		stat, err := os.ReadFile("/proc/" + e.Name() + "/stat")
-		if err != nil {
-			continue
-		}
-		// The command name is in parentheses and may itself contain ") ".
-		i := bytes.LastIndexByte(stat, ')')
-		if i < 0 {
-			continue
-		}
-		fields := strings.Fields(string(stat[i+1:]))
-		if len(fields) < 2 || fields[0] == "Z" {
-			continue // zombies are dead already; their parent reaps them
-		}
-		ppid, _ := strconv.Atoi(fields[1])
-		parents[pid] = ppid
-	}
-	return parents
-}
-
-// descendants returns root and every process below it.
-func descendants(parents map[int]int, root int) []int {
-	out := []int{root}
-	for i := 0; i < len(out); i++ {
-		for pid, ppid := range parents {
-			if ppid == out[i] {
-				out = append(out, pid)
-			}
-		}
-	}
-	return out
-}
-
-// taskOf reads which command a process belongs to; 0 when it cannot tell.
-func taskOf(pid int) uint64 {
-	env, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/environ")
-	if err != nil {
-		return 0
-	}
-	for _, kv := range bytes.Split(env, []byte{0}) {
-		if v, ok := bytes.CutPrefix(kv, []byte(TaskEnv+"=")); ok {
-			id, _ := strconv.ParseUint(string(v), 10, 64)
-			return id
-		}
-	}
-	return 0
-}
-
 // siginfoPid reads si_pid from a siginfo filled by waitid.
 func siginfoPid(info *unix.Siginfo) int32 {
 	// si_pid follows si_signo, si_errno, si_code and, on 64-bit, padding that
@@ -293,4 +236,11 @@ func siginfoPid(info *unix.Siginfo) int32 {
 		off = 16
 	}
 	return *(*int32)(unsafe.Add(unsafe.Pointer(info), off))
+}
+
+// taskOf reads which command a process belongs to; 0 when it cannot tell.
+func taskOf(pid int) uint64 {
+	v, _ := proctree.Environ(pid, TaskEnv)
+	id, _ := strconv.ParseUint(v, 10, 64)
+	return id
 }

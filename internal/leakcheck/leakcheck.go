@@ -1,3 +1,5 @@
+//go:build linux
+
 // Package leakcheck fails a test binary that leaves a process behind.
 //
 // Main makes the test binary a child subreaper, so every process its tests start
@@ -7,14 +9,12 @@
 package leakcheck
 
 import (
-	"bytes"
 	"fmt"
 	"os"
-	"strconv"
-	"strings"
 	"testing"
 	"time"
 
+	"github.com/stockade/stockade/internal/proctree"
 	"golang.org/x/sys/unix"
 )
 
@@ -25,7 +25,7 @@ func Main(m *testing.M) {
 	if left := waitForNone(5 * time.Second); len(left) > 0 {
 		fmt.Fprintf(os.Stderr, "leakcheck: %d process(es) left behind by the tests:\n", len(left))
 		for _, p := range left {
-			fmt.Fprintf(os.Stderr, "  pid %d: %s\n", p, cmdline(p))
+			fmt.Fprintf(os.Stderr, "  pid %d: %s\n", p, proctree.Cmdline(p))
 			unix.Kill(p, unix.SIGKILL)
 		}
 		code = 1
@@ -33,37 +33,16 @@ func Main(m *testing.M) {
 	os.Exit(code)
 }
 
-// Children lists the live processes whose parent is this process.
+// Children lists the live processes whose parent is this process, reaping the
+// dead ones on the way.
 func Children() []int {
-	self := os.Getpid()
-	var out []int
-	entries, _ := os.ReadDir("/proc")
-	for _, e := range entries {
-		pid, err := strconv.Atoi(e.Name())
-		if err != nil {
-			continue
-		}
-		stat, err := os.ReadFile("/proc/" + e.Name() + "/stat")
-		if err != nil {
-			continue
-		}
-		i := bytes.LastIndexByte(stat, ')')
-		if i < 0 {
-			continue
-		}
-		f := strings.Fields(string(stat[i+1:]))
-		if len(f) < 2 || f[0] == "Z" {
-			if len(f) >= 2 && f[0] == "Z" {
-				var ws unix.WaitStatus
-				unix.Wait4(pid, &ws, unix.WNOHANG, nil)
-			}
-			continue
-		}
-		if ppid, _ := strconv.Atoi(f[1]); ppid == self {
-			out = append(out, pid)
+	for {
+		var ws unix.WaitStatus
+		if pid, err := unix.Wait4(-1, &ws, unix.WNOHANG, nil); err != nil || pid <= 0 {
+			break
 		}
 	}
-	return out
+	return proctree.Children(proctree.Table(), os.Getpid())
 }
 
 // waitForNone gives processes that are already being stopped a moment to exit.
@@ -76,9 +55,4 @@ func waitForNone(d time.Duration) []int {
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
-}
-
-func cmdline(pid int) string {
-	b, _ := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/cmdline")
-	return strings.TrimSpace(strings.ReplaceAll(string(b), "\x00", " "))
 }
