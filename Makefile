@@ -33,6 +33,11 @@ fuzz:
 		$(GO) test -run '^$$' -fuzz "^$$t\$$" -fuzztime $(FUZZTIME) $$pkg || exit 1; \
 	done
 
+# The kernel matrix: boots Debian kernels under qemu (TCG) and runs the sandbox
+# tests inside each; see kernels/README.md. KERNELS_FLAGS go to kernels/runner.
+test-kernels:
+	./kernels/test.sh $(KERNELS_FLAGS)
+
 cross:
 	@for t in linux/amd64 linux/arm64 darwin/amd64 darwin/arm64 windows/amd64 freebsd/amd64; do \
 		echo "build $$t"; \
