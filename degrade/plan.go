@@ -1,0 +1,359 @@
+package degrade
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/stockade/stockade/policy"
+	"github.com/stockade/stockade/sandbox"
+)
+
+// Plan turns what the policy requires into the spec to apply on host h, and
+// reports what will and will not be enforced.
+//
+// With enforce = "strict" (the default), a required protection the host cannot
+// fully give makes Plan return a *Refusal; the spec and report it returns with
+// it describe what best-effort would get, and nothing may run. With enforce =
+// "best-effort", Plan returns the weaker spec and a report with Full false.
+// Any other error (an unknown value, a path that cannot be expanded) also means
+// nothing may run.
+//
+// An empty field of want means its default: workspace-write, network off, unix
+// sockets denied, strict. Paths may start with ~/, $HOME/ or ${HOME}/; relative
+// paths are taken from workdir.
+func Plan(h Host, want policy.Sandbox, workdir, tmpdir string) (sandbox.Spec, Report, error) {
+	want, err := normalize(want)
+	if err != nil {
+		return sandbox.Spec{}, Report{}, err
+	}
+	writable, err := expandAll("writable_roots", want.WritableRoots, workdir)
+	if err != nil {
+		return sandbox.Spec{}, Report{}, err
+	}
+	readable, err := expandAll("readable_roots", want.ReadableRoots, workdir)
+	if err != nil {
+		return sandbox.Spec{}, Report{}, err
+	}
+	deny, err := expandAll("deny_read", want.DenyRead, workdir)
+	if err != nil {
+		return sandbox.Spec{}, Report{}, err
+	}
+
+	abi, abiNote := h.effectiveABI()
+	fsOn := want.Filesystem != string(sandbox.FSOff)
+	netOff := want.Network == "off"
+	unixOff := want.UnixSockets == "deny"
+	linux := h.OS == "linux"
+
+	spec := sandbox.Spec{
+		FS: sandbox.FSMode(want.Filesystem), Workdir: workdir, TmpDir: tmpdir,
+		WritableRoots: writable, ReadableRoots: readable, DenyRead: deny,
+		LandlockABI:    abi,
+		NetworkOff:     netOff,
+		UnixSocketsOff: unixOff,
+		Seccomp:        h.Seccomp && (netOff || unixOff),
+		Scopes:         abi >= abiScopes,
+		DropCaps:       linux && h.Root,
+	}
+	if want.MaxProcesses > 0 && h.PidsCgroup != "" {
+		spec.MaxProcs = want.MaxProcesses
+	}
+
+	ll := fmt.Sprintf("landlock abi %d", abi)
+	noLandlock := h.landlockWhy()
+	var ps []Protection
+	add := func(p Protection) { ps = append(ps, p) }
+
+	// fs-write
+	switch {
+	case !fsOn:
+		add(Protection{Name: FSWrite, Status: Off, Note: `filesystem = "off"`})
+	case abi == 0:
+		add(Protection{Name: FSWrite, Status: NotEnforced, Required: true, Note: noLandlock})
+	case abi < abiTruncate:
+		note := without(abiTruncate)
+		if abi < abiRefer {
+			note += "; " + without(abiRefer)
+		}
+		add(Protection{Name: FSWrite, Status: Partial, Required: true, By: ll, Note: join(note, abiNote)})
+	default:
+		add(Protection{Name: FSWrite, Status: Enforced, Required: true, By: ll, Note: join(erratumNote(h, abi), abiNote)})
+	}
+
+	// deny-read
+	switch {
+	case len(deny) == 0:
+		add(Protection{Name: DenyRead, Status: Off, Note: "deny_read is empty"})
+	case !fsOn:
+		add(Protection{Name: DenyRead, Status: Off, Note: `filesystem = "off": deny_read is not applied`})
+	case abi == 0:
+		add(Protection{Name: DenyRead, Status: NotEnforced, Required: true, Note: noLandlock})
+	default:
+		add(Protection{Name: DenyRead, Status: Enforced, Required: true, By: ll})
+	}
+
+	// network-tcp and network-other
+	switch {
+	case !netOff:
+		add(Protection{Name: NetworkTCP, Status: Off, Note: `network = "on"`})
+		add(Protection{Name: NetworkOther, Status: Off, Note: `network = "on"`})
+	default:
+		tcp := Protection{Name: NetworkTCP, Required: true}
+		switch {
+		case spec.Seccomp && abi >= abiTCP:
+			tcp.Status, tcp.By = Enforced, "seccomp + "+ll
+		case spec.Seccomp:
+			tcp.Status, tcp.By = Enforced, "seccomp"
+		case abi >= abiTCP:
+			tcp.Status, tcp.By = Partial, ll
+			tcp.Note = "without seccomp, MPTCP (Go's default for listeners) is not stopped; " + h.seccompWhy()
+		default:
+			tcp.Status, tcp.Note = NotEnforced, h.seccompWhy()+"; "+without(abiTCP)
+		}
+		add(tcp)
+		other := Protection{Name: NetworkOther, Required: true}
+		switch {
+		case spec.Seccomp:
+			other.Status, other.By = Enforced, "seccomp"
+		case abi >= abiUDP:
+			other.Status, other.By = Partial, ll
+			other.Note = "UDP only; raw, packet and other sockets are not stopped without seccomp; " + h.seccompWhy()
+		default:
+			other.Status, other.Note = NotEnforced, h.seccompWhy()
+		}
+		add(other)
+	}
+
+	// unix-sockets
+	switch {
+	case !unixOff:
+		p := Protection{Name: UnixSockets, Status: Off, Note: `unix_sockets = "allow"`}
+		if spec.Scopes {
+			p.Note += "; abstract unix sockets outside the sandbox are still unreachable (landlock scopes)"
+		}
+		add(p)
+	case spec.Seccomp && spec.Scopes:
+		add(Protection{Name: UnixSockets, Status: Enforced, Required: true, By: "seccomp + landlock scopes"})
+	case spec.Seccomp:
+		add(Protection{Name: UnixSockets, Status: Enforced, Required: true, By: "seccomp"})
+	case spec.Scopes:
+		add(Protection{Name: UnixSockets, Status: Partial, Required: true, By: ll + " scopes",
+			Note: "abstract sockets outside the sandbox are unreachable, pathname sockets (docker.sock, ssh-agent) are not; " + h.seccompWhy()})
+	default:
+		add(Protection{Name: UnixSockets, Status: NotEnforced, Required: true, Note: h.seccompWhy()})
+	}
+
+	// device-ioctl: not a policy setting; follows the filesystem restriction.
+	switch {
+	case !fsOn:
+		add(Protection{Name: DeviceIoctl, Status: Off, Note: `filesystem = "off"`})
+	case abi >= abiIoctlDev:
+		add(Protection{Name: DeviceIoctl, Status: Enforced, By: ll})
+	default:
+		add(Protection{Name: DeviceIoctl, Status: NotEnforced, Note: without(abiIoctlDev)})
+	}
+
+	// signals and ptrace: not a policy setting; always wanted.
+	caps := ""
+	if spec.DropCaps {
+		caps = " + capabilities dropped"
+	}
+	switch {
+	case spec.Scopes:
+		add(Protection{Name: Signals, Status: Enforced, By: ll + " scopes" + caps})
+	case abi > 0:
+		add(Protection{Name: Signals, Status: Partial, By: ll + " (ptrace)" + caps,
+			Note: "ptrace is bounded by the sandbox; " + without(abiScopes)})
+	case spec.DropCaps:
+		add(Protection{Name: Signals, Status: Partial, By: "capabilities dropped",
+			Note: "processes of the same user outside the sandbox can be signalled and traced"})
+	default:
+		add(Protection{Name: Signals, Status: NotEnforced,
+			Note: "processes of the same user outside the sandbox can be signalled and traced"})
+	}
+
+	// containment
+	switch h.OS {
+	case "linux":
+		add(Protection{Name: Containment, Status: Enforced, By: "process group + subreaper"})
+	case "windows":
+		add(Protection{Name: Containment, Status: NotEnforced,
+			Note: "no process groups on windows: only the command's own process is killed"})
+	default:
+		add(Protection{Name: Containment, Status: Partial, By: "process group",
+			Note: mechanism("process group + subreaper").Without})
+	}
+
+	// process-bound
+	switch {
+	case want.MaxProcesses <= 0:
+		add(Protection{Name: ProcessBound, Status: Off, Note: "max_processes = 0"})
+	case spec.MaxProcs > 0:
+		add(Protection{Name: ProcessBound, Status: Enforced, Required: true, By: "pids cgroup"})
+	default:
+		why := h.PidsReason
+		if why == "" {
+			why = "no writable pids cgroup"
+		}
+		add(Protection{Name: ProcessBound, Status: NotEnforced, Required: true, Note: why})
+	}
+
+	// env-scrub: done by stockade itself, everywhere.
+	add(Protection{Name: EnvScrub, Status: Enforced, By: "stockade",
+		Note: "secret-looking variables removed before the command starts"})
+
+	rep := Report{Enforce: want.Enforce, Host: h.String(), Protections: ps}
+	missing := rep.Missing()
+	rep.Full = len(missing) == 0
+	if !rep.Full && want.Enforce == "strict" {
+		return spec, rep, &Refusal{Missing: missing, Why: h.why(missing)}
+	}
+	return spec, rep, nil
+}
+
+// normalize fills in defaults and rejects values Plan does not know: an
+// unknown value must never weaken the sandbox.
+func normalize(s policy.Sandbox) (policy.Sandbox, error) {
+	def := func(v *string, d string, field string, allowed ...string) error {
+		if *v == "" {
+			*v = d
+		}
+		for _, a := range allowed {
+			if *v == a {
+				return nil
+			}
+		}
+		return fmt.Errorf("sandbox: %s = %q: want one of %s", field, *v, strings.Join(allowed, ", "))
+	}
+	if err := def(&s.Filesystem, "workspace-write", "filesystem", "read-only", "workspace-write", "off"); err != nil {
+		return s, err
+	}
+	if err := def(&s.Network, "off", "network", "off", "on"); err != nil {
+		return s, err
+	}
+	if err := def(&s.UnixSockets, "deny", "unix_sockets", "deny", "allow"); err != nil {
+		return s, err
+	}
+	if err := def(&s.Enforce, "strict", "enforce", "strict", "best-effort"); err != nil {
+		return s, err
+	}
+	if s.MaxProcesses < 0 {
+		return s, fmt.Errorf("sandbox: max_processes = %d: want 0 (no bound) or more", s.MaxProcesses)
+	}
+	return s, nil
+}
+
+// expandAll makes every path absolute: ~/, $HOME/ and ${HOME}/ become the home
+// directory, relative paths are taken from workdir.
+func expandAll(field string, paths []string, workdir string) ([]string, error) {
+	var out []string
+	for _, p := range paths {
+		e, err := expand(p, workdir)
+		if err != nil {
+			return nil, fmt.Errorf("sandbox: %s: %w", field, err)
+		}
+		out = append(out, e)
+	}
+	return out, nil
+}
+
+func expand(p, workdir string) (string, error) {
+	if p == "" {
+		return "", fmt.Errorf("empty path")
+	}
+	for _, pre := range []string{"~", "$HOME", "${HOME}"} {
+		if p == pre || strings.HasPrefix(p, pre+"/") {
+			home := os.Getenv("HOME")
+			if home == "" || !filepath.IsAbs(home) {
+				return "", fmt.Errorf("%q: $HOME is not set to an absolute path", p)
+			}
+			return filepath.Join(home, strings.TrimPrefix(p, pre)), nil
+		}
+	}
+	if strings.HasPrefix(p, "~") || strings.Contains(p, "$") {
+		return "", fmt.Errorf("%q: only ~/, $HOME/ and ${HOME}/ are expanded", p)
+	}
+	if !filepath.IsAbs(p) {
+		if workdir == "" {
+			return "", fmt.Errorf("%q: relative path without a workdir", p)
+		}
+		p = filepath.Join(workdir, p)
+	}
+	return filepath.Clean(p), nil
+}
+
+// landlockWhy says why h has no Landlock.
+func (h Host) landlockWhy() string {
+	if h.OS != "linux" {
+		return "no landlock on " + h.OS
+	}
+	if h.LandlockReason != "" {
+		return "no landlock: " + h.LandlockReason
+	}
+	return "no landlock"
+}
+
+// seccompWhy says why h has no seccomp filter.
+func (h Host) seccompWhy() string {
+	if h.OS != "linux" {
+		return "no seccomp on " + h.OS
+	}
+	if h.SeccompReason != "" {
+		return "no seccomp: " + h.SeccompReason
+	}
+	return "no seccomp"
+}
+
+// why is the host's side of a refusal: the reasons behind the missing protections.
+func (h Host) why(missing []Protection) string {
+	var out []string
+	seen := map[string]bool{}
+	add := func(s string) {
+		if !seen[s] {
+			seen[s] = true
+			out = append(out, s)
+		}
+	}
+	abi, _ := h.effectiveABI()
+	for _, p := range missing {
+		switch p.Name {
+		case FSWrite, DenyRead:
+			if abi == 0 {
+				add(h.landlockWhy())
+			} else {
+				add(fmt.Sprintf("landlock abi %d: %s", abi, without(abiTruncate)))
+			}
+		case NetworkTCP, NetworkOther, UnixSockets:
+			add(h.seccompWhy())
+		case ProcessBound:
+			add(p.Note)
+		}
+	}
+	return strings.Join(out, "; ")
+}
+
+// erratumNote warns of a known Landlock bug that is not fixed on h.
+func erratumNote(h Host, abi int) string {
+	const widen = "rename or link through a directory moved out of a bind mount can widen access"
+	switch {
+	case abi < abiFS:
+		return ""
+	case !h.LandlockErrataKnown:
+		return "the kernel does not report landlock errata; if erratum 3 is not fixed, " + widen
+	case h.LandlockErrata&erratumDisconnectDir == 0:
+		return "landlock erratum 3 is not fixed: " + widen
+	}
+	return ""
+}
+
+func join(a, b string) string {
+	switch {
+	case a == "":
+		return b
+	case b == "":
+		return a
+	}
+	return a + "; " + b
+}
