@@ -102,7 +102,11 @@ func kernelBefore(release string, major, minor int) bool {
 		return false
 	}
 	ma, err1 := strconv.Atoi(parts[0])
-	mi, err2 := strconv.Atoi(strings.TrimFunc(parts[1], func(r rune) bool { return r < '0' || r > '9' }))
+	digits := strings.IndexFunc(parts[1], func(r rune) bool { return r < '0' || r > '9' })
+	if digits < 0 {
+		digits = len(parts[1])
+	}
+	mi, err2 := strconv.Atoi(parts[1][:digits])
 	if err1 != nil || err2 != nil {
 		return false
 	}
