@@ -10,6 +10,7 @@ import (
 	"runtime"
 	"strconv"
 	"syscall"
+	"time"
 	"unsafe"
 
 	"github.com/stockade/stockade/internal/proctree"
@@ -93,7 +94,7 @@ func zygoteMain() int {
 				for _, pid := range z.running {
 					unix.Kill(-pid, unix.SIGKILL)
 				}
-				z.killOrphans(0)
+				z.killLeftovers(0, 0)
 				return 0
 			}
 			z.handle(p.msg, p.fds)
@@ -151,7 +152,7 @@ func (z *zygote) handle(m ZygoteMsg, fds []int) {
 		}
 		unix.Kill(-pid, syscall.Signal(m.Signal))
 		if m.Signal == int(unix.SIGKILL) {
-			z.killOrphans(m.ID)
+			z.killLeftovers(m.ID, pid)
 		}
 	}
 }
@@ -172,12 +173,9 @@ func (z *zygote) reap() {
 		id, tracked := z.byPid[pid]
 		leftovers := 0
 		if tracked {
-			if unix.Kill(-pid, unix.SIGKILL) == nil {
-				leftovers++
-			}
 			delete(z.running, id)
 			delete(z.byPid, pid)
-			leftovers += z.killOrphans(id)
+			leftovers = z.killLeftovers(id, pid)
 		}
 		var ws unix.WaitStatus
 		if _, err := unix.Wait4(pid, &ws, 0, nil); err != nil {
@@ -189,19 +187,21 @@ func (z *zygote) reap() {
 	}
 }
 
-// killOrphans kills, with all their descendants, the processes reparented to the
-// zygote that do not belong to a running command other than id (0: none is
-// spared but running shells). It returns how many processes it killed.
-func (z *zygote) killOrphans(id uint64) int {
+// killLeftovers kills, with all their descendants, the rest of process group
+// pgid (0: none) and the processes reparented to the zygote that do not belong
+// to a running command other than id. It returns how many processes it killed.
+func (z *zygote) killLeftovers(id uint64, pgid int) int {
 	self := os.Getpid()
-	killed := 0
-	for round := 0; round < 50; round++ {
-		parents := proctree.Table()
+	killed := map[int]bool{}
+	for round := 0; round < 100; round++ {
+		table := proctree.Table()
 		var victims []int
-		for pid, ppid := range parents {
-			if ppid != self {
-				continue
+		if pgid > 0 {
+			for _, pid := range proctree.Group(table, pgid) {
+				victims = append(victims, proctree.Subtree(table, pid)...)
 			}
+		}
+		for _, pid := range proctree.Children(table, self) {
 			if _, shell := z.byPid[pid]; shell {
 				continue
 			}
@@ -210,21 +210,23 @@ func (z *zygote) killOrphans(id uint64) int {
 					continue
 				}
 			}
-			victims = append(victims, proctree.Subtree(parents, pid)...)
+			victims = append(victims, proctree.Subtree(table, pid)...)
 		}
-		if len(victims) == 0 {
-			return killed
-		}
+		fresh := 0
 		for _, pid := range victims {
-			if unix.Kill(pid, unix.SIGKILL) == nil {
-				killed++
+			if unix.Kill(pid, unix.SIGKILL) == nil && !killed[pid] {
+				killed[pid] = true
+				fresh++
 			}
 		}
-		// Killed processes linger as zombies for a moment; let them die before
-		// the next look so they are not counted twice.
-		runtime.Gosched()
+		if fresh == 0 {
+			return len(killed)
+		}
+		// A killed process is not gone at once; give it a moment, so that the
+		// next look sees only what is still alive or was just forked.
+		time.Sleep(time.Millisecond)
 	}
-	return killed
+	return len(killed)
 }
 
 // siginfoPid reads si_pid from a siginfo filled by waitid.

@@ -11,47 +11,55 @@ import (
 	"strings"
 )
 
-// Table maps every live (non-zombie) process to its parent.
-func Table() map[int]int {
-	parents := map[int]int{}
+// Proc is what the tree needs to know of a process.
+type Proc struct {
+	PPid int // parent
+	Pgid int // process group
+}
+
+// Table maps every live (non-zombie) process to its parent and group.
+func Table() map[int]Proc {
+	parents := map[int]Proc{}
 	entries, _ := os.ReadDir("/proc")
 	for _, e := range entries {
 		pid, err := strconv.Atoi(e.Name())
 		if err != nil {
 			continue
 		}
-		if ppid, ok := parentOf(e.Name()); ok {
-			parents[pid] = ppid
+		if p, ok := read(e.Name()); ok {
+			parents[pid] = p
 		}
 	}
 	return parents
 }
 
-// parentOf reads the parent pid from /proc/PID/stat; false for zombies, which are
-// dead already and wait only for their parent to reap them.
-func parentOf(pid string) (int, bool) {
+// read reads /proc/PID/stat; false for zombies, which are dead already and
+// wait only for their parent to reap them.
+func read(pid string) (Proc, bool) {
 	stat, err := os.ReadFile("/proc/" + pid + "/stat")
 	if err != nil {
-		return 0, false
+		return Proc{}, false
 	}
 	// The command name is in parentheses and may itself contain ") ".
 	i := bytes.LastIndexByte(stat, ')')
 	if i < 0 {
-		return 0, false
+		return Proc{}, false
 	}
+	// state ppid pgrp ...
 	fields := strings.Fields(string(stat[i+1:]))
-	if len(fields) < 2 || fields[0] == "Z" {
-		return 0, false
+	if len(fields) < 3 || fields[0] == "Z" {
+		return Proc{}, false
 	}
-	ppid, err := strconv.Atoi(fields[1])
-	return ppid, err == nil
+	ppid, err1 := strconv.Atoi(fields[1])
+	pgid, err2 := strconv.Atoi(fields[2])
+	return Proc{PPid: ppid, Pgid: pgid}, err1 == nil && err2 == nil
 }
 
 // Children lists the processes whose parent is pid.
-func Children(table map[int]int, pid int) []int {
+func Children(table map[int]Proc, pid int) []int {
 	var out []int
-	for p, pp := range table {
-		if pp == pid {
+	for p, proc := range table {
+		if proc.PPid == pid {
 			out = append(out, p)
 		}
 	}
@@ -59,10 +67,21 @@ func Children(table map[int]int, pid int) []int {
 }
 
 // Subtree returns root and every process below it.
-func Subtree(table map[int]int, root int) []int {
+func Subtree(table map[int]Proc, root int) []int {
 	out := []int{root}
 	for i := 0; i < len(out); i++ {
 		out = append(out, Children(table, out[i])...)
+	}
+	return out
+}
+
+// Group lists the processes of process group pgid.
+func Group(table map[int]Proc, pgid int) []int {
+	var out []int
+	for p, proc := range table {
+		if proc.Pgid == pgid {
+			out = append(out, p)
+		}
 	}
 	return out
 }

@@ -1,0 +1,430 @@
+package exec
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/stockade/stockade/sandbox"
+)
+
+// Config is what a session is started with.
+type Config struct {
+	Workdir  string        // the initial cwd, writable in workspace-write mode
+	Spec     sandbox.Spec  // what to enforce; Workdir and TmpDir are filled in by the session
+	Env      []string      // the initial environment, already scrubbed
+	Limit    int           // characters of each stream in a result (default DefaultLimit)
+	Truncate Truncation    // which part of a long stream to keep (default TruncateHead)
+	MaxTasks int           // running background tasks at most (default 10)
+	Grace    time.Duration // between SIGTERM and SIGKILL (default 5s)
+	// RuntimeDir holds the session's private directory (TMPDIR, full outputs,
+	// task logs); default os.TempDir().
+	RuntimeDir string
+	Stderr     io.Writer // the sandbox child's own diagnostics (default os.Stderr)
+}
+
+// Session is the state one agent carries between calls: the cwd, the exported
+// environment, the sandbox supervisor and the background tasks.
+type Session struct {
+	cfg     Config
+	shell   Shell
+	init    *shellInit
+	dir     string // private: tmp/ (TMPDIR), out/ (full outputs and task logs)
+	tmp     string
+	out     string
+	spawner spawner
+	devnull *os.File
+
+	mu     sync.Mutex
+	cwd    string
+	env    []string
+	tasks  map[string]*task
+	nextID int
+	closed bool
+}
+
+// Request is one command to run.
+type Request struct {
+	Script  string
+	Timeout time.Duration
+	// OnOutput, if set, receives the command's output as it appears
+	// ("stdout" or "stderr"); it must not block.
+	OnOutput func(stream string, p []byte)
+}
+
+// Result is what a foreground command did.
+type Result struct {
+	Stdout     Output        `json:"stdout"`
+	Stderr     Output        `json:"stderr"`
+	ExitCode   int           `json:"exit_code"`
+	Signal     string        `json:"signal,omitempty"`
+	TimedOut   bool          `json:"timed_out"`
+	Cancelled  bool          `json:"cancelled,omitempty"`
+	Cwd        string        `json:"cwd"`
+	Duration   time.Duration `json:"-"`
+	Leftovers  int           `json:"leftovers_stopped,omitempty"`
+	CwdReset   string        `json:"cwd_reset,omitempty"` // why the cwd went back to the workdir
+	StartError string        `json:"-"`
+}
+
+// Error is a failure of the tool, not of the command: it has a stable code.
+type Error struct {
+	Code string // EMPTY_COMMAND, INVALID_ARGUMENT, TASK_LIMIT, TASK_NOT_FOUND, SPAWN_FAILED, SANDBOX_FAILED
+	Msg  string
+}
+
+func (e *Error) Error() string { return "[" + e.Code + "] " + e.Msg }
+
+// NewSession creates the session's private directory and starts its sandbox.
+func NewSession(cfg Config) (*Session, error) {
+	if cfg.Limit <= 0 {
+		cfg.Limit = DefaultLimit
+	}
+	if cfg.Truncate == "" {
+		cfg.Truncate = TruncateHead
+	}
+	if cfg.MaxTasks <= 0 {
+		cfg.MaxTasks = 10
+	}
+	if cfg.Grace <= 0 {
+		cfg.Grace = 5 * time.Second
+	}
+	if cfg.Stderr == nil {
+		cfg.Stderr = os.Stderr
+	}
+	workdir, err := filepath.Abs(cfg.Workdir)
+	if err != nil {
+		return nil, err
+	}
+	dir, err := os.MkdirTemp(cfg.RuntimeDir, "stockade-session-")
+	if err != nil {
+		return nil, fmt.Errorf("session directory: %w", err)
+	}
+	s := &Session{cfg: cfg, shell: DetectShell(), dir: dir, tmp: filepath.Join(dir, "tmp"), out: filepath.Join(dir, "out"),
+		cwd: workdir, tasks: map[string]*task{}}
+	fail := func(err error) (*Session, error) {
+		os.RemoveAll(dir)
+		return nil, err
+	}
+	for _, d := range []string{s.tmp, s.out} {
+		if err := os.Mkdir(d, 0o700); err != nil {
+			return fail(err)
+		}
+	}
+	if s.init, err = newShellInit(dir); err != nil {
+		return fail(err)
+	}
+	if s.devnull, err = os.Open(os.DevNull); err != nil {
+		return fail(err)
+	}
+	s.env = SetEnv(cfg.Env, "TMPDIR", s.tmp)
+	spec := cfg.Spec
+	spec.Workdir, spec.TmpDir = workdir, s.tmp
+	if s.spawner, err = newSpawner(spec, cfg.Stderr); err != nil {
+		s.devnull.Close()
+		return fail(err)
+	}
+	return s, nil
+}
+
+// Applied says what the sandbox child really put in force.
+func (s *Session) Applied() sandbox.Applied { return s.spawner.applied() }
+
+// Cwd is the directory the next command starts in.
+func (s *Session) Cwd() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.cwd
+}
+
+// TmpDir is the session's private temporary directory.
+func (s *Session) TmpDir() string { return s.tmp }
+
+// Env is the environment the next command starts with.
+func (s *Session) Env() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return slices.Clone(s.env)
+}
+
+// startDir returns the cwd to start in; a cwd that has disappeared falls back to
+// the workdir, and the reason is returned.
+func (s *Session) startDir() (string, string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if fi, err := os.Stat(s.cwd); err != nil || !fi.IsDir() {
+		old := s.cwd
+		s.cwd = s.cfg.Spec.Workdir
+		if s.cwd == "" {
+			s.cwd, _ = filepath.Abs(s.cfg.Workdir)
+		}
+		return s.cwd, fmt.Sprintf("the previous directory %s no longer exists; started in %s", old, s.cwd)
+	}
+	return s.cwd, ""
+}
+
+// Run runs a command in the foreground and returns when its shell has exited
+// and everything it left behind has been stopped.
+func (s *Session) Run(ctx context.Context, req Request) (Result, error) {
+	if err := s.check(req.Script); err != nil {
+		return Result{}, err
+	}
+	start := time.Now()
+	dir, reset := s.startDir()
+	argv, extra := s.init.argv(s.shell, req.Script)
+	env := append(s.Env(), extra...)
+
+	var p pipes
+	defer p.closeAll()
+	stdoutR, stdoutW, err := p.pipe()
+	if err != nil {
+		return Result{}, &Error{"SPAWN_FAILED", err.Error()}
+	}
+	stderrR, stderrW, err := p.pipe()
+	if err != nil {
+		return Result{}, &Error{"SPAWN_FAILED", err.Error()}
+	}
+	reportR, reportW, err := p.pipe()
+	if err != nil {
+		return Result{}, &Error{"SPAWN_FAILED", err.Error()}
+	}
+	id, _, exited, err := s.spawner.spawn(argv, env, dir, [4]*os.File{s.devnull, stdoutW, stderrW, reportW})
+	p.closeWriters()
+	if err != nil {
+		return Result{}, &Error{"SPAWN_FAILED", fmt.Sprintf("could not start %s: %v", s.shell.Path, err)}
+	}
+
+	outCap := newCapture(s.cfg.Limit, s.cfg.Truncate, s.out, "stdout", streamTo(req.OnOutput, "stdout"))
+	errCap := newCapture(s.cfg.Limit, s.cfg.Truncate, s.out, "stderr", streamTo(req.OnOutput, "stderr"))
+	var report limitedBuffer
+	report.max = 4 << 20
+	var wg sync.WaitGroup
+	copyInto := func(w io.Writer, r *os.File) {
+		defer wg.Done()
+		buf := make([]byte, 256<<10)
+		io.CopyBuffer(w, r, buf)
+	}
+	wg.Add(3)
+	go copyInto(outCap, stdoutR)
+	go copyInto(errCap, stderrR)
+	go copyInto(&report, reportR)
+
+	timeout := req.Timeout
+	if timeout <= 0 {
+		timeout = 2 * time.Minute
+	}
+	timer := time.NewTimer(timeout)
+	defer timer.Stop()
+	res := Result{}
+	var msg sandbox.ZygoteMsg
+	select {
+	case msg = <-exited:
+	case <-timer.C:
+		res.TimedOut = true
+		msg = s.stop(id, exited)
+	case <-ctx.Done():
+		res.Cancelled = true
+		msg = s.stop(id, exited)
+	case <-s.spawner.gone():
+		res.StartError = errSupervisorGone.Error()
+	}
+	// Everything the command started is stopped by now, so the pipes reach end
+	// of file; a writer that escaped must not hold the call, though.
+	p.drain(&wg, 2*time.Second)
+
+	res.Stdout, res.Stderr = outCap.finish(), errCap.finish()
+	res.Duration = time.Since(start)
+	res.Leftovers = msg.Leftovers
+	res.CwdReset = reset
+	res.ExitCode, res.Signal = decodeStatus(msg.Status)
+	if res.StartError != "" {
+		res.ExitCode = -1
+		return res, &Error{"SANDBOX_FAILED", "the sandbox supervisor exited while the command ran (it may have been killed by the command); everything it ran was stopped, and the next call starts a new one"}
+	}
+	if res.TimedOut && res.ExitCode == 0 {
+		res.ExitCode = 124
+	}
+	s.mu.Lock()
+	if !res.TimedOut && !res.Cancelled {
+		if cwd, env, ok := s.init.parseReport(report.Bytes()); ok {
+			s.cwd = cwd
+			if env != nil {
+				s.env = SetEnv(env, "TMPDIR", s.tmp)
+			}
+		}
+	}
+	res.Cwd = s.cwd
+	s.mu.Unlock()
+	return res, nil
+}
+
+// check refuses what cannot run at all.
+func (s *Session) check(script string) error {
+	s.mu.Lock()
+	closed := s.closed
+	s.mu.Unlock()
+	switch {
+	case closed:
+		return &Error{"SESSION_CLOSED", "the session has ended"}
+	case isBlank(script):
+		return &Error{"EMPTY_COMMAND", "the command is empty; pass the shell command to run in `command`"}
+	case len(script) > maxScript:
+		return &Error{"INVALID_ARGUMENT", fmt.Sprintf("the command is %d bytes; at most %d bytes are accepted (write longer scripts to a file in the workdir and run that)", len(script), maxScript)}
+	}
+	return nil
+}
+
+// maxScript is the kernel's bound on one argument (MAX_ARG_STRLEN), less a margin.
+const maxScript = 128<<10 - 1
+
+func isBlank(s string) bool {
+	for _, c := range s {
+		if c != ' ' && c != '\t' && c != '\n' && c != '\r' {
+			return false
+		}
+	}
+	return true
+}
+
+// stop ends command id: SIGTERM to its process group, then after the grace
+// period SIGKILL to the group and everything it left behind.
+func (s *Session) stop(id uint64, exited <-chan sandbox.ZygoteMsg) sandbox.ZygoteMsg {
+	s.spawner.signal(id, syscall.SIGTERM)
+	grace := time.NewTimer(s.cfg.Grace)
+	defer grace.Stop()
+	select {
+	case m := <-exited:
+		return m
+	case <-grace.C:
+	case <-s.spawner.gone():
+		return sandbox.ZygoteMsg{Status: int(syscall.SIGKILL)}
+	}
+	s.spawner.signal(id, syscall.SIGKILL)
+	select {
+	case m := <-exited:
+		return m
+	case <-s.spawner.gone():
+		return sandbox.ZygoteMsg{Status: int(syscall.SIGKILL)}
+	}
+}
+
+// decodeStatus turns a wait status into an exit code the way shells report it:
+// 128+N for death by signal N.
+func decodeStatus(status int) (int, string) {
+	ws := syscall.WaitStatus(status)
+	if ws.Signaled() {
+		return 128 + int(ws.Signal()), signalName(ws.Signal())
+	}
+	return ws.ExitStatus(), ""
+}
+
+func signalName(sig syscall.Signal) string {
+	names := map[syscall.Signal]string{syscall.SIGTERM: "SIGTERM", syscall.SIGKILL: "SIGKILL",
+		syscall.SIGINT: "SIGINT", syscall.SIGHUP: "SIGHUP", syscall.SIGSEGV: "SIGSEGV",
+		syscall.SIGABRT: "SIGABRT", syscall.SIGPIPE: "SIGPIPE", syscall.SIGQUIT: "SIGQUIT"}
+	if n, ok := names[sig]; ok {
+		return n
+	}
+	return "signal " + strconv.Itoa(int(sig))
+}
+
+func streamTo(f func(string, []byte), stream string) func([]byte) {
+	if f == nil {
+		return nil
+	}
+	return func(p []byte) { f(stream, p) }
+}
+
+// Close stops every task and the sandbox supervisor, and removes the session's
+// private directory.
+func (s *Session) Close() error {
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		return nil
+	}
+	s.closed = true
+	tasks := make([]*task, 0, len(s.tasks))
+	for _, t := range s.tasks {
+		tasks = append(tasks, t)
+	}
+	s.mu.Unlock()
+	for _, t := range tasks {
+		s.spawner.signal(t.zid, syscall.SIGKILL)
+	}
+	s.spawner.close()
+	for _, t := range tasks {
+		<-t.done
+	}
+	s.devnull.Close()
+	return os.RemoveAll(s.dir)
+}
+
+// limitedBuffer keeps at most max bytes and drops the rest.
+type limitedBuffer struct {
+	buf []byte
+	max int
+}
+
+func (b *limitedBuffer) Write(p []byte) (int, error) {
+	if room := b.max - len(b.buf); room > 0 {
+		b.buf = append(b.buf, p[:min(room, len(p))]...)
+	}
+	return len(p), nil
+}
+
+func (b *limitedBuffer) Bytes() []byte { return b.buf }
+
+// pipes tracks the pipes of one call so every end is closed exactly once.
+type pipes struct {
+	readers, writers []*os.File
+}
+
+func (p *pipes) pipe() (r, w *os.File, err error) {
+	r, w, err = os.Pipe()
+	if err != nil {
+		return nil, nil, err
+	}
+	growPipe(r)
+	p.readers = append(p.readers, r)
+	p.writers = append(p.writers, w)
+	return r, w, nil
+}
+
+func (p *pipes) closeWriters() {
+	for _, w := range p.writers {
+		w.Close()
+	}
+	p.writers = nil
+}
+
+// drain waits for the readers to reach end of file, at most d; then it stops them.
+func (p *pipes) drain(wg *sync.WaitGroup, d time.Duration) {
+	done := make(chan struct{})
+	go func() { wg.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(d):
+		for _, r := range p.readers {
+			r.SetReadDeadline(time.Now())
+		}
+		<-done
+		slog.Warn("a process outside the command's tree still held its output; stopped reading")
+	}
+}
+
+func (p *pipes) closeAll() {
+	p.closeWriters()
+	for _, r := range p.readers {
+		r.Close()
+	}
+	p.readers = nil
+}

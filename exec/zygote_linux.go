@@ -1,0 +1,279 @@
+//go:build linux
+
+package exec
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"time"
+
+	"github.com/stockade/stockade/internal/proctree"
+	"github.com/stockade/stockade/sandbox"
+	"golang.org/x/sys/unix"
+)
+
+// zygoteClient drives one sandboxed zygote: the re-executed stockade child that
+// applied the session's sandbox once and now spawns each command on request.
+type zygoteClient struct {
+	cmd     *exec.Cmd
+	fd      int // our end of the seqpacket socket
+	applied sandbox.Applied
+
+	sendMu  sync.Mutex
+	mu      sync.Mutex
+	waiters map[uint64]chan sandbox.ZygoteMsg
+	nextID  atomic.Uint64
+
+	dead    chan struct{} // closed when the zygote is gone
+	deadErr error
+	closing atomic.Bool
+	closed  sync.Once
+	reading bool
+}
+
+// errSupervisorGone is returned for calls in flight when the zygote exits, for
+// example because a command killed it.
+var errSupervisorGone = errors.New("the sandbox supervisor exited")
+
+// selfExe is the binary re-executed as the sandboxed child.
+const selfExe = "/proc/self/exe"
+
+// startZygote starts the sandboxed child and waits until it reports that the
+// sandbox is in force. stderr receives the child's own diagnostics.
+func startZygote(spec sandbox.Spec, stderr io.Writer) (*zygoteClient, error) {
+	fds, err := unix.Socketpair(unix.AF_UNIX, unix.SOCK_SEQPACKET|unix.SOCK_CLOEXEC, 0)
+	if err != nil {
+		return nil, fmt.Errorf("socketpair: %w", err)
+	}
+	for _, fd := range fds {
+		// Big enough for the largest packet; root may exceed the sysctl limits.
+		if unix.SetsockoptInt(fd, unix.SOL_SOCKET, unix.SO_SNDBUFFORCE, sandbox.MaxPacket) != nil {
+			unix.SetsockoptInt(fd, unix.SOL_SOCKET, unix.SO_SNDBUF, sandbox.MaxPacket)
+		}
+		if unix.SetsockoptInt(fd, unix.SOL_SOCKET, unix.SO_RCVBUFFORCE, sandbox.MaxPacket) != nil {
+			unix.SetsockoptInt(fd, unix.SOL_SOCKET, unix.SO_RCVBUF, sandbox.MaxPacket)
+		}
+	}
+	childEnd := os.NewFile(uintptr(fds[1]), "zygote-control")
+	cmd := exec.Command(selfExe, sandbox.ChildArg, string(sandbox.ModeZygote))
+	cmd.Args[0] = os.Args[0]
+	cmd.Env = []string{}
+	cmd.ExtraFiles = []*os.File{childEnd}
+	cmd.Stderr = stderr
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	err = cmd.Start()
+	childEnd.Close()
+	if err != nil {
+		unix.Close(fds[0])
+		return nil, fmt.Errorf("start sandbox child: %w", err)
+	}
+	z := &zygoteClient{cmd: cmd, fd: fds[0], waiters: map[uint64]chan sandbox.ZygoteMsg{}, dead: make(chan struct{})}
+
+	reply, err := z.handshake(spec)
+	if err == nil && reply.Error != "" {
+		err = &SandboxError{Stage: reply.Stage, Msg: reply.Error}
+	}
+	if err != nil {
+		z.close()
+		return nil, err
+	}
+	z.applied = *reply.Applied
+	knownChildren.Store(cmd.Process.Pid, true)
+	z.reading = true
+	go z.readLoop()
+	return z, nil
+}
+
+// SandboxError says the sandbox could not be set up; the command never ran.
+type SandboxError struct {
+	Stage string // "request", "sandbox" or "exec"
+	Msg   string
+}
+
+func (e *SandboxError) Error() string {
+	return fmt.Sprintf("the sandbox could not be applied (%s): %s", e.Stage, e.Msg)
+}
+
+func (z *zygoteClient) handshake(spec sandbox.Spec) (sandbox.Reply, error) {
+	var reply sandbox.Reply
+	b, err := json.Marshal(sandbox.Request{Mode: sandbox.ModeZygote, Spec: spec})
+	if err != nil {
+		return reply, err
+	}
+	if err := unix.Sendmsg(z.fd, b, nil, nil, 0); err != nil {
+		return reply, fmt.Errorf("send sandbox spec: %w", err)
+	}
+	// The child answers within milliseconds; a child that hangs must not hang us.
+	unix.SetsockoptTimeval(z.fd, unix.SOL_SOCKET, unix.SO_RCVTIMEO, &unix.Timeval{Sec: 10})
+	buf := make([]byte, 64<<10)
+	n, _, _, _, err := unix.Recvmsg(z.fd, buf, nil, 0)
+	unix.SetsockoptTimeval(z.fd, unix.SOL_SOCKET, unix.SO_RCVTIMEO, &unix.Timeval{})
+	if err != nil || n == 0 {
+		return reply, fmt.Errorf("the sandbox child exited before reporting: %v", err)
+	}
+	if err := json.Unmarshal(buf[:n], &reply); err != nil {
+		return reply, err
+	}
+	if reply.Error == "" && reply.Applied == nil {
+		return reply, errors.New("the sandbox child sent an empty reply")
+	}
+	return reply, nil
+}
+
+func (z *zygoteClient) readLoop() {
+	buf := make([]byte, 64<<10)
+	for {
+		n, _, _, _, err := unix.Recvmsg(z.fd, buf, nil, 0)
+		if err == unix.EINTR {
+			continue
+		}
+		if err != nil || n == 0 {
+			z.mu.Lock()
+			z.deadErr = errSupervisorGone
+			close(z.dead)
+			z.mu.Unlock()
+			if !z.closing.Load() {
+				// Killed from inside the sandbox: what it ran was reparented to us.
+				z.cmd.Wait()
+				knownChildren.Delete(z.cmd.Process.Pid)
+				killStrays()
+			}
+			return
+		}
+		var m sandbox.ZygoteMsg
+		if json.Unmarshal(buf[:n], &m) != nil {
+			continue
+		}
+		z.mu.Lock()
+		ch := z.waiters[m.ID]
+		if m.Op == sandbox.OpExited || m.Op == sandbox.OpFailed {
+			delete(z.waiters, m.ID)
+		}
+		z.mu.Unlock()
+		if ch != nil {
+			ch <- m
+		}
+	}
+}
+
+// spawn starts argv in the sandbox with files as its descriptors 0 to 3. It
+// returns the command's id and pid, and a channel that receives its "exited" message.
+func (z *zygoteClient) spawn(argv, env []string, dir string, files [4]int) (uint64, int, <-chan sandbox.ZygoteMsg, error) {
+	id := z.nextID.Add(1)
+	b, err := json.Marshal(sandbox.ZygoteMsg{Op: sandbox.OpSpawn, ID: id, Argv: argv, Env: env, Dir: dir})
+	if err != nil {
+		return 0, 0, nil, err
+	}
+	if len(b) > sandbox.MaxPacket {
+		return 0, 0, nil, fmt.Errorf("the command and its environment are %d bytes; at most %d fit", len(b), sandbox.MaxPacket)
+	}
+	ch := make(chan sandbox.ZygoteMsg, 2)
+	z.mu.Lock()
+	select {
+	case <-z.dead:
+		z.mu.Unlock()
+		return 0, 0, nil, z.deadErr
+	default:
+	}
+	z.waiters[id] = ch
+	z.mu.Unlock()
+
+	z.sendMu.Lock()
+	err = unix.Sendmsg(z.fd, b, unix.UnixRights(files[:]...), nil, 0)
+	z.sendMu.Unlock()
+	if err != nil {
+		z.mu.Lock()
+		delete(z.waiters, id)
+		z.mu.Unlock()
+		return 0, 0, nil, fmt.Errorf("send to the sandbox supervisor: %w", err)
+	}
+	select {
+	case m := <-ch:
+		if m.Op == sandbox.OpFailed {
+			return 0, 0, nil, errors.New(m.Error)
+		}
+		return id, m.Pid, ch, nil
+	case <-z.dead:
+		return 0, 0, nil, z.deadErr
+	}
+}
+
+// signal sends sig to the process group of command id; SIGKILL also stops what
+// it left behind.
+func (z *zygoteClient) signal(id uint64, sig syscall.Signal) {
+	b, _ := json.Marshal(sandbox.ZygoteMsg{Op: sandbox.OpSignal, ID: id, Signal: int(sig)})
+	z.sendMu.Lock()
+	unix.Sendmsg(z.fd, b, nil, nil, 0)
+	z.sendMu.Unlock()
+}
+
+// close stops the zygote, which kills every command it still runs, and waits
+// for it. A zygote that does not leave in time is killed.
+func (z *zygoteClient) close() {
+	z.closed.Do(func() {
+		z.closing.Store(true)
+		unix.Shutdown(z.fd, unix.SHUT_RDWR)
+		done := make(chan struct{})
+		go func() { z.cmd.Wait(); close(done) }()
+		select {
+		case <-done:
+		case <-time.After(3 * time.Second):
+			z.cmd.Process.Kill()
+			<-done
+			killStrays()
+		}
+		if z.reading {
+			<-z.dead
+		}
+		knownChildren.Delete(z.cmd.Process.Pid)
+		unix.Close(z.fd)
+	})
+}
+
+// knownChildren are the processes this package started and still waits for;
+// every other child of this process is a stray.
+var knownChildren sync.Map
+
+// becomeSubreaper makes this process the reaper of every orphan below it, so a
+// command's processes cannot escape by losing their parent.
+var becomeSubreaper = sync.OnceFunc(func() {
+	unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
+})
+
+// killStrays kills, with their descendants, the children of this process that
+// it did not start: orphans reparented here after a sandbox supervisor died.
+// A process that serves sessions starts nothing else, so every unknown child is
+// a command's leftover, whatever it did to its environment.
+func killStrays() {
+	self := os.Getpid()
+	for round := 0; round < 20; round++ {
+		table := proctree.Table()
+		var victims []int
+		for _, pid := range proctree.Children(table, self) {
+			if _, ok := knownChildren.Load(pid); ok {
+				continue
+			}
+			victims = append(victims, proctree.Subtree(table, pid)...)
+		}
+		if len(victims) == 0 {
+			return
+		}
+		for _, pid := range victims {
+			unix.Kill(pid, unix.SIGKILL)
+		}
+		for {
+			var ws unix.WaitStatus
+			if pid, err := unix.Wait4(-1, &ws, unix.WNOHANG, nil); err != nil || pid <= 0 {
+				break
+			}
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
