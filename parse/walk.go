@@ -1,0 +1,491 @@
+package parse
+
+import (
+	"fmt"
+	"strings"
+
+	"mvdan.cc/sh/v3/expand"
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// analyzer holds the state of one Parse call.
+type analyzer struct {
+	src     string // the top-level script
+	lines   []int  // offsets of line starts in src
+	out     []Invocation
+	assigns []Assignment
+	funcs   map[string]bool
+	err     *Error
+}
+
+// frame is where the walker stands: the text being walked and the context that
+// every invocation found there inherits.
+type frame struct {
+	src        string   // the text the current AST was parsed from
+	outer      *Pos     // position of the word holding src, when src is not the script
+	depth      int      // how many strings deep src is
+	via        []string // see Invocation.Via
+	piped      bool     // standard input comes from a pipe
+	background bool
+	// placeholder, when set, is text a wrapper (xargs -I, find -exec, parallel)
+	// replaces at run time: words containing it are dynamic.
+	placeholder string
+}
+
+func (a *analyzer) fail(f *frame, p syntax.Pos, msg string) {
+	if a.err != nil {
+		return
+	}
+	a.err = &Error{Pos: f.pos(a, p), Msg: msg}
+}
+
+// pos converts a position in f.src into a position in the script.
+func (f *frame) pos(a *analyzer, p syntax.Pos) Pos {
+	if f.outer != nil {
+		return *f.outer
+	}
+	if !p.IsValid() {
+		return Pos{1, 1}
+	}
+	return a.posAt(int(p.Offset()))
+}
+
+// source returns the source text of n.
+func (f *frame) source(n syntax.Node) string {
+	s, e := n.Pos(), n.End()
+	if !s.IsValid() || !e.IsValid() {
+		return ""
+	}
+	so, eo := int(s.Offset()), int(e.Offset())
+	if so > eo || eo > len(f.src) {
+		return ""
+	}
+	return f.src[so:eo]
+}
+
+// nested parses code read again as code (sh -c, eval, ...) found in a word at p.
+func (a *analyzer) nested(f *frame, p Pos, code, via string) {
+	g := *f
+	if g.outer == nil {
+		g.outer = &p
+	}
+	a.parseCode(&g, code, via)
+}
+
+func (a *analyzer) stmts(f *frame, list []*syntax.Stmt) {
+	for _, s := range list {
+		if a.err != nil {
+			return
+		}
+		a.stmt(f, s)
+	}
+}
+
+func (a *analyzer) stmt(f *frame, s *syntax.Stmt) {
+	g := *f
+	if s.Background {
+		g.background = true
+	}
+	if s.Coprocess || s.Disown {
+		a.fail(f, s.Pos(), "mksh and zsh job operators are not supported")
+		return
+	}
+	// Redirections apply to the statement's command; their words are
+	// expanded by the shell running the statement.
+	redirs, stdin := a.redirects(&g, s.Redirs)
+	if a.err != nil {
+		return
+	}
+	if stdin != nil {
+		g.piped = false
+	}
+	switch c := s.Cmd.(type) {
+	case nil:
+		// Only redirections: `> file`.
+		if len(redirs) > 0 {
+			a.out = append(a.out, Invocation{Name: "", Pos: g.pos(a, s.Pos()), Redirects: redirs,
+				Background: g.background, Via: g.via, PipedInto: g.piped})
+		}
+	case *syntax.CallExpr:
+		a.call(&g, c, redirs, stdin)
+	case *syntax.DeclClause:
+		a.decl(&g, c, redirs)
+	default:
+		a.compound(&g, s.Cmd, redirs)
+	}
+}
+
+// compound walks a compound command. Its redirections apply to everything in it,
+// so they are attached to the invocations directly inside.
+func (a *analyzer) compound(f *frame, cmd syntax.Command, redirs []Redirect) {
+	start := len(a.out)
+	switch c := cmd.(type) {
+	case *syntax.Block:
+		a.stmts(f, c.Stmts)
+	case *syntax.Subshell:
+		a.stmts(f, c.Stmts)
+	case *syntax.BinaryCmd:
+		a.stmt(f, c.X)
+		g := *f
+		if c.Op == syntax.Pipe || c.Op == syntax.PipeAll {
+			g.piped = true
+		}
+		a.stmt(&g, c.Y)
+	case *syntax.IfClause:
+		for ; c != nil; c = c.Else {
+			a.stmts(f, c.Cond)
+			a.stmts(f, c.Then)
+		}
+	case *syntax.WhileClause:
+		a.stmts(f, c.Cond)
+		a.stmts(f, c.Do)
+	case *syntax.ForClause:
+		switch l := c.Loop.(type) {
+		case *syntax.WordIter:
+			for _, w := range l.Items {
+				a.subs(f, w)
+			}
+		case *syntax.CStyleLoop:
+			a.subs(f, l.Init)
+			a.subs(f, l.Cond)
+			a.subs(f, l.Post)
+		}
+		a.stmts(f, c.Do)
+	case *syntax.CaseClause:
+		a.subs(f, c.Word)
+		for _, it := range c.Items {
+			for _, p := range it.Patterns {
+				a.subs(f, p)
+			}
+			a.stmts(f, it.Stmts)
+		}
+	case *syntax.FuncDecl:
+		name := ""
+		if c.Name != nil {
+			name = c.Name.Value
+		}
+		a.funcs[name] = true
+		g := *f
+		g.via = appendVia(f.via, "function "+name)
+		g.background, g.piped = false, false
+		a.stmt(&g, c.Body)
+		return // redirections of a definition apply when it is called
+	case *syntax.ArithmCmd:
+		a.subs(f, c.X)
+	case *syntax.TestClause:
+		a.subs(f, c.X)
+	case *syntax.LetClause:
+		args := make([]string, len(c.Exprs))
+		for i, e := range c.Exprs {
+			a.subs(f, e)
+			args[i] = f.source(e)
+		}
+		a.out = append(a.out, Invocation{Name: "let", Args: args, DynamicArgs: make([]bool, len(args)),
+			Pos: f.pos(a, c.Pos()), Background: f.background, Via: f.via, PipedInto: f.piped})
+	case *syntax.TimeClause:
+		if c.Stmt != nil {
+			g := *f
+			g.via = appendVia(f.via, "time")
+			a.stmt(&g, c.Stmt)
+		}
+	case *syntax.CoprocClause:
+		a.fail(f, c.Pos(), "coproc is not supported: bash's reading of its name and command is ambiguous")
+	case *syntax.TestDecl:
+		a.fail(f, c.Pos(), "bats @test is not bash")
+	default:
+		a.fail(f, cmd.Pos(), fmt.Sprintf("unsupported command %T", cmd))
+	}
+	if len(redirs) > 0 {
+		for i := start; i < len(a.out); i++ {
+			if len(a.out[i].Via) == len(f.via) {
+				a.out[i].Redirects = append(a.out[i].Redirects, redirs...)
+			}
+		}
+	}
+}
+
+// stdinText is what a here-document or here-string feeds to a command.
+type stdinText struct {
+	text string
+	dyn  bool
+	pos  Pos
+}
+
+// redirects resolves the redirections of a statement and walks their words.
+// stdin is set when standard input is redirected; its text is set for here
+// documents and here strings.
+func (a *analyzer) redirects(f *frame, rs []*syntax.Redirect) ([]Redirect, *stdinText) {
+	var out []Redirect
+	var stdin *stdinText
+	for _, r := range rs {
+		rd := Redirect{Op: r.Op.String()}
+		if r.N != nil {
+			rd.FD = r.N.Value
+		}
+		fd0 := rd.FD == "" || rd.FD == "0"
+		switch r.Op {
+		case syntax.Hdoc, syntax.DashHdoc:
+			text, dyn := a.heredoc(f, r)
+			rd.Target, rd.Dynamic = text, dyn
+			if fd0 {
+				stdin = &stdinText{text: text, dyn: dyn, pos: f.pos(a, r.Pos())}
+			}
+		default:
+			ws := a.words(f, r.Word)
+			if a.err != nil {
+				return nil, nil
+			}
+			if len(ws) != 1 {
+				// bash: "ambiguous redirect"; the command does not run.
+				rd.Target, rd.Dynamic = f.source(r.Word), true
+			} else {
+				rd.Target, rd.Dynamic = ws[0].text, ws[0].dyn
+			}
+			switch r.Op {
+			case syntax.WordHdoc:
+				if fd0 {
+					stdin = &stdinText{text: rd.Target + "\n", dyn: rd.Dynamic, pos: ws0pos(a, f, r.Word)}
+				}
+			case syntax.RdrIn, syntax.RdrInOut, syntax.DplIn:
+				if fd0 {
+					stdin = &stdinText{dyn: true}
+				}
+			}
+		}
+		out = append(out, rd)
+	}
+	return out, stdin
+}
+
+func ws0pos(a *analyzer, f *frame, w *syntax.Word) Pos { return f.pos(a, w.Pos()) }
+
+// heredoc returns the body of a here-document as the command will read it.
+func (a *analyzer) heredoc(f *frame, r *syntax.Redirect) (string, bool) {
+	if r.Hdoc == nil {
+		return "", false
+	}
+	a.subs(f, r.Hdoc)
+	quoted := false
+	for _, p := range r.Word.Parts {
+		if l, ok := p.(*syntax.Lit); !ok || strings.ContainsRune(l.Value, '\\') {
+			quoted = true
+		}
+	}
+	var sb strings.Builder
+	dyn := false
+	for _, p := range r.Hdoc.Parts {
+		switch p := p.(type) {
+		case *syntax.Lit:
+			if quoted {
+				sb.WriteString(p.Value)
+			} else {
+				sb.WriteString(unescapeDQ(p.Value, true))
+			}
+		default:
+			dyn = true
+		}
+	}
+	if dyn {
+		return f.source(r.Hdoc), true
+	}
+	body := sb.String()
+	if r.Op == syntax.DashHdoc {
+		lines := strings.SplitAfter(body, "\n")
+		for i, l := range lines {
+			lines[i] = strings.TrimLeft(l, "\t")
+		}
+		body = strings.Join(lines, "")
+	}
+	return body, false
+}
+
+// subs walks any node that is not itself a command (words, arithmetic, tests)
+// for the commands inside it: command and process substitutions, and
+// parameter expansions that evaluate text as code.
+func (a *analyzer) subs(f *frame, n syntax.Node) {
+	if n == nil || a.err != nil {
+		return
+	}
+	if w, ok := n.(*syntax.Word); ok && w == nil {
+		return
+	}
+	syntax.Walk(n, func(n syntax.Node) bool {
+		if a.err != nil {
+			return false
+		}
+		switch n := n.(type) {
+		case *syntax.CmdSubst:
+			if n.TempFile || n.ReplyVar {
+				a.fail(f, n.Pos(), "${ cmd;} substitutions are not supported")
+				return false
+			}
+			g := *f
+			via := "$(...)"
+			if n.Backquotes {
+				via = "`...`"
+			}
+			g.via = appendVia(f.via, via)
+			a.stmts(&g, n.Stmts)
+			return false
+		case *syntax.ProcSubst:
+			g := *f
+			g.via = appendVia(f.via, n.Op.String()+"...)")
+			g.piped = false
+			a.stmts(&g, n.Stmts)
+			return false
+		case *syntax.ExtGlob:
+			a.fail(f, n.Pos(), "extended glob "+n.Op.String()+"...) is not supported: its meaning depends on shopt extglob")
+			return false
+		case *syntax.DblQuoted:
+			if n.Dollar {
+				// $"..." is translated at run time; its parts still expand.
+				return true
+			}
+		case *syntax.ParamExp:
+			if n.Excl && n.Names == 0 && n.Exp == nil && n.Repl == nil && n.Slice == nil && !n.Length {
+				// ${!x}: the value of x names a variable, and bash evaluates an
+				// array subscript in that name, which can run commands.
+				a.dynamicCode(f, n.Pos(), f.source(n), "${!...}")
+			}
+			if n.Exp != nil && n.Exp.Op == syntax.OtherParamOps && n.Exp.Word != nil && n.Exp.Word.Lit() == "P" {
+				// ${x@P} expands the value as a prompt string, which runs
+				// command substitutions in it.
+				a.dynamicCode(f, n.Pos(), f.source(n), "${...@P}")
+			}
+		}
+		return true
+	})
+}
+
+// dynamicCode records code that will run but cannot be known statically.
+func (a *analyzer) dynamicCode(f *frame, p syntax.Pos, text, via string) {
+	a.out = append(a.out, Invocation{Name: text, Args: []string{}, Dynamic: true, Pos: f.pos(a, p),
+		Background: f.background, Via: appendVia(f.via, via), PipedInto: f.piped})
+}
+
+// decl handles declare, export, local, readonly, typeset and nameref.
+func (a *analyzer) decl(f *frame, c *syntax.DeclClause, redirs []Redirect) {
+	inv := Invocation{Name: c.Variant.Value, Pos: f.pos(a, c.Pos()), Redirects: redirs,
+		Background: f.background, Via: f.via, PipedInto: f.piped}
+	for _, as := range c.Args {
+		text, dyn := a.assign(f, as, true)
+		if a.err != nil {
+			return
+		}
+		inv.Args = append(inv.Args, text)
+		inv.DynamicArgs = append(inv.DynamicArgs, dyn)
+	}
+	a.out = append(a.out, inv)
+}
+
+// assign resolves one assignment to "NAME=VALUE" text, walking it for
+// substitutions; record adds it to the script's assignments.
+func (a *analyzer) assign(f *frame, as *syntax.Assign, record bool) (string, bool) {
+	a.subs(f, as.Index)
+	if as.Naked && as.Name == nil {
+		// declare option or dynamic name
+		ws := a.words(f, as.Value)
+		if len(ws) == 1 {
+			return ws[0].text, ws[0].dyn
+		}
+		return f.source(as.Value), true
+	}
+	if as.Name == nil {
+		return f.source(as), true
+	}
+	name := as.Name.Value
+	if as.Index != nil {
+		name = f.source(as.Name) + "[" + f.source(as.Index) + "]"
+	}
+	if as.Naked {
+		return name, as.Index != nil
+	}
+	var val string
+	dyn := as.Index != nil
+	switch {
+	case as.Array != nil:
+		a.subs(f, as.Array)
+		val, dyn = f.source(as.Array), true
+	case as.Value != nil:
+		v, d := a.assignValue(f, as.Value)
+		val, dyn = v, dyn || d
+	}
+	op := "="
+	if as.Append {
+		op = "+="
+	}
+	if record {
+		a.assigns = append(a.assigns, Assignment{Name: name, Value: val, Dynamic: dyn, Pos: f.pos(a, as.Pos())})
+	}
+	return name + op + val, dyn
+}
+
+// assignValue resolves the value of an assignment: no brace expansion or word
+// splitting happens there.
+func (a *analyzer) assignValue(f *frame, w *syntax.Word) (string, bool) {
+	a.subs(f, w)
+	r := resolver{}
+	r.parts(w.Parts, false)
+	if r.err != "" {
+		a.fail(f, w.Pos(), r.err)
+		return "", true
+	}
+	if r.dyn {
+		return f.source(w), true
+	}
+	return r.sb.String(), false
+}
+
+// word is one resolved word.
+type word struct {
+	text string
+	dyn  bool
+	pos  Pos
+}
+
+// words resolves a word the way bash expands it for a command line: brace
+// expansion may make it many words. It also walks the word for substitutions.
+func (a *analyzer) words(f *frame, w *syntax.Word) []word {
+	if w == nil || a.err != nil {
+		return nil
+	}
+	a.subs(f, w)
+	if a.err != nil {
+		return nil
+	}
+	p := f.pos(a, w.Pos())
+	one := func(w2 *syntax.Word) (word, bool) {
+		r := resolver{nullable: true}
+		r.parts(w2.Parts, false)
+		if r.err != "" {
+			a.fail(f, w.Pos(), r.err)
+			return word{}, false
+		}
+		if r.dyn || (f.placeholder != "" && strings.Contains(r.sb.String(), f.placeholder)) {
+			return word{text: f.source(w), dyn: true, pos: p}, true
+		}
+		return word{text: r.sb.String(), pos: p}, !r.nullable || r.sb.Len() > 0
+	}
+	if !syntax.SplitBraces(w) {
+		x, keep := one(w)
+		if !keep {
+			return nil
+		}
+		return []word{x}
+	}
+	var out []word
+	for w2, err := range expand.BracesSeq(nil, w) {
+		if err != nil {
+			a.fail(f, w.Pos(), err.Error())
+			return nil
+		}
+		x, keep := one(w2)
+		if a.err != nil {
+			return nil
+		}
+		if keep {
+			out = append(out, x)
+		}
+	}
+	return out
+}
