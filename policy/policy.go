@@ -1,8 +1,10 @@
-// Package policy loads policy files and decides, for a parsed script, allow, ask
-// or deny, with the rule and a reason a person can read. It knows nothing of processes.
 package policy
 
-import "github.com/stockade/stockade/parse"
+import (
+	"sync"
+
+	"github.com/stockade/stockade/parse"
+)
 
 // Verdict is the outcome for a script.
 type Verdict string
@@ -13,6 +15,22 @@ const (
 	Deny  Verdict = "deny"
 )
 
+// rank orders verdicts by strictness; an unknown verdict ranks as deny.
+func (v Verdict) rank() int {
+	switch v {
+	case Allow:
+		return 0
+	case Ask:
+		return 1
+	}
+	return 2
+}
+
+func (v Verdict) valid() bool { return v == Allow || v == Ask || v == Deny }
+
+// Stricter reports whether v is stricter than w (deny > ask > allow).
+func (v Verdict) Stricter(w Verdict) bool { return v.rank() > w.rank() }
+
 // Decision is the judgement of a whole script: the strictest over its invocations.
 type Decision struct {
 	Verdict     Verdict            `json:"decision"`
@@ -22,23 +40,124 @@ type Decision struct {
 	Invocations []parse.Invocation `json:"invocations"`
 }
 
+// Rule names that do not come from a policy file.
+const (
+	RuleDefault    = "default"     // no rule matched: the policy's default verdict
+	RuleParseError = "parse-error" // the script could not be parsed: always deny
+)
+
 // Policy is a loaded policy file.
 type Policy struct {
-	Version int     `toml:"version" json:"version"`
+	Version int `toml:"version" json:"version"`
+	// Default is the verdict for an invocation no rule matches: allow, ask or deny.
+	Default Verdict `toml:"default" json:"default"`
 	Sandbox Sandbox `toml:"sandbox" json:"sandbox"`
 	Env     Env     `toml:"env" json:"env"`
+	Rules   []*Rule `toml:"rule" json:"rules"`
 	Source  string  `toml:"-" json:"source"` // file path, or "default"
+
+	byName   map[string][]int // rules whose command list names this base name literally
+	anyName  []int            // rules with a glob command pattern or none
+	homeDir  string           // expands ~ and $HOME in arguments; "" leaves them literal
+	examples bool             // examples were verified at load
 }
 
-// Default returns the built-in policy. Placeholder until the policy work lands.
+var (
+	defaultOnce   sync.Once
+	defaultPolicy *Policy
+)
+
+// Default returns the built-in policy (default.toml, printed by `stockade policy
+// default`). It is decoded once, on first use; its examples are verified by the
+// tests and by `stockade policy lint`, not on every start.
 func Default() *Policy {
-	return &Policy{Version: 1, Source: "default", Sandbox: Sandbox{
-		Filesystem: "workspace-write", Network: "off", UnixSockets: "deny", Enforce: "strict",
-		DenyRead: []string{"~/.ssh", "~/.aws", "~/.gnupg", "~/.config/gh", "~/.netrc", "~/.docker/config.json", "~/.kube"},
-	}}
+	defaultOnce.Do(func() {
+		p, err := parsePolicy(DefaultTOML, "default", false)
+		if err != nil {
+			panic("policy: the built-in policy does not load (a bug): " + err.Error())
+		}
+		defaultPolicy = p
+	})
+	return defaultPolicy
 }
 
-// Check judges a script. Placeholder: allows everything.
+// Check parses script and judges it. A script that does not parse is denied,
+// with the parser's message (and its position) as the reason.
 func (p *Policy) Check(script string) Decision {
-	return Decision{Verdict: Allow, Rule: "placeholder", Reason: "analysis not implemented yet"}
+	s, err := parseScript(script)
+	if err != nil {
+		return Decision{Verdict: Deny, Rule: RuleParseError, Reason: "the script does not parse: " + err.Error(), Invocations: []parse.Invocation{}}
+	}
+	return p.CheckScript(s)
+}
+
+// CheckScript judges an already parsed script: every invocation is matched
+// against every rule; the strictest verdict wins, and among equally strict
+// ones the first invocation and, for it, the first rule in file order.
+func (p *Policy) CheckScript(s *parse.Script) Decision {
+	invs := s.Invocations
+	if invs == nil {
+		invs = []parse.Invocation{}
+	}
+	d := Decision{Verdict: p.defaultVerdict(), Rule: RuleDefault, Invocations: invs}
+	best := -1 // rank of the best rule decision so far; -1: none matched
+	ctx := newScriptCtx(p, invs)
+	for i := range invs {
+		r := p.judge(ctx, i)
+		if r == nil {
+			continue
+		}
+		if best < 0 || r.Decision.rank() > best {
+			best = r.Decision.rank()
+			d.Verdict, d.Rule, d.Reason, d.Invocation = r.Decision, r.Name, r.Reason, &invs[i]
+		}
+	}
+	// An invocation no rule matched gets the default verdict; it decides only
+	// when it is stricter than every rule that matched.
+	if dv := p.defaultVerdict(); best < 0 || dv.rank() > best {
+		for i := range invs {
+			if !ctx.matched[i] {
+				d.Verdict, d.Rule, d.Invocation = dv, RuleDefault, &invs[i]
+				d.Reason = "no rule matches; the policy's default is " + string(dv)
+				break
+			}
+		}
+	}
+	if len(invs) == 0 {
+		d.Verdict, d.Reason = Allow, "no command to judge"
+	}
+	return d
+}
+
+// judge returns the strictest rule matching invocation i, first in file order
+// among equals, or nil. It records in ctx whether any rule matched.
+func (p *Policy) judge(ctx *scriptCtx, i int) *Rule {
+	a := ctx.arg(i)
+	var best *Rule
+	bestIdx := -1
+	try := func(ri int) {
+		r := p.Rules[ri]
+		if best != nil && (r.Decision.rank() < best.Decision.rank() ||
+			(r.Decision.rank() == best.Decision.rank() && ri > bestIdx)) {
+			return
+		}
+		if r.match(ctx, i, a) {
+			best, bestIdx = r, ri
+		}
+	}
+	for _, ri := range p.byName[a.name] {
+		try(ri)
+	}
+	for _, ri := range p.anyName {
+		try(ri)
+	}
+	ctx.matched[i] = best != nil
+	return best
+}
+
+func (p *Policy) defaultVerdict() Verdict {
+	if p.Default == "" {
+		return Allow
+	}
+	return p.Default
 }

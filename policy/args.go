@@ -1,0 +1,332 @@
+package policy
+
+import (
+	"fmt"
+	"path"
+	"strings"
+
+	"github.com/stockade/stockade/parse"
+)
+
+// argv is an invocation's arguments, read the way getopt-style tools read them.
+type argv struct {
+	name        string   // base name of the command word
+	words       []string // every argument
+	values      []string // values of --opt=value, and of -Xvalue for options known to take one
+	shorts      [256]bool
+	longs       []string // long option names, without dashes or value
+	dashWords   []string // words starting with one dash, up to any '='
+	positionals []string
+	subcommand  string // first positional
+}
+
+// valueOptions lists, for a few commands, the options that take a value in the
+// next word, so that the value is not read as the subcommand or as flags.
+var valueOptions = map[string]struct {
+	short string
+	long  []string
+}{
+	"git":  {"Cc", []string{"git-dir", "work-tree", "namespace", "config-env", "super-prefix", "list-cmds"}},
+	"sudo": {"ugCDhprRT", []string{"user", "group", "chdir", "host", "prompt", "role", "type", "close-from"}},
+}
+
+// commandName is the base name of a command word: /usr/bin/rm and \rm are rm.
+func commandName(word string) string {
+	word = strings.TrimLeft(word, "\\")
+	if i := strings.LastIndexByte(word, '/'); i >= 0 && i < len(word)-1 {
+		word = word[i+1:]
+	}
+	return word
+}
+
+func analyze(inv *parse.Invocation) *argv {
+	a := &argv{words: inv.Args}
+	if inv.Dynamic {
+		a.name = inv.Name
+	} else {
+		a.name = commandName(inv.Name)
+	}
+	vo := valueOptions[a.name]
+	optsDone := false
+	for i := 0; i < len(inv.Args); i++ {
+		w := inv.Args[i]
+		switch {
+		case optsDone || len(w) < 2 || w[0] != '-':
+			a.positionals = append(a.positionals, w)
+		case w == "--":
+			optsDone = true
+		case w[1] == '-':
+			name, val, hasVal := strings.Cut(w[2:], "=")
+			a.longs = append(a.longs, name)
+			if hasVal {
+				a.values = append(a.values, val)
+			} else if contains(vo.long, name) && i+1 < len(inv.Args) {
+				i++
+				a.values = append(a.values, inv.Args[i])
+			}
+		default:
+			word, val, hasVal := strings.Cut(w, "=")
+			a.dashWords = append(a.dashWords, word)
+			if hasVal {
+				a.values = append(a.values, val)
+			}
+			for j := 1; j < len(w); j++ {
+				a.shorts[w[j]] = true
+				if strings.IndexByte(vo.short, w[j]) >= 0 {
+					if j+1 < len(w) {
+						a.values = append(a.values, w[j+1:])
+					} else if i+1 < len(inv.Args) {
+						i++
+						a.values = append(a.values, inv.Args[i])
+					}
+					break
+				}
+			}
+		}
+	}
+	if len(a.positionals) > 0 {
+		a.subcommand = a.positionals[0]
+	}
+	return a
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// hasFlag reports whether any alternative is present. With prefer set (for
+// not_flags), an abbreviation that is also a prefix of a long name in prefer
+// does not count, unless it is the alternative spelled out.
+func (a *argv) hasFlag(alts []flagAlt, prefer map[string]bool) bool {
+	for _, alt := range alts {
+		switch {
+		case alt.short != 0:
+			if a.shorts[alt.short] {
+				return true
+			}
+		case alt.word != "":
+			if contains(a.dashWords, alt.word) {
+				return true
+			}
+		default:
+			for _, l := range a.longs {
+				if l == alt.long {
+					return true
+				}
+				if l == "" || !strings.HasPrefix(alt.long, l) {
+					continue
+				}
+				if prefer != nil && prefersOther(l, prefer) {
+					continue
+				}
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func prefersOther(abbrev string, prefer map[string]bool) bool {
+	for name := range prefer {
+		if strings.HasPrefix(name, abbrev) {
+			return true
+		}
+	}
+	return false
+}
+
+// anyArg reports whether f holds for some argument word or option value.
+func (a *argv) anyArg(f func(string) bool) bool {
+	for _, w := range a.words {
+		if f(w) {
+			return true
+		}
+	}
+	for _, v := range a.values {
+		if f(v) {
+			return true
+		}
+	}
+	return false
+}
+
+// glob is one compiled pattern of args, writes, reads, subcommand or via.
+type glob struct {
+	pat    string // normalised when isPath
+	isPath bool
+	meta   bool // has *, ?, [ or \
+}
+
+func compileGlobs(pats []string, key string, problem func(key, msg string)) []glob {
+	var out []glob
+	for _, p := range pats {
+		if p == "" {
+			problem(key, "empty pattern")
+			continue
+		}
+		if err := checkGlob(p); err != nil {
+			problem(key, fmt.Sprintf("bad pattern %q: %v", p, err))
+			continue
+		}
+		g := glob{pat: p, isPath: isPathPattern(p)}
+		if g.isPath {
+			g.pat = normPath(p, "")
+		}
+		g.meta = strings.ContainsAny(g.pat, "*?[\\")
+		out = append(out, g)
+	}
+	return out
+}
+
+func isPathPattern(p string) bool {
+	return p[0] == '/' || p[0] == '~' || p[0] == '.' || strings.HasPrefix(p, "$HOME") || strings.HasPrefix(p, "${HOME}")
+}
+
+// normPath puts a path in the form patterns are written in: ~, ~user, $HOME,
+// ${HOME} and the home directory itself become ~, and the path is cleaned.
+func normPath(s, home string) string {
+	switch {
+	case s == "":
+		return s
+	case s[0] == '~':
+		if i := strings.IndexByte(s, '/'); i >= 0 {
+			s = "~" + s[i:]
+		} else {
+			s = "~"
+		}
+	case strings.HasPrefix(s, "$HOME"):
+		s = "~" + s[len("$HOME"):]
+	case strings.HasPrefix(s, "${HOME}"):
+		s = "~" + s[len("${HOME}"):]
+	case home != "" && home != "/" && (s == home || strings.HasPrefix(s, home+"/")):
+		s = "~" + s[len(home):]
+	}
+	return path.Clean(s)
+}
+
+func anyGlob(globs []glob, s, home string) bool {
+	var norm string
+	normed := false
+	for i := range globs {
+		g := &globs[i]
+		t := s
+		if g.isPath {
+			if !normed {
+				norm, normed = normPath(s, home), true
+			}
+			t = norm
+		}
+		if !g.meta {
+			if g.pat == t {
+				return true
+			}
+			continue
+		}
+		if globMatch(g.pat, t) {
+			return true
+		}
+	}
+	return false
+}
+
+// globMatch matches s against p: * is any run of characters but /, ** any
+// run at all, ? one character but /, [a-z] and [!a-z] classes, \x a literal x.
+func globMatch(p, s string) bool {
+	for len(p) > 0 {
+		switch p[0] {
+		case '*':
+			double := len(p) > 1 && p[1] == '*'
+			if double {
+				p = p[2:]
+			} else {
+				p = p[1:]
+			}
+			for i := 0; i <= len(s); i++ {
+				if globMatch(p, s[i:]) {
+					return true
+				}
+				if i < len(s) && !double && s[i] == '/' {
+					return false
+				}
+			}
+			return false
+		case '?':
+			if len(s) == 0 || s[0] == '/' {
+				return false
+			}
+			p, s = p[1:], s[1:]
+		case '[':
+			end := classEnd(p)
+			if len(s) == 0 || !classMatch(p[1:end], s[0]) {
+				return false
+			}
+			p, s = p[end+1:], s[1:]
+		default:
+			if p[0] == '\\' && len(p) > 1 {
+				p = p[1:]
+			}
+			if len(s) == 0 || p[0] != s[0] {
+				return false
+			}
+			p, s = p[1:], s[1:]
+		}
+	}
+	return len(s) == 0
+}
+
+// classEnd returns the index of the ] closing the class at p[0], or -1.
+func classEnd(p string) int {
+	i := 1
+	if i < len(p) && (p[i] == '!' || p[i] == '^') {
+		i++
+	}
+	if i < len(p) && p[i] == ']' {
+		i++
+	}
+	for ; i < len(p); i++ {
+		if p[i] == ']' {
+			return i
+		}
+	}
+	return -1
+}
+
+func classMatch(class string, c byte) bool {
+	neg := len(class) > 0 && (class[0] == '!' || class[0] == '^')
+	if neg {
+		class = class[1:]
+	}
+	in := false
+	for i := 0; i < len(class); i++ {
+		lo, hi := class[i], class[i]
+		if i+2 < len(class) && class[i+1] == '-' {
+			hi = class[i+2]
+			i += 2
+		}
+		if lo <= c && c <= hi {
+			in = true
+		}
+	}
+	return in != neg
+}
+
+func checkGlob(p string) error {
+	for i := 0; i < len(p); i++ {
+		switch p[i] {
+		case '\\':
+			i++
+		case '[':
+			end := classEnd(p[i:])
+			if end < 0 {
+				return fmt.Errorf("unterminated [")
+			}
+			i += end
+		}
+	}
+	return nil
+}

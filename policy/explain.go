@@ -1,0 +1,144 @@
+package policy
+
+import (
+	"fmt"
+	"io"
+	"maps"
+	"slices"
+	"strings"
+)
+
+// Explain writes, in plain words for a reviewer, what p lets a command do:
+// the sandbox, the environment, the default verdict and every rule.
+func (p *Policy) Explain(w io.Writer) {
+	s := p.Sandbox
+	fmt.Fprintf(w, "Policy %s (version %d)\n\n", p.Source, p.Version)
+	fmt.Fprintln(w, "Sandbox (enforced by the kernel):")
+	switch s.Filesystem {
+	case "read-only":
+		fmt.Fprintln(w, "  - Files: nothing is writable except a private TMPDIR.")
+	case "workspace-write":
+		fmt.Fprintln(w, "  - Files: the working directory and a private TMPDIR are writable; the rest is read-only.")
+	case "off":
+		fmt.Fprintln(w, "  - Files: NOT confined; the command may write anywhere the user can.")
+	}
+	if len(s.WritableRoots) > 0 {
+		fmt.Fprintf(w, "  - Also writable: %s.\n", strings.Join(s.WritableRoots, ", "))
+	}
+	if len(s.ReadableRoots) > 0 {
+		fmt.Fprintf(w, "  - Readable only: %s (plus the workdir and TMPDIR).\n", strings.Join(s.ReadableRoots, ", "))
+	} else {
+		fmt.Fprintln(w, "  - Reads: the whole file system, except the list below.")
+	}
+	if len(s.DenyRead) > 0 {
+		fmt.Fprintf(w, "  - Never readable: %s.\n", strings.Join(s.DenyRead, ", "))
+	} else {
+		fmt.Fprintln(w, "  - Never readable: nothing; secret stores such as ~/.ssh are readable.")
+	}
+	if s.Network == "on" {
+		fmt.Fprintln(w, "  - Network: ON; the command may connect anywhere.")
+	} else {
+		fmt.Fprintln(w, "  - Network: off (no TCP, UDP, DNS or raw sockets).")
+	}
+	if s.UnixSockets == "allow" {
+		fmt.Fprintln(w, "  - Unix sockets: allowed (docker.sock, ssh-agent and the like are reachable).")
+	} else {
+		fmt.Fprintln(w, "  - Unix sockets: new ones refused.")
+	}
+	if s.MaxProcesses > 0 {
+		fmt.Fprintf(w, "  - At most %d processes.\n", s.MaxProcesses)
+	}
+	if s.Enforce == "best-effort" {
+		fmt.Fprintln(w, "  - Enforcement: best-effort; on hosts that lack a feature the command runs anyway, with a report.")
+	} else {
+		fmt.Fprintln(w, "  - Enforcement: strict; where the host cannot enforce all of this, nothing runs.")
+	}
+	fmt.Fprintln(w, "\nEnvironment:")
+	fmt.Fprintln(w, "  - Secret-looking variables are removed.")
+	if len(p.Env.Keep) > 0 {
+		fmt.Fprintf(w, "  - Kept anyway: %s.\n", strings.Join(p.Env.Keep, ", "))
+	}
+	if len(p.Env.Scrub) > 0 {
+		fmt.Fprintf(w, "  - Also removed: %s.\n", strings.Join(p.Env.Scrub, ", "))
+	}
+	for _, k := range slices.Sorted(maps.Keys(p.Env.Set)) {
+		fmt.Fprintf(w, "  - Set: %s=%s\n", k, p.Env.Set[k])
+	}
+	fmt.Fprintf(w, "\nRules (checked before running; the strictest decision wins; a command no rule matches gets %s):\n", p.defaultVerdict())
+	for _, v := range []Verdict{Deny, Ask, Allow} {
+		var lines []string
+		for _, r := range p.Rules {
+			if r.Decision != v {
+				continue
+			}
+			line := fmt.Sprintf("  - %s: %s", r.Name, r.describe())
+			if r.Reason != "" {
+				line += "\n      why: " + r.Reason
+			}
+			if len(r.Examples) > 0 {
+				line += "\n      e.g. " + r.Examples[0]
+			}
+			lines = append(lines, line)
+		}
+		if len(lines) == 0 {
+			continue
+		}
+		fmt.Fprintf(w, "\n %s:\n%s\n", strings.ToUpper(string(v)), strings.Join(lines, "\n"))
+	}
+}
+
+// describe says in words what the matcher matches.
+func (m *Matcher) describe() string {
+	var parts []string
+	if len(m.Command) > 0 {
+		parts = append(parts, "command "+strings.Join(m.Command, ", "))
+	} else {
+		parts = append(parts, "any command")
+	}
+	add := func(cond bool, s string) {
+		if cond {
+			parts = append(parts, s)
+		}
+	}
+	add(len(m.Subcommand) > 0, "subcommand "+strings.Join(m.Subcommand, ", "))
+	for _, f := range m.Flags {
+		parts = append(parts, "with flag "+describeFlag(f))
+	}
+	for _, f := range m.NotFlags {
+		parts = append(parts, "without flag "+describeFlag(f))
+	}
+	add(len(m.Args) > 0, "an argument like "+strings.Join(m.Args, ", "))
+	add(len(m.NotArgs) > 0, "no argument like "+strings.Join(m.NotArgs, ", "))
+	add(len(m.ArgsRegex) > 0, "an argument matching /"+strings.Join(m.ArgsRegex, "/ or /")+"/")
+	add(len(m.Writes) > 0, "writing (redirect) to "+strings.Join(m.Writes, ", "))
+	add(len(m.Reads) > 0, "reading (redirect) from "+strings.Join(m.Reads, ", "))
+	add(len(m.Code) > 0, "inline code matching /"+strings.Join(m.Code, "/ or /")+"/")
+	add(len(m.Env) > 0, "an environment assignment matching /"+strings.Join(m.Env, "/ or /")+"/")
+	add(m.Dynamic != nil && *m.Dynamic, "whose name is computed at run time")
+	add(m.PipedInto != nil && *m.PipedInto, "reading from a pipe")
+	add(m.Background != nil && *m.Background, "run in the background")
+	add(m.Recursive != nil && *m.Recursive, "calling the function it is in")
+	add(len(m.Via) > 0, "found inside "+strings.Join(m.Via, ", "))
+	if m.Upstream != nil {
+		parts = append(parts, "fed by a pipeline stage of ("+m.Upstream.describe()+")")
+	}
+	if m.Inside != nil {
+		parts = append(parts, "substituted into ("+m.Inside.describe()+")")
+	}
+	return strings.Join(parts, "; ")
+}
+
+func describeFlag(f string) string {
+	var out []string
+	for _, a := range strings.Split(f, "|") {
+		switch {
+		case strings.HasPrefix(a, "-"):
+			out = append(out, a)
+		case len(a) == 1:
+			out = append(out, "-"+a)
+		default:
+			out = append(out, "--"+a)
+		}
+	}
+	return strings.Join(out, " or ")
+}

@@ -1,0 +1,433 @@
+package policy
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+
+	"github.com/pelletier/go-toml/v2"
+	"github.com/pelletier/go-toml/v2/unstable"
+)
+
+// Error is one mistake in a policy file, with its position when known.
+type Error struct {
+	File string
+	Line int // 1-based; 0 when unknown
+	Col  int
+	Msg  string
+	Hint string
+}
+
+func (e *Error) Error() string {
+	if e.Line > 0 {
+		return fmt.Sprintf("%s:%d:%d: %s", e.File, e.Line, e.Col, e.Msg)
+	}
+	return fmt.Sprintf("%s: %s", e.File, e.Msg)
+}
+
+// Hints returns the hint, if any (the CLI prints it on a hint: line).
+func (e *Error) Hints() []string {
+	if e.Hint == "" {
+		return nil
+	}
+	return []string{e.Hint}
+}
+
+// Errors is every mistake found in one policy file, in file order.
+type Errors []*Error
+
+func (es Errors) Error() string {
+	switch len(es) {
+	case 0:
+		return "no error"
+	case 1:
+		return es[0].Error()
+	}
+	return fmt.Sprintf("%s (and %d more)", es[0].Error(), len(es)-1)
+}
+
+// Hints returns the hint of the first error and, for more than one, how to see them all.
+func (es Errors) Hints() []string {
+	if len(es) == 0 {
+		return nil
+	}
+	h := es[0].Hints()
+	if len(es) > 1 {
+		h = append(h, "run 'stockade policy lint "+es[0].File+"' to see every problem")
+	}
+	return h
+}
+
+// Load reads and parses the policy file at path; see Parse.
+func Load(path string) (*Policy, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("reading policy: %w", err)
+	}
+	return Parse(data, path)
+}
+
+// Parse decodes a policy file strictly and checks it: unknown keys, values
+// of the wrong type or outside their set, a missing `version = 1`, bad
+// patterns, and rules whose examples do not hold are all errors (of type
+// Errors), each with the file name and, where known, line and column. Keys
+// the file leaves out of [sandbox] take the built-in defaults.
+func Parse(data []byte, name string) (*Policy, error) {
+	return parsePolicy(data, name, true)
+}
+
+// Enum values of the [sandbox] table.
+var sandboxEnums = []struct {
+	key    string
+	get    func(*Sandbox) *string
+	values []string
+}{
+	{"filesystem", func(s *Sandbox) *string { return &s.Filesystem }, []string{"read-only", "workspace-write", "off"}},
+	{"network", func(s *Sandbox) *string { return &s.Network }, []string{"off", "on"}},
+	{"unix_sockets", func(s *Sandbox) *string { return &s.UnixSockets }, []string{"deny", "allow"}},
+	{"enforce", func(s *Sandbox) *string { return &s.Enforce }, []string{"strict", "best-effort"}},
+}
+
+func parsePolicy(data []byte, name string, verifyExamples bool) (*Policy, error) {
+	p := &Policy{Source: name}
+	dec := toml.NewDecoder(bytes.NewReader(data)).DisallowUnknownFields()
+	if err := dec.Decode(p); err != nil {
+		return nil, decodeErrors(err, name)
+	}
+	v := &validator{file: name, data: data}
+	if p.Version != 1 {
+		if p.Version == 0 && v.pos("version") == nil {
+			v.add("", "missing required key: version = 1", "")
+		} else {
+			v.add("version", fmt.Sprintf("unsupported version %d: this stockade reads version 1", p.Version), "")
+		}
+	}
+	if p.Default != "" && !p.Default.valid() {
+		v.add("default", fmt.Sprintf("default is %q: want allow, ask or deny", p.Default), "")
+	}
+	for _, e := range sandboxEnums {
+		val := *e.get(&p.Sandbox)
+		if val != "" && !contains(e.values, val) {
+			v.add("sandbox."+e.key, fmt.Sprintf("%s is %q: want %s", e.key, val, strings.Join(e.values, " or ")), suggest(val, e.values))
+		}
+	}
+	if p.Sandbox.MaxProcesses < 0 {
+		v.add("sandbox.max_processes", "max_processes is negative: want 0 (no bound) or more", "")
+	}
+	for _, k := range []struct {
+		key   string
+		paths []string
+	}{{"writable_roots", p.Sandbox.WritableRoots}, {"readable_roots", p.Sandbox.ReadableRoots}, {"deny_read", p.Sandbox.DenyRead}} {
+		for _, r := range k.paths {
+			if r == "" || !(r[0] == '/' || r[0] == '~' || strings.HasPrefix(r, "$HOME")) {
+				v.add("sandbox."+k.key, fmt.Sprintf("%s entry %q: want an absolute path or one under ~", k.key, r), "")
+			}
+		}
+	}
+	for i, r := range p.Sandbox.WritableRoots {
+		if normPath(r, "") == "/" {
+			v.add("sandbox.writable_roots", fmt.Sprintf("writable_roots[%d] is /: use filesystem = \"off\" to turn file-system confinement off", i), "")
+		}
+	}
+	for _, k := range []struct {
+		key   string
+		globs []string
+	}{{"keep", p.Env.Keep}, {"scrub", p.Env.Scrub}} {
+		for _, g := range k.globs {
+			if g == "" || checkGlob(g) != nil {
+				v.add("env."+k.key, fmt.Sprintf("bad name pattern %q", g), "")
+			}
+		}
+	}
+	for k := range p.Env.Set {
+		if !validEnvName(k) {
+			v.add("env.set", fmt.Sprintf("bad variable name %q", k), "")
+		}
+	}
+	seen := map[string]int{}
+	for i, r := range p.Rules {
+		key := "rule." + strconv.Itoa(i)
+		if r == nil {
+			continue
+		}
+		switch {
+		case r.Name == "":
+			v.add(key, fmt.Sprintf("rule %d has no name", i+1), "")
+		case seen[r.Name] > 0:
+			v.add(key+".name", fmt.Sprintf("rule name %q is used twice", r.Name), "")
+		case r.Name == RuleDefault || r.Name == RuleParseError:
+			v.add(key+".name", fmt.Sprintf("rule name %q is reserved", r.Name), "")
+		}
+		seen[r.Name]++
+		if !r.Decision.valid() {
+			v.add(key+".decision", fmt.Sprintf("rule %q: decision is %q: want allow, ask or deny", r.Name, r.Decision), suggest(string(r.Decision), []string{"allow", "ask", "deny"}))
+		}
+		if r.Reason == "" && r.Decision != Allow {
+			v.add(key, fmt.Sprintf("rule %q has no reason: say why, for the person who reads the decision", r.Name), "")
+		}
+		r.Matcher.compile(func(k, msg string) {
+			v.add(joinKey(key, k), fmt.Sprintf("rule %q: %s", r.Name, msg), "")
+		})
+	}
+	if len(v.errs) > 0 {
+		return nil, v.errs
+	}
+	if name != "default" {
+		d := Default().Sandbox
+		fillSandbox(&p.Sandbox, d)
+	}
+	p.homeDir, _ = os.UserHomeDir()
+	p.index()
+	if verifyExamples {
+		p.verifyExamples(v)
+		if len(v.errs) > 0 {
+			return nil, v.errs
+		}
+		p.examples = true
+	}
+	return p, nil
+}
+
+func validEnvName(s string) bool {
+	if s == "" || s[0] >= '0' && s[0] <= '9' {
+		return false
+	}
+	for _, c := range s {
+		if !(c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9') {
+			return false
+		}
+	}
+	return true
+}
+
+// fillSandbox gives the keys a file left out their value in d.
+func fillSandbox(s *Sandbox, d Sandbox) {
+	for _, e := range sandboxEnums {
+		if *e.get(s) == "" {
+			*e.get(s) = *e.get(&d)
+		}
+	}
+	if s.DenyRead == nil {
+		s.DenyRead = append([]string(nil), d.DenyRead...)
+	}
+}
+
+func (p *Policy) index() {
+	p.byName = map[string][]int{}
+	p.anyName = nil
+	for i, r := range p.Rules {
+		if names := r.literalNames(); names != nil {
+			for _, n := range names {
+				p.byName[n] = append(p.byName[n], i)
+			}
+		} else {
+			p.anyName = append(p.anyName, i)
+		}
+	}
+}
+
+// verifyExamples checks that every example of a rule is matched by that rule
+// and gets its decision from the policy, and that no not_example is matched.
+func (p *Policy) verifyExamples(v *validator) {
+	for i, r := range p.Rules {
+		key := "rule." + strconv.Itoa(i)
+		for _, ex := range r.Examples {
+			d, matched, err := p.checkWith(ex, i)
+			switch {
+			case err != nil:
+				v.add(key+".examples", fmt.Sprintf("rule %q: example %q does not parse: %v", r.Name, ex, err), "")
+			case !matched:
+				v.add(key+".examples", fmt.Sprintf("rule %q does not match its example %q", r.Name, ex), "")
+			case d.Verdict != r.Decision:
+				v.add(key+".examples", fmt.Sprintf("rule %q: example %q gets %s from rule %q, not %s", r.Name, ex, d.Verdict, d.Rule, r.Decision), "")
+			}
+		}
+		for _, ex := range r.NotExamples {
+			_, matched, err := p.checkWith(ex, i)
+			switch {
+			case err != nil:
+				v.add(key+".not_examples", fmt.Sprintf("rule %q: not_example %q does not parse: %v", r.Name, ex, err), "")
+			case matched:
+				v.add(key+".not_examples", fmt.Sprintf("rule %q matches its not_example %q", r.Name, ex), "")
+			}
+		}
+	}
+}
+
+// checkWith judges script and reports whether rule ri matches any invocation.
+func (p *Policy) checkWith(script string, ri int) (Decision, bool, error) {
+	s, err := parseScript(script)
+	if err != nil {
+		return Decision{}, false, err
+	}
+	d := p.CheckScript(s)
+	ctx := newScriptCtx(p, s.Invocations)
+	for i := range s.Invocations {
+		if p.Rules[ri].match(ctx, i, ctx.arg(i)) {
+			return d, true, nil
+		}
+	}
+	return d, false, nil
+}
+
+// validator collects errors and finds positions of keys lazily.
+type validator struct {
+	file string
+	data []byte
+	locs map[string]unstable.Position
+	errs Errors
+}
+
+func (v *validator) pos(key string) *unstable.Position {
+	if v.locs == nil {
+		v.locs = locate(v.data)
+	}
+	if p, ok := v.locs[key]; ok {
+		return &p
+	}
+	return nil
+}
+
+// add records an error at key ("sandbox.network", "rule.3.decision"), or at
+// the nearest enclosing key that has a position.
+func (v *validator) add(key, msg, hint string) {
+	e := &Error{File: v.file, Msg: msg, Hint: hint}
+	for k := key; k != ""; {
+		if p := v.pos(k); p != nil {
+			e.Line, e.Col = p.Line, p.Column
+			break
+		}
+		i := strings.LastIndexByte(k, '.')
+		if i < 0 {
+			break
+		}
+		k = k[:i]
+	}
+	v.errs = append(v.errs, e)
+}
+
+// locate maps every key of a TOML document to the position where it is
+// written: "version", "sandbox", "sandbox.network", "rule.0" (the first
+// [[rule]] header), "rule.0.decision".
+func locate(data []byte) map[string]unstable.Position {
+	locs := map[string]unstable.Position{}
+	var p unstable.Parser
+	p.Reset(data)
+	prefix := ""
+	counts := map[string]int{}
+	for p.NextExpression() {
+		e := p.Expression()
+		switch e.Kind {
+		case unstable.Table, unstable.ArrayTable:
+			k, at := keyOf(&p, e.Key())
+			if e.Kind == unstable.ArrayTable {
+				n := counts[k]
+				counts[k]++
+				k += "." + strconv.Itoa(n)
+			}
+			prefix = k
+			locs[k] = at
+		case unstable.KeyValue:
+			k, at := keyOf(&p, e.Key())
+			locs[joinKey(prefix, k)] = at
+		}
+	}
+	return locs
+}
+
+func keyOf(p *unstable.Parser, it unstable.Iterator) (string, unstable.Position) {
+	var parts []string
+	var at unstable.Position
+	for it.Next() {
+		n := it.Node()
+		if len(parts) == 0 {
+			at = p.Shape(n.Raw).Start
+		}
+		parts = append(parts, string(n.Data))
+	}
+	return strings.Join(parts, "."), at
+}
+
+// decodeErrors turns go-toml's errors into Errors with positions.
+func decodeErrors(err error, file string) error {
+	var sm *toml.StrictMissingError
+	if errors.As(err, &sm) {
+		var es Errors
+		for i := range sm.Errors {
+			de := &sm.Errors[i]
+			line, col := de.Position()
+			key := strings.Join(de.Key(), ".")
+			last := de.Key()
+			e := &Error{File: file, Line: line, Col: col, Msg: fmt.Sprintf("unknown key %q", key)}
+			if len(last) > 0 {
+				e.Hint = suggest(last[len(last)-1], knownKeys(last[:len(last)-1]))
+			}
+			es = append(es, e)
+		}
+		return es
+	}
+	var de *toml.DecodeError
+	if errors.As(err, &de) {
+		line, col := de.Position()
+		return Errors{{File: file, Line: line, Col: col, Msg: strings.TrimPrefix(de.Error(), "toml: ")}}
+	}
+	return Errors{{File: file, Msg: err.Error()}}
+}
+
+// knownKeys lists the keys allowed in the table at path, for suggestions.
+func knownKeys(path []string) []string {
+	top := []string{"version", "default", "sandbox", "env", "rule"}
+	if len(path) == 0 {
+		return top
+	}
+	switch path[0] {
+	case "sandbox":
+		return []string{"filesystem", "writable_roots", "readable_roots", "deny_read", "network", "unix_sockets", "enforce", "max_processes"}
+	case "env":
+		return []string{"keep", "scrub", "set"}
+	case "rule":
+		keys := []string{"name", "decision", "reason", "examples", "not_examples"}
+		return append(keys, matcherKeys...)
+	}
+	return nil
+}
+
+var matcherKeys = []string{"command", "subcommand", "flags", "not_flags", "args", "not_args", "args_regex",
+	"writes", "reads", "code", "dynamic", "piped_into", "background", "recursive", "env", "via", "upstream", "inside"}
+
+// suggest returns a "did you mean" hint for the closest of known to s.
+func suggest(s string, known []string) string {
+	best, bestD := "", 3
+	for _, k := range known {
+		if d := editDistance(s, k); d < bestD {
+			best, bestD = k, d
+		}
+	}
+	if best == "" {
+		return ""
+	}
+	return fmt.Sprintf("did you mean %q?", best)
+}
+
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}

@@ -1,0 +1,448 @@
+package policy
+
+import (
+	"fmt"
+	"path"
+	"regexp"
+	"strings"
+	"sync"
+
+	"github.com/stockade/stockade/parse"
+)
+
+// Rule is one [[rule]] of a policy file: a matcher, and what to decide when it
+// matches. Every key the matcher sets must hold (AND); within a list key any
+// element may hold (OR), except flags, where every entry must be present.
+type Rule struct {
+	Name     string  `toml:"name" json:"name"`
+	Decision Verdict `toml:"decision" json:"decision"`
+	Reason   string  `toml:"reason" json:"reason"`
+	Matcher
+	// Examples are scripts this rule must match and the policy must give
+	// Decision; NotExamples are scripts this rule must not match. Load fails
+	// otherwise.
+	Examples    []string `toml:"examples" json:"examples,omitempty"`
+	NotExamples []string `toml:"not_examples" json:"not_examples,omitempty"`
+}
+
+// Matcher says which invocations a rule applies to. The zero Matcher is not
+// valid: a rule must set at least one key.
+type Matcher struct {
+	// Command: globs on the command's base name ("rm", "mkfs*", "python3*").
+	// Empty: any command.
+	Command []string `toml:"command" json:"command,omitempty"`
+	// Subcommand: globs on the first operand ("push" of git push), found
+	// after the options, skipping the values of options known to take one.
+	Subcommand []string `toml:"subcommand" json:"subcommand,omitempty"`
+	// Flags: every entry must be present. An entry lists alternatives with
+	// "|": a single letter is a short option, alone or combined (-r, -rf,
+	// -fr); a longer name is a long option (--force, --force=x, and any
+	// abbreviation --forc); a name written with its dash ("-delete") is that
+	// exact word or word=value, as in find and dd.
+	Flags []string `toml:"flags" json:"flags,omitempty"`
+	// NotFlags: the rule does not match if any of these is present. An
+	// abbreviation that could stand for a Flags entry counts for it, not here.
+	NotFlags []string `toml:"not_flags" json:"not_flags,omitempty"`
+	// Args: globs, one of which some argument must match. "*" stays within a
+	// path segment, "**" crosses them. Patterns starting with /, ~, $HOME or .
+	// are paths: the argument is cleaned (/usr/../ is /) and ~, $HOME and the
+	// home directory are one. The value of --opt=value is tried too.
+	Args []string `toml:"args" json:"args,omitempty"`
+	// NotArgs: the rule does not match if any argument matches one of these globs.
+	NotArgs []string `toml:"not_args" json:"not_args,omitempty"`
+	// ArgsRegex: regular expressions (RE2), one of which some argument must match.
+	ArgsRegex []string `toml:"args_regex" json:"args_regex,omitempty"`
+	// Writes and Reads: globs on the targets of output (>, >>, &>, >|, <>) and
+	// input (<) redirections, with the same path handling as Args.
+	Writes []string `toml:"writes" json:"writes,omitempty"`
+	Reads  []string `toml:"reads" json:"reads,omitempty"`
+	// Code: regular expressions on inline interpreter code (python -c, node -e,
+	// perl -e, bash -c ...), one of which must match.
+	Code []string `toml:"code" json:"code,omitempty"`
+	// Dynamic: the command word is known only at run time ($cmd, $(...)).
+	Dynamic *bool `toml:"dynamic" json:"dynamic,omitempty"`
+	// PipedInto: standard input comes from an earlier command of a pipeline.
+	PipedInto *bool `toml:"piped_into" json:"piped_into,omitempty"`
+	// Background: the command runs asynchronously (cmd &).
+	Background *bool `toml:"background" json:"background,omitempty"`
+	// Recursive: the command calls the shell function it is inside of.
+	Recursive *bool `toml:"recursive" json:"recursive,omitempty"`
+	// Env: regular expressions on NAME=VALUE assignments given to the command
+	// alone (FOO=1 cmd, env FOO=1 cmd), one of which must match.
+	Env []string `toml:"env" json:"env,omitempty"`
+	// Via: globs on where the invocation sits ("<(...)", "$(...)", "eval", "sudo").
+	Via []string `toml:"via" json:"via,omitempty"`
+	// Upstream: an earlier command of the same pipeline matches this matcher
+	// (curl ... | sh).
+	Upstream *Matcher `toml:"upstream" json:"upstream,omitempty"`
+	// Inside: the invocation is the output of a $(...) or <(...) substitution
+	// handed to a command that matches this matcher (bash <(curl ...)).
+	Inside *Matcher `toml:"inside" json:"inside,omitempty"`
+
+	c *compiled
+}
+
+// compiled is the prepared form of a Matcher. Regular expressions are compiled
+// on first use, so loading a policy stays cheap.
+type compiled struct {
+	names                  []string
+	flags                  [][]flagAlt
+	notFlags               [][]flagAlt
+	args, notArgs          []glob
+	writes, reads          []glob
+	argsRe, codeRe, envRe  lazyRegexps
+	subcommand, via        []glob
+	longNames              map[string]bool // long names in flags, for abbreviation preference
+	upstream, inside       *Matcher
+	hasInside, hasUpstream bool
+}
+
+type flagAlt struct {
+	short byte   // -r
+	long  string // --recursive
+	word  string // -delete
+}
+
+type lazyRegexps struct {
+	src  []string
+	once sync.Once
+	re   []*regexp.Regexp
+}
+
+func (l *lazyRegexps) get() []*regexp.Regexp {
+	l.once.Do(func() {
+		for _, s := range l.src {
+			l.re = append(l.re, regexp.MustCompile(s)) // validated at load
+		}
+	})
+	return l.re
+}
+
+func (l *lazyRegexps) any(s string) bool {
+	for _, re := range l.get() {
+		if re.MatchString(s) {
+			return true
+		}
+	}
+	return false
+}
+
+// empty reports whether the matcher sets no key.
+func (m *Matcher) empty() bool {
+	return len(m.Command) == 0 && len(m.Subcommand) == 0 && len(m.Flags) == 0 && len(m.NotFlags) == 0 &&
+		len(m.Args) == 0 && len(m.NotArgs) == 0 && len(m.ArgsRegex) == 0 && len(m.Writes) == 0 &&
+		len(m.Reads) == 0 && len(m.Code) == 0 && m.Dynamic == nil && m.PipedInto == nil &&
+		len(m.Via) == 0 && m.Upstream == nil && m.Inside == nil && m.Background == nil &&
+		m.Recursive == nil && len(m.Env) == 0
+}
+
+// compile checks and prepares m. Problems are returned as (key, message) pairs.
+func (m *Matcher) compile(problem func(key, msg string)) {
+	c := &compiled{longNames: map[string]bool{}}
+	m.c = c
+	if m.empty() {
+		problem("", "the rule matches nothing: set command, args, writes, code or another match key")
+	}
+	for _, n := range m.Command {
+		if n == "" {
+			problem("command", "empty command name")
+		} else if _, err := path.Match(n, ""); err != nil {
+			problem("command", fmt.Sprintf("bad glob %q", n))
+		}
+		c.names = append(c.names, n)
+	}
+	c.subcommand = compileGlobs(m.Subcommand, "subcommand", problem)
+	c.via = compileGlobs(m.Via, "via", problem)
+	c.args = compileGlobs(m.Args, "args", problem)
+	c.notArgs = compileGlobs(m.NotArgs, "not_args", problem)
+	c.writes = compileGlobs(m.Writes, "writes", problem)
+	c.reads = compileGlobs(m.Reads, "reads", problem)
+	c.flags = compileFlags(m.Flags, "flags", problem)
+	c.notFlags = compileFlags(m.NotFlags, "not_flags", problem)
+	for _, alts := range c.flags {
+		for _, a := range alts {
+			if a.long != "" {
+				c.longNames[a.long] = true
+			}
+		}
+	}
+	for _, key := range []struct {
+		name string
+		src  []string
+		dst  *lazyRegexps
+	}{{"args_regex", m.ArgsRegex, &c.argsRe}, {"code", m.Code, &c.codeRe}, {"env", m.Env, &c.envRe}} {
+		for _, s := range key.src {
+			if _, err := regexp.Compile(s); err != nil {
+				problem(key.name, fmt.Sprintf("bad regular expression %q: %v", s, err))
+			}
+		}
+		key.dst.src = key.src
+	}
+	if m.Upstream != nil {
+		c.hasUpstream = true
+		m.Upstream.compile(func(k, msg string) { problem(joinKey("upstream", k), msg) })
+	}
+	if m.Inside != nil {
+		c.hasInside = true
+		m.Inside.compile(func(k, msg string) { problem(joinKey("inside", k), msg) })
+	}
+}
+
+func joinKey(a, b string) string {
+	if b == "" {
+		return a
+	}
+	return a + "." + b
+}
+
+func compileFlags(entries []string, key string, problem func(key, msg string)) [][]flagAlt {
+	var out [][]flagAlt
+	for _, e := range entries {
+		var alts []flagAlt
+		for _, s := range strings.Split(e, "|") {
+			switch {
+			case s == "" || s == "-" || strings.HasPrefix(s, "--") || strings.ContainsAny(s, " =\t"):
+				problem(key, fmt.Sprintf("bad flag %q in %q: write r for -r, recursive for --recursive, -delete for the word -delete", s, e))
+			case s[0] == '-':
+				alts = append(alts, flagAlt{word: s})
+			case len(s) == 1:
+				alts = append(alts, flagAlt{short: s[0]})
+			default:
+				alts = append(alts, flagAlt{long: s})
+			}
+		}
+		out = append(out, alts)
+	}
+	return out
+}
+
+// names returns the literal command names of m, or nil if any of them is a glob
+// (or m has none): such rules are tried for every invocation.
+func (m *Matcher) literalNames() []string {
+	if len(m.Command) == 0 {
+		return nil
+	}
+	for _, n := range m.Command {
+		if strings.ContainsAny(n, "*?[\\") {
+			return nil
+		}
+	}
+	return m.Command
+}
+
+// match reports whether the rule matches invocation i of the script.
+func (m *Matcher) match(ctx *scriptCtx, i int, a *argv) bool {
+	c := m.c
+	inv := &ctx.invs[i]
+	if len(c.names) > 0 && !matchName(c.names, a.name) {
+		return false
+	}
+	if m.Dynamic != nil && *m.Dynamic != inv.Dynamic {
+		return false
+	}
+	if m.PipedInto != nil && *m.PipedInto != inv.PipedInto {
+		return false
+	}
+	if m.Background != nil && *m.Background != inv.Background {
+		return false
+	}
+	if m.Recursive != nil && *m.Recursive != recursive(inv, a.name) {
+		return false
+	}
+	if len(c.envRe.src) > 0 && !anyString(inv.Env, c.envRe.any) {
+		return false
+	}
+	if len(c.subcommand) > 0 && (a.subcommand == "" || !anyGlob(c.subcommand, a.subcommand, "")) {
+		return false
+	}
+	for _, alts := range c.flags {
+		if !a.hasFlag(alts, nil) {
+			return false
+		}
+	}
+	for _, alts := range c.notFlags {
+		if a.hasFlag(alts, c.longNames) {
+			return false
+		}
+	}
+	if len(c.args) > 0 && !a.anyArg(func(s string) bool { return anyGlob(c.args, s, ctx.home) }) {
+		return false
+	}
+	if len(c.notArgs) > 0 && a.anyArg(func(s string) bool { return anyGlob(c.notArgs, s, ctx.home) }) {
+		return false
+	}
+	if len(c.argsRe.src) > 0 && !a.anyArg(c.argsRe.any) {
+		return false
+	}
+	if len(c.writes) > 0 && !anyRedirect(inv, true, c.writes, ctx.home) {
+		return false
+	}
+	if len(c.reads) > 0 && !anyRedirect(inv, false, c.reads, ctx.home) {
+		return false
+	}
+	if len(c.codeRe.src) > 0 && (inv.InlineCode == nil || !c.codeRe.any(inv.InlineCode.Code)) {
+		return false
+	}
+	if len(c.via) > 0 && !anyVia(c.via, inv.Via) {
+		return false
+	}
+	if c.hasUpstream && !ctx.upstreamMatches(i, m.Upstream) {
+		return false
+	}
+	if c.hasInside && !ctx.insideMatches(i, m.Inside) {
+		return false
+	}
+	return true
+}
+
+func recursive(inv *parse.Invocation, name string) bool {
+	for _, v := range inv.Via {
+		if strings.HasPrefix(v, "function ") && v[len("function "):] == name {
+			return true
+		}
+	}
+	return false
+}
+
+func anyString(list []string, f func(string) bool) bool {
+	for _, s := range list {
+		if f(s) {
+			return true
+		}
+	}
+	return false
+}
+
+func matchName(names []string, name string) bool {
+	for _, n := range names {
+		if n == name {
+			return true
+		}
+		if ok, _ := path.Match(n, name); ok {
+			return true
+		}
+	}
+	return false
+}
+
+func anyVia(globs []glob, via []string) bool {
+	for _, v := range via {
+		if anyGlob(globs, v, "") {
+			return true
+		}
+	}
+	return false
+}
+
+func anyRedirect(inv *parse.Invocation, write bool, globs []glob, home string) bool {
+	for _, r := range inv.Redirects {
+		if write && !isWriteOp(r.Op) || !write && r.Op != "<" && r.Op != "<>" {
+			continue
+		}
+		if anyGlob(globs, r.Target, home) {
+			return true
+		}
+	}
+	return false
+}
+
+func isWriteOp(op string) bool {
+	switch op {
+	case ">", ">>", "&>", "&>>", ">|", "<>", ">&":
+		return true
+	}
+	return false
+}
+
+// scriptCtx holds what matching needs across the invocations of one script.
+type scriptCtx struct {
+	p       *Policy
+	invs    []parse.Invocation
+	args    []*argv
+	matched []bool
+	home    string
+}
+
+func newScriptCtx(p *Policy, invs []parse.Invocation) *scriptCtx {
+	return &scriptCtx{p: p, invs: invs, args: make([]*argv, len(invs)), matched: make([]bool, len(invs)), home: p.homeDir}
+}
+
+func (ctx *scriptCtx) arg(i int) *argv {
+	if ctx.args[i] == nil {
+		ctx.args[i] = analyze(&ctx.invs[i])
+	}
+	return ctx.args[i]
+}
+
+// upstreamMatches reports whether an earlier stage of the pipeline that ends
+// at invocation i matches m. Stages of one pipeline are consecutive
+// invocations at the same level (Via without trailing wrappers such as sudo);
+// all but the first are PipedInto. Commands a stage wraps count as the stage.
+func (ctx *scriptCtx) upstreamMatches(i int, m *Matcher) bool {
+	if !ctx.invs[i].PipedInto {
+		return false
+	}
+	level := pipelineLevel(ctx.invs[i].Via)
+	for j := i - 1; j >= 0; j-- {
+		inv := &ctx.invs[j]
+		if len(inv.Via) < len(level) || !sameVia(inv.Via[:len(level)], level) {
+			return false
+		}
+		if len(pipelineLevel(inv.Via)) > len(level) {
+			continue // inside a substitution or code string of a stage
+		}
+		if m.match(ctx, j, ctx.arg(j)) {
+			return true
+		}
+		if len(inv.Via) == len(level) && !inv.PipedInto {
+			return false // the first stage
+		}
+	}
+	return false
+}
+
+// pipelineLevel strips from via the wrappers (sudo, env, nice, xargs ...)
+// the invocation sits in, which do not start a pipeline of their own.
+func pipelineLevel(via []string) []string {
+	n := len(via)
+	for n > 0 && !strings.ContainsAny(via[n-1], " ()`") && via[n-1] != "eval" {
+		n--
+	}
+	return via[:n]
+}
+
+// insideMatches reports whether invocation i, found in a $(...) or <(...)
+// substitution, is in the arguments of a command matching m. That command is
+// taken to be the nearest invocation one level out that starts before i on
+// the same line.
+func (ctx *scriptCtx) insideMatches(i int, m *Matcher) bool {
+	inv := &ctx.invs[i]
+	n := len(inv.Via)
+	if n == 0 || (inv.Via[n-1] != "$(...)" && inv.Via[n-1] != "<(...)" && inv.Via[n-1] != "`...`") {
+		return false
+	}
+	outer := inv.Via[:n-1]
+	best := -1
+	for j := range ctx.invs {
+		o := &ctx.invs[j]
+		if j == i || !sameVia(o.Via, outer) || o.Pos.Line != inv.Pos.Line || o.Pos.Col >= inv.Pos.Col {
+			continue
+		}
+		if best < 0 || o.Pos.Col > ctx.invs[best].Pos.Col {
+			best = j
+		}
+	}
+	return best >= 0 && m.match(ctx, best, ctx.arg(best))
+}
+
+func sameVia(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
