@@ -2,9 +2,272 @@
 
 package sandbox
 
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"unsafe"
+
+	"golang.org/x/net/bpf"
+	"golang.org/x/sys/unix"
+)
+
 // Apply puts spec in force for this process and every process it will start, and
 // reports what is really in force afterwards. It must be called before the process
-// starts anything else. Placeholder: the real implementation lands with the sandbox work.
-func Apply(spec Spec) (Applied, error) {
-	return Applied{}, nil
+// starts anything else, and it cannot be undone.
+//
+// The steps, in order:
+//
+//  1. the process bound (MaxProcs): a pids cgroup of its own, joined while the
+//     child may still write to /sys/fs/cgroup;
+//  2. no_new_privs on every thread;
+//  3. the Landlock ruleset is built: paths are opened while the child still has
+//     the capabilities to reach them;
+//  4. the capabilities are dropped (DropCaps): locked securebits, the bounding
+//     set, the ambient set, then the effective, permitted and inheritable sets,
+//     on every thread;
+//  5. the Landlock ruleset is enforced on every thread, and probed;
+//  6. the seccomp filter is installed on every thread (TSYNC);
+//  7. /proc/self/task/*/status is read back for every thread.
+//
+// Any step that fails is an error naming it, and the command must not run: a
+// failed Apply may leave the process half restricted.
+func Apply(spec Spec) (a Applied, err error) {
+	var notes []string
+	defer func() { a.Notes = strings.Join(notes, "; ") }()
+
+	if err := validate(spec); err != nil {
+		return a, err
+	}
+
+	if spec.MaxProcs > 0 {
+		dir, err := joinProcLimit(spec.MaxProcs)
+		if err != nil {
+			return a, err
+		}
+		a.ProcLimit = dir
+		defer func() {
+			if err != nil {
+				// Nothing runs: leave the cgroup so the parent's clean-up finds
+				// nothing of ours in it, and take it away.
+				leaveProcLimit(dir)
+			}
+		}()
+	}
+
+	if err := setNoNewPrivs(); err != nil {
+		return a, err
+	}
+
+	var rs *ruleset
+	var p plan
+	if spec.LandlockABI > 0 {
+		if p, err = landlockPlan(spec); err != nil {
+			return a, err
+		}
+		if p.handledFS != 0 || p.handledNet != 0 || p.scoped != 0 {
+			if rs, err = newRuleset(spec, p); err != nil {
+				return a, err
+			}
+			defer rs.close()
+			notes = append(notes, rs.notes...)
+		}
+	}
+
+	if spec.DropCaps {
+		if err := dropCaps(); err != nil {
+			return a, fmt.Errorf("dropping capabilities: %w", err)
+		}
+	}
+
+	if rs != nil {
+		if err := rs.restrict(); err != nil {
+			return a, err
+		}
+		if err := probeLandlock(spec, p); err != nil {
+			return a, err
+		}
+		a.LandlockABI = spec.LandlockABI
+		a.Scopes = p.scoped != 0
+		notes = append(notes, fmt.Sprintf("landlock: %d rules", rs.rules))
+	}
+
+	if spec.Seccomp {
+		if err := installFilter(spec); err != nil {
+			return a, err
+		}
+	}
+
+	if err := verify(spec, &a); err != nil {
+		return a, err
+	}
+	if spec.MaxProcs > 0 {
+		a.MaxProcs = spec.MaxProcs
+	}
+	return a, nil
+}
+
+// validate refuses a spec that cannot be applied as written, before anything
+// is changed.
+func validate(spec Spec) error {
+	switch spec.FS {
+	case FSReadOnly, FSWorkspaceWrite, FSOff:
+	case "":
+		return errors.New("the spec has no filesystem mode")
+	default:
+		return fmt.Errorf("unknown filesystem mode %q", spec.FS)
+	}
+	if spec.FS != FSOff && spec.LandlockABI == 0 {
+		return fmt.Errorf("filesystem mode %q needs landlock, and the spec has no landlock ABI", spec.FS)
+	}
+	if len(spec.DenyRead) > 0 && spec.LandlockABI == 0 {
+		return errors.New("deny-read needs landlock, and the spec has no landlock ABI")
+	}
+	if spec.NetworkOff && !spec.Seccomp && spec.LandlockABI < 4 {
+		return errors.New("network off needs seccomp or landlock ABI 4 or later, and the spec has neither")
+	}
+	if spec.UnixSocketsOff && !spec.Seccomp {
+		return errors.New("unix sockets off needs seccomp, and the spec does not apply it")
+	}
+	if spec.Scopes && spec.LandlockABI < 6 {
+		return fmt.Errorf("landlock scopes need ABI 6 or later, the spec asks for ABI %d", spec.LandlockABI)
+	}
+	if spec.MaxProcs < 0 {
+		return fmt.Errorf("bad process bound %d", spec.MaxProcs)
+	}
+	if spec.FS == FSWorkspaceWrite && spec.Workdir == "" && spec.TmpDir == "" && len(spec.WritableRoots) == 0 {
+		return errors.New("workspace-write with no workdir, tmpdir or writable root")
+	}
+	for _, p := range append(append([]string{spec.Workdir, spec.TmpDir}, spec.WritableRoots...), spec.ReadableRoots...) {
+		if p != "" && !filepath.IsAbs(p) {
+			return fmt.Errorf("path %q in the spec is not absolute", p)
+		}
+	}
+	if spec.Seccomp {
+		if _, ok := seccompArchFor(runtime.GOARCH); !ok {
+			return fmt.Errorf("no seccomp filter for %s", runtime.GOARCH)
+		}
+	}
+	return nil
+}
+
+// leaveProcLimit moves this process back to the parent cgroup and removes dir.
+func leaveProcLimit(dir string) {
+	os.WriteFile(filepath.Join(filepath.Dir(dir), "cgroup.procs"), []byte(fmt.Sprint(os.Getpid())), 0)
+	os.Remove(dir)
+}
+
+// probeLandlock checks, with operations that change nothing, that the ruleset
+// is really in force: an operation it forbids fails the way Landlock makes it
+// fail, where without Landlock it would fail otherwise or succeed.
+func probeLandlock(spec Spec, p plan) error {
+	if (spec.FS == FSReadOnly || spec.FS == FSWorkspaceWrite) && !writesProc(spec) {
+		// Opening a file of our own for writing changes nothing; it works
+		// without Landlock, and fails with EACCES when /proc is not writable.
+		fd, err := unix.Open("/proc/self/comm", unix.O_WRONLY|unix.O_CLOEXEC, 0)
+		if err == nil {
+			unix.Close(fd)
+		}
+		if !errors.Is(err, unix.EACCES) {
+			return fmt.Errorf("landlock filesystem rules are not in force: opening /proc/self/comm for writing gave %v, want EACCES", err)
+		}
+	}
+	if p.handledNet&uint64(1<<1) != 0 { // connect TCP
+		fd, err := unix.Socket(unix.AF_INET, unix.SOCK_STREAM|unix.SOCK_CLOEXEC, 0)
+		if err != nil {
+			return fmt.Errorf("landlock network probe: %w", err)
+		}
+		defer unix.Close(fd)
+		// Port 0 is never listened on: ECONNREFUSED without Landlock.
+		err = unix.Connect(fd, &unix.SockaddrInet4{Port: 0, Addr: [4]byte{127, 0, 0, 1}})
+		if !errors.Is(err, unix.EACCES) {
+			return fmt.Errorf("landlock network rules are not in force: connect to 127.0.0.1:0 gave %v, want EACCES", err)
+		}
+	}
+	if p.scoped&uint64(1<<1) != 0 { // signal scope
+		// The parent is outside the domain: signal 0 checks permission only.
+		if err := unix.Kill(os.Getppid(), 0); !errors.Is(err, unix.EPERM) {
+			return fmt.Errorf("landlock signal scope is not in force: kill(parent, 0) gave %v, want EPERM", err)
+		}
+	}
+	return nil
+}
+
+// writesProc reports whether a writable root of spec covers /proc.
+func writesProc(spec Spec) bool {
+	if spec.FS != FSWorkspaceWrite {
+		return false
+	}
+	for _, p := range append([]string{spec.Workdir, spec.TmpDir}, spec.WritableRoots...) {
+		if p != "" && (p == "/" || p == "/proc" || strings.HasPrefix("/proc/", strings.TrimSuffix(p, "/")+"/")) {
+			return true
+		}
+	}
+	return false
+}
+
+// installFilter installs the socket filter on every thread.
+func installFilter(spec Spec) error {
+	arch, _ := seccompArchFor(runtime.GOARCH)
+	raw, err := socketFilter(arch, filterRules{networkOff: spec.NetworkOff, unixSocketsOff: spec.UnixSocketsOff})
+	if err != nil {
+		return fmt.Errorf("seccomp: %w", err)
+	}
+	return installBPF(raw)
+}
+
+func installBPF(raw []bpf.RawInstruction) error {
+	filter := make([]unix.SockFilter, len(raw))
+	for i, r := range raw {
+		filter[i] = unix.SockFilter{Code: r.Op, Jt: r.Jt, Jf: r.Jf, K: r.K}
+	}
+	prog := unix.SockFprog{Len: uint16(len(filter)), Filter: &filter[0]}
+	r, _, errno := unix.Syscall(unix.SYS_SECCOMP, unix.SECCOMP_SET_MODE_FILTER, unix.SECCOMP_FILTER_FLAG_TSYNC, uintptr(unsafe.Pointer(&prog)))
+	runtime.KeepAlive(filter)
+	if errno != 0 {
+		return fmt.Errorf("seccomp(SECCOMP_SET_MODE_FILTER, TSYNC): %w", errno)
+	}
+	if r != 0 {
+		return fmt.Errorf("seccomp: thread %d could not be synchronized", r)
+	}
+	return nil
+}
+
+// verify reads back what every thread really has, and fills a.
+func verify(spec Spec, a *Applied) error {
+	tasks, err := os.ReadDir("/proc/self/task")
+	if err != nil {
+		return fmt.Errorf("verifying the sandbox: %w", err)
+	}
+	root := os.Geteuid() == 0
+	a.NoNewPrivs, a.Seccomp, a.CapsDropped = true, true, true
+	for _, t := range tasks {
+		st, err := readStatus("/proc/self/task/" + t.Name() + "/status")
+		if err != nil {
+			if errors.Is(err, os.ErrNotExist) {
+				continue // the thread is gone
+			}
+			return fmt.Errorf("verifying the sandbox: %w", err)
+		}
+		a.NoNewPrivs = a.NoNewPrivs && st.noNewPrivs
+		a.Seccomp = a.Seccomp && st.seccomp == 2
+		dropped := st.capInh == 0 && st.capPrm == 0 && st.capEff == 0 && st.capAmb == 0 && (st.capBnd == 0 || !root)
+		a.CapsDropped = a.CapsDropped && dropped
+		if !st.noNewPrivs {
+			return fmt.Errorf("verifying the sandbox: thread %s has no_new_privs off", t.Name())
+		}
+		if spec.Seccomp && st.seccomp != 2 {
+			return fmt.Errorf("verifying the sandbox: thread %s has no seccomp filter", t.Name())
+		}
+		if spec.DropCaps && !dropped {
+			return fmt.Errorf("verifying the sandbox: thread %s still has capabilities (eff %x prm %x inh %x bnd %x amb %x)",
+				t.Name(), st.capEff, st.capPrm, st.capInh, st.capBnd, st.capAmb)
+		}
+	}
+	// Report only what was asked for and checked.
+	a.CapsDropped = a.CapsDropped && spec.DropCaps
+	return nil
 }

@@ -16,3 +16,6 @@ func Apply(spec Spec) (Applied, error) {
 	}
 	return Applied{}, nil
 }
+
+// RemoveProcLimit has nothing to remove outside Linux.
+func RemoveProcLimit(dir string) error { return nil }

@@ -45,11 +45,15 @@ type Spec struct {
 // Applied is what the child really put in force, checked after applying
 // (for example NoNewPrivs and Seccomp read back from /proc/self/status).
 type Applied struct {
-	NoNewPrivs  bool   `json:"no_new_privs"`
-	LandlockABI int    `json:"landlock_abi"`
-	Seccomp     bool   `json:"seccomp"`
-	Scopes      bool   `json:"scopes"`
-	CapsDropped bool   `json:"caps_dropped"`
-	MaxProcs    int    `json:"max_procs"`
-	Notes       string `json:"notes,omitempty"`
+	NoNewPrivs  bool `json:"no_new_privs"`
+	LandlockABI int  `json:"landlock_abi"`
+	Seccomp     bool `json:"seccomp"`
+	Scopes      bool `json:"scopes"`
+	CapsDropped bool `json:"caps_dropped"`
+	MaxProcs    int  `json:"max_procs"`
+	// ProcLimit is the cgroup that bounds the processes (MaxProcs) and holds
+	// every process the command starts; the parent passes it to
+	// RemoveProcLimit once the child is gone.
+	ProcLimit string `json:"proc_limit,omitempty"`
+	Notes     string `json:"notes,omitempty"`
 }

@@ -1,0 +1,192 @@
+package sandbox
+
+import (
+	"fmt"
+
+	"golang.org/x/net/bpf"
+)
+
+// The seccomp socket filter.
+//
+// It is a classic BPF program over struct seccomp_data:
+//
+//	offset 0   int   nr                  the system call number
+//	offset 4   u32   arch                AUDIT_ARCH_*
+//	offset 8   u64   instruction_pointer
+//	offset 16  u64   args[6]             the low 32 bits first (little endian)
+//
+// Rules, in order:
+//
+//  1. A system call made with another calling convention than the native one
+//     (i386 through int 0x80 on x86_64, AArch32 on arm64, or the x32 numbers
+//     with bit 30 set on x86_64) kills the process: those tables have their own
+//     socket numbers and socketcall(2), which the rules below would not see.
+//  2. io_uring_setup, io_uring_enter and io_uring_register fail with ENOSYS, so
+//     programs fall back to ordinary system calls; io_uring can open sockets
+//     without going through socket(2).
+//  3. socket(2), when something is refused, looks at the domain:
+//     AF_UNIX is refused with UnixSocketsOff and allowed otherwise;
+//     with NetworkOff, AF_NETLINK is allowed for NETLINK_ROUTE only (glibc asks
+//     it which addresses are configured; it reaches no other host), and every
+//     other domain is refused: inet, inet6, packet, vsock, bluetooth, alg, xdp,
+//     tipc, rds, can and whatever comes next. An allow-list, so a family added
+//     to the kernel later is closed by default.
+//  4. Everything else is allowed. socketpair(2) is never filtered: it makes a
+//     connected pair that reaches nobody else, and only AF_UNIX supports it.
+//
+// A refused socket fails with EPERM.
+
+// Values from the kernel's uapi headers, spelled out so that the filter can be
+// assembled and tested on any GOOS and GOARCH.
+const (
+	seccompRetKillProcess = 0x80000000
+	seccompRetErrno       = 0x00050000
+	seccompRetAllow       = 0x7fff0000
+
+	auditArchX8664   = 0xc000003e
+	auditArchAArch64 = 0xc00000b7
+	x32SyscallBit    = 0x40000000
+
+	afUnix       = 1
+	afNetlink    = 16
+	netlinkRoute = 0
+
+	errnoEPERM  = 1
+	errnoENOSYS = 38
+
+	seccompDataNr   = 0
+	seccompDataArch = 4
+	seccompDataArg0 = 16 // low 32 bits of args[0] on a little-endian machine
+	seccompDataArg2 = 32 // low 32 bits of args[2]
+)
+
+// seccompArch is what the filter needs to know of one architecture.
+type seccompArch struct {
+	name       string
+	auditArch  uint32
+	x32        bool // the x32 ABI shares the arch value; refuse nr with bit 30 set
+	socket     uint32
+	ioUringNrs [3]uint32 // setup, enter, register
+}
+
+var (
+	archAMD64 = seccompArch{name: "amd64", auditArch: auditArchX8664, x32: true, socket: 41, ioUringNrs: [3]uint32{425, 426, 427}}
+	archARM64 = seccompArch{name: "arm64", auditArch: auditArchAArch64, socket: 198, ioUringNrs: [3]uint32{425, 426, 427}}
+)
+
+// seccompArchFor returns the filter's view of goarch, or false where stockade
+// has no filter for it.
+func seccompArchFor(goarch string) (seccompArch, bool) {
+	switch goarch {
+	case "amd64":
+		return archAMD64, true
+	case "arm64":
+		return archARM64, true
+	}
+	return seccompArch{}, false
+}
+
+// filterRules says what the socket filter refuses.
+type filterRules struct {
+	networkOff     bool // every socket domain but AF_UNIX and NETLINK_ROUTE
+	unixSocketsOff bool // new AF_UNIX sockets
+}
+
+// prog is a tiny assembler with labels on top of bpf.Instruction, so that the
+// filter reads top to bottom and no jump offset is counted by hand.
+type prog struct {
+	ins    []bpf.Instruction
+	labels map[string]int
+	fixups []fixup
+}
+
+type fixup struct {
+	at          int
+	true, false string // labels; "" means the next instruction
+}
+
+func (p *prog) add(i bpf.Instruction) { p.ins = append(p.ins, i) }
+
+func (p *prog) label(name string) { p.labels[name] = len(p.ins) }
+
+// jeq jumps to ifTrue when A == val, to ifFalse otherwise ("" falls through).
+func (p *prog) jeq(val uint32, ifTrue, ifFalse string) {
+	p.fixups = append(p.fixups, fixup{at: len(p.ins), true: ifTrue, false: ifFalse})
+	p.add(bpf.JumpIf{Cond: bpf.JumpEqual, Val: val})
+}
+
+// jset jumps to ifTrue when A & val != 0.
+func (p *prog) jset(val uint32, ifTrue string) {
+	p.fixups = append(p.fixups, fixup{at: len(p.ins), true: ifTrue})
+	p.add(bpf.JumpIf{Cond: bpf.JumpBitsSet, Val: val})
+}
+
+func (p *prog) resolve() ([]bpf.Instruction, error) {
+	for _, f := range p.fixups {
+		skip := func(label string) (uint8, error) {
+			if label == "" {
+				return 0, nil
+			}
+			to, ok := p.labels[label]
+			if !ok {
+				return 0, fmt.Errorf("seccomp filter: no label %q", label)
+			}
+			d := to - f.at - 1
+			if d < 0 || d > 255 {
+				return 0, fmt.Errorf("seccomp filter: jump to %q out of range", label)
+			}
+			return uint8(d), nil
+		}
+		j := p.ins[f.at].(bpf.JumpIf)
+		var err error
+		if j.SkipTrue, err = skip(f.true); err != nil {
+			return nil, err
+		}
+		if j.SkipFalse, err = skip(f.false); err != nil {
+			return nil, err
+		}
+		p.ins[f.at] = j
+	}
+	return p.ins, nil
+}
+
+// socketFilter assembles the filter for arch. See the rules at the top of this file.
+func socketFilter(arch seccompArch, r filterRules) ([]bpf.RawInstruction, error) {
+	p := &prog{labels: map[string]int{}}
+	p.add(bpf.LoadAbsolute{Off: seccompDataArch, Size: 4})
+	p.jeq(arch.auditArch, "", "kill")
+	p.add(bpf.LoadAbsolute{Off: seccompDataNr, Size: 4})
+	if arch.x32 {
+		p.jset(x32SyscallBit, "kill")
+	}
+	for _, nr := range arch.ioUringNrs {
+		p.jeq(nr, "enosys", "")
+	}
+	if r.networkOff || r.unixSocketsOff {
+		p.jeq(arch.socket, "", "allow")
+		p.add(bpf.LoadAbsolute{Off: seccompDataArg0, Size: 4})
+		if r.unixSocketsOff {
+			p.jeq(afUnix, "eperm", "")
+		} else {
+			p.jeq(afUnix, "allow", "")
+		}
+		if r.networkOff {
+			p.jeq(afNetlink, "", "eperm")
+			p.add(bpf.LoadAbsolute{Off: seccompDataArg2, Size: 4})
+			p.jeq(netlinkRoute, "allow", "eperm")
+		}
+	}
+	p.label("allow")
+	p.add(bpf.RetConstant{Val: seccompRetAllow})
+	p.label("eperm")
+	p.add(bpf.RetConstant{Val: seccompRetErrno | errnoEPERM})
+	p.label("enosys")
+	p.add(bpf.RetConstant{Val: seccompRetErrno | errnoENOSYS})
+	p.label("kill")
+	p.add(bpf.RetConstant{Val: seccompRetKillProcess})
+	ins, err := p.resolve()
+	if err != nil {
+		return nil, err
+	}
+	return bpf.Assemble(ins)
+}
