@@ -271,22 +271,24 @@ func (a *analyzer) heredoc(f *frame, r *syntax.Redirect) (string, bool) {
 			quoted = true
 		}
 	}
-	var sb strings.Builder
+	var sb, src strings.Builder
 	dyn := false
 	for _, p := range r.Hdoc.Parts {
 		switch p := p.(type) {
 		case *syntax.Lit:
+			src.WriteString(p.Value)
 			if quoted {
 				sb.WriteString(p.Value)
 			} else {
 				sb.WriteString(unescapeDQ(p.Value, true))
 			}
 		default:
+			src.WriteString(f.source(p))
 			dyn = true
 		}
 	}
 	if dyn {
-		return f.source(r.Hdoc), true
+		return src.String(), true
 	}
 	body := sb.String()
 	if r.Op == syntax.DashHdoc {
@@ -458,7 +460,9 @@ func (a *analyzer) words(f *frame, w *syntax.Word) []word {
 		r := resolver{nullable: true}
 		r.parts(w2.Parts, false)
 		if r.err != "" {
-			a.fail(f, w.Pos(), r.err)
+			if a.err == nil {
+				a.err = &Error{Pos: p, Msg: r.err}
+			}
 			return word{}, false
 		}
 		if r.dyn || (f.placeholder != "" && strings.Contains(r.sb.String(), f.placeholder)) {
@@ -476,7 +480,9 @@ func (a *analyzer) words(f *frame, w *syntax.Word) []word {
 	var out []word
 	for w2, err := range expand.BracesSeq(nil, w) {
 		if err != nil {
-			a.fail(f, w.Pos(), err.Error())
+			if a.err == nil {
+				a.err = &Error{Pos: p, Msg: err.Error()}
+			}
 			return nil
 		}
 		x, keep := one(w2)
