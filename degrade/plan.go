@@ -109,8 +109,10 @@ func Plan(h Host, want policy.Sandbox, workdir, tmpdir string) (sandbox.Spec, Re
 		case abi >= abiTCP:
 			tcp.Status, tcp.By = Partial, ll
 			tcp.Note = "without seccomp, MPTCP (Go's default for listeners) is not stopped; " + h.seccompWhy()
-		default:
+		case linux:
 			tcp.Status, tcp.Note = NotEnforced, h.seccompWhy()+"; "+without(abiTCP)
+		default:
+			tcp.Status, tcp.Note = NotEnforced, h.seccompWhy()
 		}
 		add(tcp)
 		other := Protection{Name: NetworkOther, Required: true}
@@ -151,6 +153,8 @@ func Plan(h Host, want policy.Sandbox, workdir, tmpdir string) (sandbox.Spec, Re
 		add(Protection{Name: DeviceIoctl, Status: Off, Note: `filesystem = "off"`})
 	case abi >= abiIoctlDev:
 		add(Protection{Name: DeviceIoctl, Status: Enforced, By: ll})
+	case abi == 0:
+		add(Protection{Name: DeviceIoctl, Status: NotEnforced, Note: noLandlock})
 	default:
 		add(Protection{Name: DeviceIoctl, Status: NotEnforced, Note: without(abiIoctlDev)})
 	}
