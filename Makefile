@@ -38,11 +38,13 @@ fuzz:
 test-kernels:
 	./kernels/test.sh $(KERNELS_FLAGS)
 
+# Every target is tried, so one run names all that fail.
 cross:
-	@for t in linux/amd64 linux/arm64 darwin/amd64 darwin/arm64 windows/amd64 freebsd/amd64; do \
+	@failed=; for t in linux/amd64 linux/arm64 darwin/amd64 darwin/arm64 windows/amd64 freebsd/amd64; do \
 		echo "build $$t"; \
-		CGO_ENABLED=0 GOOS=$${t%/*} GOARCH=$${t#*/} $(GO) build -o /dev/null ./cmd/stockade || exit 1; \
-	done
+		CGO_ENABLED=0 GOOS=$${t%/*} GOARCH=$${t#*/} $(GO) build -o /dev/null ./cmd/stockade || failed="$$failed $$t"; \
+	done; \
+	if [ -n "$$failed" ]; then echo "cross: failed:$$failed"; exit 1; fi
 
 clean:
 	rm -rf bin dist
