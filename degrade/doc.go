@@ -1,0 +1,55 @@
+// Package degrade knows what this host can enforce and compares it with what a
+// policy requires. It returns the sandbox spec to apply and a report of what is
+// and is not enforced, or a refusal when enforcement is strict.
+//
+// # Detect
+//
+// [Detect] looks once per process (a few system calls and reads under /proc and
+// /sys, no subprocess) for the operating system and kernel release; the Landlock
+// ABI and fixed errata, and why Landlock is missing when it is (ENOSYS: not
+// built in, or blocked by a seccomp filter this process runs under; EOPNOTSUPP:
+// built in but not enabled at boot); whether seccomp filters can be installed;
+// no_new_privs; root; and a writable pids cgroup for the process bound.
+//
+// # Plan
+//
+// [Plan] takes a [Host] rather than detecting one, so a test, or `stockade
+// doctor --host`, can plan for a machine it is not running on. It picks:
+//
+//   - LandlockABI: the best the kernel offers, at most [MaxLandlockABI], and 5
+//     on a kernel that reports 6 or more without the fix for erratum 2;
+//   - Seccomp: when the host has it and the network or unix sockets are off;
+//   - Scopes: at Landlock ABI 6 and later;
+//   - DropCaps: when running as root on Linux;
+//   - MaxProcs: max_processes, when a pids cgroup is usable.
+//
+// The report has one line per protection, in this order: fs-write, deny-read,
+// network-tcp, network-other, unix-sockets, device-ioctl, signals, containment,
+// process-bound, env-scrub. Each is [Enforced], [Partial], [NotEnforced] or
+// [Off] (the policy does not ask for it), with what enforces it and, when
+// something is left open, a note that says what. [Table] holds, for each
+// Landlock ABI and for seccomp, the pids cgroup and process containment, what
+// it gives and what is left without it; the notes come from it.
+//
+// # Strict and best-effort
+//
+// A protection is required when the policy asks for it: fs-write and deny-read
+// unless filesystem = "off", the network pair when network = "off",
+// unix-sockets when unix_sockets = "deny", process-bound when max_processes > 0.
+// The others (device-ioctl, signals, containment, env-scrub) are reported but
+// never required: no policy line could relax them.
+//
+// With enforce = "strict" (the default), a required protection that is less
+// than enforced, partial included, makes Plan return a [*Refusal]: nothing may
+// run. Its Error names what is missing and why; its Hints give the one-line
+// policy changes that would let the command run. With enforce = "best-effort",
+// Plan returns the weaker spec and a [Report] with Full false; callers log
+// [Report.Summary] once and attach the report to every result.
+//
+// # Other operating systems
+//
+// stockade builds for macOS, Windows and FreeBSD, where there is no Landlock
+// and no seccomp: Detect says so, strict refuses every policy that requires a
+// kernel protection, and best-effort runs with a report that says nothing but
+// the environment scrub (and, outside Windows, the process group) is enforced.
+package degrade
