@@ -18,6 +18,7 @@ type argv struct {
 	dashWords   []string // words starting with one dash, up to any '='
 	positionals []string
 	subcommand  string // first positional
+	dynamicArg  bool   // some argument is known only at run time
 }
 
 // valueOptions lists, for a few commands, the options that take a value in the
@@ -45,6 +46,15 @@ func analyze(inv *parse.Invocation) *argv {
 		a.name = inv.Name
 	} else {
 		a.name = commandName(inv.Name)
+	}
+	for i, d := range inv.DynamicArgs {
+		if d {
+			a.dynamicArg = true
+			// "$HOME/x" is matched as $HOME/x, so that path patterns see it.
+			if unq := strings.ReplaceAll(inv.Args[i], `"`, ""); unq != inv.Args[i] {
+				a.values = append(a.values, unq)
+			}
+		}
 	}
 	vo := valueOptions[a.name]
 	optsDone := false

@@ -108,6 +108,7 @@ func (m *Matcher) describe() string {
 		parts = append(parts, "without flag "+describeFlag(f))
 	}
 	add(len(m.Args) > 0, "an argument like "+strings.Join(m.Args, ", "))
+	add(len(m.LastArg) > 0, "a last operand like "+strings.Join(m.LastArg, ", "))
 	add(len(m.NotArgs) > 0, "no argument like "+strings.Join(m.NotArgs, ", "))
 	add(len(m.ArgsRegex) > 0, "an argument matching /"+strings.Join(m.ArgsRegex, "/ or /")+"/")
 	add(len(m.Writes) > 0, "writing (redirect) to "+strings.Join(m.Writes, ", "))
@@ -115,6 +116,7 @@ func (m *Matcher) describe() string {
 	add(len(m.Code) > 0, "inline code matching /"+strings.Join(m.Code, "/ or /")+"/")
 	add(len(m.Env) > 0, "an environment assignment matching /"+strings.Join(m.Env, "/ or /")+"/")
 	add(m.Dynamic != nil && *m.Dynamic, "whose name is computed at run time")
+	add(m.DynamicArgs != nil && *m.DynamicArgs, "with an argument computed at run time")
 	add(m.PipedInto != nil && *m.PipedInto, "reading from a pipe")
 	add(m.Background != nil && *m.Background, "run in the background")
 	add(m.Recursive != nil && *m.Recursive, "calling the function it is in")

@@ -2,9 +2,11 @@ package policy
 
 import (
 	"bytes"
+	"cmp"
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -147,6 +149,7 @@ func parsePolicy(data []byte, name string, verifyExamples bool) (*Policy, error)
 			v.add("env.set", fmt.Sprintf("bad variable name %q", k), "")
 		}
 	}
+	before := len(v.errs)
 	seen := map[string]int{}
 	for i, r := range p.Rules {
 		key := "rule." + strconv.Itoa(i)
@@ -172,8 +175,8 @@ func parsePolicy(data []byte, name string, verifyExamples bool) (*Policy, error)
 			v.add(joinKey(key, k), fmt.Sprintf("rule %q: %s", r.Name, msg), "")
 		})
 	}
-	if len(v.errs) > 0 {
-		return nil, v.errs
+	if len(v.errs) > before || (len(v.errs) > 0 && !verifyExamples) {
+		return nil, v.errs // rules that do not compile cannot be tried on their examples
 	}
 	if name != "default" {
 		d := Default().Sandbox
@@ -184,6 +187,7 @@ func parsePolicy(data []byte, name string, verifyExamples bool) (*Policy, error)
 	if verifyExamples {
 		p.verifyExamples(v)
 		if len(v.errs) > 0 {
+			slices.SortStableFunc(v.errs, func(a, b *Error) int { return cmp.Compare(a.Line, b.Line) })
 			return nil, v.errs
 		}
 		p.examples = true
@@ -395,8 +399,8 @@ func knownKeys(path []string) []string {
 	return nil
 }
 
-var matcherKeys = []string{"command", "subcommand", "flags", "not_flags", "args", "not_args", "args_regex",
-	"writes", "reads", "code", "dynamic", "piped_into", "background", "recursive", "env", "via", "upstream", "inside"}
+var matcherKeys = []string{"command", "subcommand", "flags", "not_flags", "args", "last_arg", "not_args", "args_regex",
+	"writes", "reads", "code", "dynamic", "dynamic_args", "piped_into", "background", "recursive", "env", "via", "upstream", "inside"}
 
 // suggest returns a "did you mean" hint for the closest of known to s.
 func suggest(s string, known []string) string {

@@ -48,6 +48,9 @@ type Matcher struct {
 	// are paths: the argument is cleaned (/usr/../ is /) and ~, $HOME and the
 	// home directory are one. The value of --opt=value is tried too.
 	Args []string `toml:"args" json:"args,omitempty"`
+	// LastArg: globs, one of which the last operand must match (the target of
+	// cp, mv, ln, install, rsync), with the same path handling as Args.
+	LastArg []string `toml:"last_arg" json:"last_arg,omitempty"`
 	// NotArgs: the rule does not match if any argument matches one of these globs.
 	NotArgs []string `toml:"not_args" json:"not_args,omitempty"`
 	// ArgsRegex: regular expressions (RE2), one of which some argument must match.
@@ -63,6 +66,8 @@ type Matcher struct {
 	Dynamic *bool `toml:"dynamic" json:"dynamic,omitempty"`
 	// PipedInto: standard input comes from an earlier command of a pipeline.
 	PipedInto *bool `toml:"piped_into" json:"piped_into,omitempty"`
+	// DynamicArgs: some argument is known only at run time ($x, $(...)).
+	DynamicArgs *bool `toml:"dynamic_args" json:"dynamic_args,omitempty"`
 	// Background: the command runs asynchronously (cmd &).
 	Background *bool `toml:"background" json:"background,omitempty"`
 	// Recursive: the command calls the shell function it is inside of.
@@ -88,12 +93,11 @@ type compiled struct {
 	names                  []string
 	flags                  [][]flagAlt
 	notFlags               [][]flagAlt
-	args, notArgs          []glob
+	args, notArgs, lastArg []glob
 	writes, reads          []glob
 	argsRe, codeRe, envRe  lazyRegexps
 	subcommand, via        []glob
 	longNames              map[string]bool // long names in flags, for abbreviation preference
-	upstream, inside       *Matcher
 	hasInside, hasUpstream bool
 }
 
@@ -130,9 +134,9 @@ func (l *lazyRegexps) any(s string) bool {
 // empty reports whether the matcher sets no key.
 func (m *Matcher) empty() bool {
 	return len(m.Command) == 0 && len(m.Subcommand) == 0 && len(m.Flags) == 0 && len(m.NotFlags) == 0 &&
-		len(m.Args) == 0 && len(m.NotArgs) == 0 && len(m.ArgsRegex) == 0 && len(m.Writes) == 0 &&
+		len(m.Args) == 0 && len(m.LastArg) == 0 && len(m.NotArgs) == 0 && len(m.ArgsRegex) == 0 && len(m.Writes) == 0 &&
 		len(m.Reads) == 0 && len(m.Code) == 0 && m.Dynamic == nil && m.PipedInto == nil &&
-		len(m.Via) == 0 && m.Upstream == nil && m.Inside == nil && m.Background == nil &&
+		len(m.Via) == 0 && m.Upstream == nil && m.Inside == nil && m.Background == nil && m.DynamicArgs == nil &&
 		m.Recursive == nil && len(m.Env) == 0
 }
 
@@ -155,6 +159,7 @@ func (m *Matcher) compile(problem func(key, msg string)) {
 	c.via = compileGlobs(m.Via, "via", problem)
 	c.args = compileGlobs(m.Args, "args", problem)
 	c.notArgs = compileGlobs(m.NotArgs, "not_args", problem)
+	c.lastArg = compileGlobs(m.LastArg, "last_arg", problem)
 	c.writes = compileGlobs(m.Writes, "writes", problem)
 	c.reads = compileGlobs(m.Reads, "reads", problem)
 	c.flags = compileFlags(m.Flags, "flags", problem)
@@ -191,6 +196,9 @@ func (m *Matcher) compile(problem func(key, msg string)) {
 func joinKey(a, b string) string {
 	if b == "" {
 		return a
+	}
+	if a == "" {
+		return b
 	}
 	return a + "." + b
 }
@@ -243,6 +251,9 @@ func (m *Matcher) match(ctx *scriptCtx, i int, a *argv) bool {
 	if m.PipedInto != nil && *m.PipedInto != inv.PipedInto {
 		return false
 	}
+	if m.DynamicArgs != nil && *m.DynamicArgs != a.dynamicArg {
+		return false
+	}
 	if m.Background != nil && *m.Background != inv.Background {
 		return false
 	}
@@ -266,6 +277,9 @@ func (m *Matcher) match(ctx *scriptCtx, i int, a *argv) bool {
 		}
 	}
 	if len(c.args) > 0 && !a.anyArg(func(s string) bool { return anyGlob(c.args, s, ctx.home) }) {
+		return false
+	}
+	if len(c.lastArg) > 0 && (len(a.positionals) == 0 || !anyGlob(c.lastArg, a.positionals[len(a.positionals)-1], ctx.home)) {
 		return false
 	}
 	if len(c.notArgs) > 0 && a.anyArg(func(s string) bool { return anyGlob(c.notArgs, s, ctx.home) }) {
@@ -339,7 +353,11 @@ func anyRedirect(inv *parse.Invocation, write bool, globs []glob, home string) b
 		if write && !isWriteOp(r.Op) || !write && r.Op != "<" && r.Op != "<>" {
 			continue
 		}
-		if anyGlob(globs, r.Target, home) {
+		t := r.Target
+		if r.Dynamic {
+			t = strings.ReplaceAll(t, `"`, "")
+		}
+		if anyGlob(globs, t, home) {
 			return true
 		}
 	}
