@@ -17,7 +17,7 @@ func (a *analyzer) call(f *frame, c *syntax.CallExpr, redirs []Redirect, stdin *
 		text, _ := a.assign(f, as, len(c.Args) == 0)
 		env = append(env, text)
 	}
-	var argv []word
+	argv := make([]word, 0, len(c.Args))
 	for _, w := range c.Args {
 		argv = append(argv, a.words(f, w)...)
 		if a.err != nil {
@@ -151,6 +151,10 @@ type optSpec struct {
 // scan returns the index in argv of the first word of the wrapped command
 // (len(argv) when there is none), or -1 when that cannot be known.
 func (s *optSpec) scan(argv []word) int {
+	return min(s.scan1(argv), len(argv))
+}
+
+func (s *optSpec) scan1(argv []word) int {
 	i := 1
 	pos := s.positional
 	for i < len(argv) {

@@ -58,6 +58,9 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 )
 
+// errInternal starts the message of an Error that is a bug in this package.
+const errInternal = "internal error (bug in stockade/parse)"
+
 // MaxDepth bounds how deeply strings read again as code (sh -c, eval, here
 // documents fed to a shell, ...) are parsed.
 const MaxDepth = 8
@@ -146,11 +149,17 @@ var parsers = sync.Pool{New: func() any {
 }}
 
 // Parse analyses src as a bash script. The error, if any, is an *Error.
-func Parse(src string) (*Script, error) {
+func Parse(src string) (s *Script, err error) {
 	if len(src) > MaxScriptSize {
 		return nil, &Error{Pos: Pos{1, 1}, Msg: fmt.Sprintf("script is larger than %d bytes", MaxScriptSize)}
 	}
-	a := &analyzer{src: src, funcs: map[string]bool{}}
+	a := &analyzer{src: src, funcs: map[string]bool{}, out: make([]Invocation, 0, 4+len(src)/24)}
+	defer func() {
+		// A panic here is a bug; fail closed with an error that says so.
+		if r := recover(); r != nil {
+			s, err = nil, &Error{Pos: Pos{1, 1}, Msg: fmt.Sprintf("%s: %v", errInternal, r)}
+		}
+	}()
 	a.lines = lineStarts(src)
 	a.parseCode(&frame{src: src}, src, "")
 	if a.err != nil {

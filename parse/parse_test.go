@@ -331,6 +331,7 @@ var errorTests = []struct {
 	{"depth", strings.Repeat("eval ", 20) + "ls", Pos{1, 6}, "nested more than 8"},
 	{"depth-quoted", "bash -c \"bash -c \\\"bash -c 'eval eval eval eval eval eval ls'\\\"\"", Pos{1, 9}, "nested more than 8"},
 	{"brace-bomb", "echo {1..100}{1..100}{1..100}", Pos{1, 6}, "brace expansion"},
+	{"brace-letters-backslash", "echo {a..C}", Pos{1, 6}, "brace sequence"},
 	{"tempfile-subst", "echo ${ ls; }", Pos{1, 6}, ""},
 	{"too-big", strings.Repeat("#", MaxScriptSize+1), Pos{1, 1}, "larger than"},
 }

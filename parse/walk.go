@@ -477,6 +477,12 @@ func (a *analyzer) words(f *frame, w *syntax.Word) []word {
 		}
 		return []word{x}
 	}
+	if msg := checkBraces(w); msg != "" {
+		if a.err == nil {
+			a.err = &Error{Pos: p, Msg: msg}
+		}
+		return nil
+	}
 	var out []word
 	for w2, err := range expand.BracesSeq(nil, w) {
 		if err != nil {
@@ -494,4 +500,27 @@ func (a *analyzer) words(f *frame, w *syntax.Word) []word {
 		}
 	}
 	return out
+}
+
+// checkBraces refuses letter sequences whose range includes a backslash, such
+// as {a..C}: bash yields an empty word for it, mvdan.cc/sh yields none.
+func checkBraces(w *syntax.Word) string {
+	for _, p := range w.Parts {
+		b, ok := p.(*syntax.BraceExp)
+		if !ok {
+			continue
+		}
+		if b.Sequence && len(b.Elems) >= 2 {
+			x, y := b.Elems[0].Lit(), b.Elems[1].Lit()
+			if len(x) == 1 && len(y) == 1 && (x[0] <= '\\') != (y[0] <= '\\') {
+				return "brace sequence {" + x + ".." + y + "} crosses non-letters; bash and this analysis differ there"
+			}
+		}
+		for _, e := range b.Elems {
+			if msg := checkBraces(e); msg != "" {
+				return msg
+			}
+		}
+	}
+	return ""
 }

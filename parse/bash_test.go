@@ -1,0 +1,109 @@
+package parse
+
+import (
+	"bytes"
+	"os/exec"
+	"strings"
+	"testing"
+)
+
+// wordTests are command lines whose words Parse resolves statically; each is
+// checked against what real bash passes to a command.
+var wordTests = []string{
+	`r''m -rf /`,
+	`\r\m x`,
+	`"r"m x`,
+	`'r'"m" x`,
+	`r\
+m x`,
+	`{rm,-rf,/}`,
+	`rm -rf /{bin,etc,usr}`,
+	`echo {1..5} {a..e} {5..1} {01..03} {1..10..3} {-2..2}`,
+	`echo {a..z} {Z..A} {z..a} {A..Z..5} {a..c..-1}`,
+	`echo {,} a{,} {'',x} {,a}b {a,b}{,c}`,
+	`echo {a} {a,b \{a,b} {a,\,b} {x,y}} {{a,b}`,
+	`echo {a,{b,c}d}e {1..2}{a,b}`,
+	`echo "{a,b}" '{a,b}' {"a",b}`,
+	`$'\x72m' $'\162\155' $'a\tb' $'\e[1m' $'\'' $'\"' $'\?' $'\q' $'\x' $'\xZ' $'\u0041' $'\U00000042' $'\777' $'\1011'`,
+	`echo "a\b\$c\"d\\e" 'a\b' a\\b`,
+	`echo ~ ~/x ~root a~ x=~`,
+	`echo [ ] x[ ab]`,
+	`echo "a"'b'c$'d'"e"`,
+	`echo '' "" x '' y`,
+	`echo a#b '#c'`,
+	"echo a\tb",
+	`echo -- -rf --no-preserve-root`,
+}
+
+func TestWordsAgainstBash(t *testing.T) {
+	bash, err := exec.LookPath("bash")
+	if err != nil {
+		t.Skip("bash not found")
+	}
+	for _, src := range wordTests {
+		s, err := Parse(src)
+		if err != nil {
+			t.Errorf("Parse(%q): %v", src, err)
+			continue
+		}
+		if len(s.Invocations) != 1 {
+			t.Errorf("Parse(%q): %d invocations, want 1", src, len(s.Invocations))
+			continue
+		}
+		inv := s.Invocations[0]
+		if inv.Dynamic || anyTrue(inv.DynamicArgs) {
+			t.Errorf("Parse(%q): unexpectedly dynamic: %s", src, summary(inv))
+			continue
+		}
+		got := append([]string{inv.Name}, inv.Args...)
+		// set -- replaces the positional parameters with exactly the words
+		// bash would pass to the command.
+		cmd := exec.Command(bash, "--norc", "--noprofile", "-c", "set -- "+src+"\nprintf '%s\\0' \"$@\"")
+		cmd.Env = []string{"HOME=/home/u", "LC_ALL=C.UTF-8"}
+		out, err := cmd.Output()
+		if err != nil {
+			t.Errorf("bash on %q: %v", src, err)
+			continue
+		}
+		want := strings.Split(string(bytes.TrimSuffix(out, []byte{0})), "\x00")
+		if len(out) == 0 {
+			want = nil
+		}
+		// A tilde stays text; bash expands it.
+		for i := range got {
+			if strings.HasPrefix(got[i], "~") || strings.HasPrefix(got[i], "x=~") {
+				got[i] = strings.Replace(got[i], "~root", "/root", 1)
+				got[i] = strings.Replace(got[i], "~", "/home/u", 1)
+			}
+		}
+		if strings.Join(got, "\x00") != strings.Join(want, "\x00") {
+			t.Errorf("words of %q:\n Parse: %q\n  bash: %q", src, got, want)
+		}
+	}
+}
+
+// dynamicWords are command words that cannot be known without running
+// something or looking at the file system.
+var dynamicWords = []string{
+	`$x`, `${x}`, `"$x"`, `${x:-rm}`, `${x/a/b}`, `$(echo rm)`, "`echo rm`", `$((1))`, `$[1]`,
+	`r$x`, `"r$x"`, `rm${IFS}-rf`, `$IFS`, `${!x}`, `$"rm"`, `$@`, `"$@"`, `$*`, `$1`, `$$`,
+	`r?`, `r*`, `[r]m`, `/bin/r[m]`, `<(echo rm)`, `{$x,y}`,
+}
+
+func TestDynamicCommandWords(t *testing.T) {
+	for _, w := range dynamicWords {
+		s, err := Parse(w + " arg")
+		if err != nil {
+			t.Errorf("Parse(%q): %v", w, err)
+			continue
+		}
+		// The command word is the last invocation: substitutions come first.
+		inv := s.Invocations[len(s.Invocations)-1]
+		if !inv.Dynamic {
+			t.Errorf("Parse(%q): command word not dynamic: %s", w, summary(inv))
+		}
+		if w2 := strings.SplitN(w, " ", 2)[0]; !strings.Contains(inv.Name, w2[:1]) {
+			t.Errorf("Parse(%q): Name %q is not the source text", w, inv.Name)
+		}
+	}
+}
