@@ -27,11 +27,11 @@ type Output struct {
 	FullPath string `json:"full_output_path,omitempty"`
 }
 
-// capture records one stream with bounded memory: the first bytes (and, in
+// Capture records one stream with bounded memory: the first bytes (and, in
 // middle mode, the last) stay in memory; once the stream is longer than that,
 // everything goes to a spill file instead, so a command that writes gigabytes
 // costs disk, not memory.
-type capture struct {
+type Capture struct {
 	limit     int
 	mode      Truncation
 	keep      int // bytes kept in memory at each end: enough for limit characters
@@ -45,17 +45,20 @@ type capture struct {
 	onData    func([]byte)
 }
 
-func newCapture(limit int, mode Truncation, spillDir, spillName string, onData func([]byte)) *capture {
+// NewCapture records a stream; the whole stream goes to a file in spillDir
+// (named after spillName) once it is too long to return; onData, if set, sees
+// every write as it comes.
+func NewCapture(limit int, mode Truncation, spillDir, spillName string, onData func([]byte)) *Capture {
 	if limit <= 0 {
 		limit = DefaultLimit
 	}
-	return &capture{limit: limit, mode: mode, keep: 4 * limit, spillDir: spillDir, spillName: spillName, onData: onData}
+	return &Capture{limit: limit, mode: mode, keep: 4 * limit, spillDir: spillDir, spillName: spillName, onData: onData}
 }
 
 // Write never fails, so a copy into it never stops reading the command's output
 // (a stalled reader would block the command); a spill-file error is reported in
 // the rendered notice instead.
-func (c *capture) Write(p []byte) (int, error) {
+func (c *Capture) Write(p []byte) (int, error) {
 	if c.onData != nil {
 		c.onData(p)
 	}
@@ -85,7 +88,7 @@ func (c *capture) Write(p []byte) (int, error) {
 }
 
 // openSpill starts the spill file with what came before the current write.
-func (c *capture) openSpill(before []byte) {
+func (c *Capture) openSpill(before []byte) {
 	f, err := os.CreateTemp(c.spillDir, c.spillName+"-*.txt")
 	if err == nil {
 		_, err = f.Write(before)
@@ -100,12 +103,12 @@ func (c *capture) openSpill(before []byte) {
 	c.spill = f
 }
 
-// finish renders the stream: escape sequences stripped, valid UTF-8, at most
+// Finish renders the stream: escape sequences stripped, valid UTF-8, at most
 // limit characters plus a notice saying how much there was and where all of it is.
-func (c *capture) finish() Output {
+func (c *Capture) Finish() Output {
 	out := Output{TotalBytes: c.total}
 	inMemory := c.total <= int64(c.keep)
-	text := cleanText(c.head)
+	text := CleanText(c.head)
 	n := utf8.RuneCountInString(text)
 	if inMemory && n <= c.limit {
 		out.Text = text
@@ -125,7 +128,7 @@ func (c *capture) finish() Output {
 		half := c.limit / 2
 		last := text
 		if !inMemory {
-			last = cleanText(c.tail)
+			last = CleanText(c.tail)
 		}
 		shown = firstRunes(text, half) + "\n\n[... stockade: middle of the output omitted ...]\n\n" + lastRunes(last, c.limit-half)
 	} else {
@@ -148,8 +151,8 @@ func (c *capture) finish() Output {
 	return out
 }
 
-// discard removes the spill file of a capture whose result is not returned.
-func (c *capture) discard() {
+// Discard removes the spill file of a capture whose result is not returned.
+func (c *Capture) Discard() {
 	if c.spill != nil {
 		c.spill.Close()
 		os.Remove(c.spill.Name())
@@ -177,9 +180,9 @@ func lastRunes(s string, n int) string {
 	return s[i:]
 }
 
-// cleanText strips terminal escape sequences and makes the text valid UTF-8, so
+// CleanText strips terminal escape sequences and makes the text valid UTF-8, so
 // a model reads plain text and the JSON-RPC response cannot break.
-func cleanText(b []byte) string {
+func CleanText(b []byte) string {
 	return strings.ToValidUTF8(stripANSI(b), "\uFFFD")
 }
 

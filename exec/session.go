@@ -202,8 +202,8 @@ func (s *Session) Run(ctx context.Context, req Request) (Result, error) {
 		return Result{}, &Error{"SPAWN_FAILED", fmt.Sprintf("could not start %s: %v", s.shell.Path, err)}
 	}
 
-	outCap := newCapture(s.cfg.Limit, s.cfg.Truncate, s.out, "stdout", streamTo(req.OnOutput, "stdout"))
-	errCap := newCapture(s.cfg.Limit, s.cfg.Truncate, s.out, "stderr", streamTo(req.OnOutput, "stderr"))
+	outCap := NewCapture(s.cfg.Limit, s.cfg.Truncate, s.out, "stdout", streamTo(req.OnOutput, "stdout"))
+	errCap := NewCapture(s.cfg.Limit, s.cfg.Truncate, s.out, "stderr", streamTo(req.OnOutput, "stderr"))
 	var report limitedBuffer
 	report.max = 4 << 20
 	var wg sync.WaitGroup
@@ -240,7 +240,7 @@ func (s *Session) Run(ctx context.Context, req Request) (Result, error) {
 	// of file; a writer that escaped must not hold the call, though.
 	p.drain(&wg, 2*time.Second)
 
-	res.Stdout, res.Stderr = outCap.finish(), errCap.finish()
+	res.Stdout, res.Stderr = outCap.Finish(), errCap.Finish()
 	res.Duration = time.Since(start)
 	res.Leftovers = msg.Leftovers
 	res.CwdReset = reset

@@ -235,7 +235,7 @@ func readLog(path string, limit int, filter *regexp.Regexp) Output {
 	}
 	from := max(0, out.TotalBytes-window)
 	data, _ := io.ReadAll(io.NewSectionReader(f, from, out.TotalBytes-from))
-	text := cleanText(data)
+	text := CleanText(data)
 	if filter != nil {
 		var kept []string
 		for line := range strings.Lines(text) {

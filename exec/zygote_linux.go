@@ -251,9 +251,10 @@ var becomeSubreaper = sync.OnceFunc(func() {
 // it did not start: orphans reparented here after a sandbox supervisor died.
 // A process that serves sessions starts nothing else, so every unknown child is
 // a command's leftover, whatever it did to its environment.
-func killStrays() {
+func killStrays() int {
 	self := os.Getpid()
-	for round := 0; round < 20; round++ {
+	killed := map[int]bool{}
+	for round := 0; round < 100; round++ {
 		table := proctree.Table()
 		var victims []int
 		for _, pid := range proctree.Children(table, self) {
@@ -262,11 +263,15 @@ func killStrays() {
 			}
 			victims = append(victims, proctree.Subtree(table, pid)...)
 		}
-		if len(victims) == 0 {
-			return
-		}
+		fresh := 0
 		for _, pid := range victims {
-			unix.Kill(pid, unix.SIGKILL)
+			if unix.Kill(pid, unix.SIGKILL) == nil && !killed[pid] {
+				killed[pid] = true
+				fresh++
+			}
+		}
+		if fresh == 0 {
+			return len(killed)
 		}
 		for {
 			var ws unix.WaitStatus
@@ -276,4 +281,5 @@ func killStrays() {
 		}
 		time.Sleep(time.Millisecond)
 	}
+	return len(killed)
 }

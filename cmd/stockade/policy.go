@@ -7,8 +7,6 @@ import (
 	"github.com/stockade/stockade/policy"
 )
 
-// errNotYet marks subcommands whose implementation has not landed yet.
-var errNotYet = errors.New("not implemented yet")
 
 const policyUsage = `usage: stockade policy <command>
 

@@ -1,4 +1,173 @@
 package main
 
-// cmdRun implements `stockade run`.
-func cmdRun(args []string, io stdio) int { return fail(io.err, errNotYet) }
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+
+	"github.com/stockade/stockade/degrade"
+	"github.com/stockade/stockade/exec"
+	"github.com/stockade/stockade/policy"
+	"github.com/stockade/stockade/sandbox"
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// Exit statuses of `stockade run` besides the command's own.
+const (
+	exitTimeout = 124 // the command ran out of time
+	exitFailed  = 125 // stockade failed, or could not enforce what is required
+	exitDenied  = 126 // the policy denied the command, or it needs an approval CI cannot give
+)
+
+// runResult is the --json output: the MCP result's fields, plus what was enforced.
+type runResult struct {
+	Stdout      *exec.Output     `json:"stdout,omitempty"`
+	Stderr      *exec.Output     `json:"stderr,omitempty"`
+	ExitCode    int              `json:"exit_code"`
+	Signal      string           `json:"signal,omitempty"`
+	TimedOut    bool             `json:"timed_out"`
+	Cwd         string           `json:"cwd"`
+	DurationMs  int64            `json:"duration_ms"`
+	Leftovers   int              `json:"leftovers_stopped,omitempty"`
+	Decision    *policy.Decision `json:"decision,omitempty"`
+	Enforcement *degrade.Report  `json:"enforcement,omitempty"`
+	Applied     *sandbox.Applied `json:"applied,omitempty"`
+	Error       string           `json:"error,omitempty"`
+}
+
+func cmdRun(args []string, io stdio) int {
+	fs := flag.NewFlagSet("run", flag.ContinueOnError)
+	fs.SetOutput(io.err)
+	var sf sandboxFlags
+	sf.register(fs)
+	script := fs.String("c", "", "run this shell script (with bash, else sh) instead of CMD ARGS")
+	timeout := fs.Duration("timeout", 0, "stop the command after this long, e.g. 10m (default: no limit); exit status 124")
+	limit := fs.Int("limit", exec.DefaultLimit, "with --json: characters of each stream kept in the result")
+	asJSON := fs.Bool("json", false, "print one JSON result object on stdout at the end; the command's output streams to stderr")
+	fs.Usage = func() {
+		fmt.Fprintln(io.err, "usage: stockade run [flags] -- CMD [ARGS...]\n       stockade run [flags] -c 'SCRIPT'\n\nflags:")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	argv := fs.Args()
+	if (*script == "") == (len(argv) == 0) {
+		return fail(io.err, errors.New("give either a command after -- or a script with -c"), "stockade run -- go test ./...", "stockade run -c 'make && make test'")
+	}
+	shell := exec.DetectShell()
+	analysed := *script
+	if *script != "" {
+		argv = []string{shell.Path, "-c", *script}
+	} else {
+		analysed = quoteArgv(argv)
+	}
+
+	tmpdir, err := os.MkdirTemp("", "stockade-run-")
+	if err != nil {
+		printError(io.err, err)
+		return exitFailed
+	}
+	defer os.RemoveAll(tmpdir)
+	out := runResult{ExitCode: exitFailed}
+	finish := func(code int) int {
+		if *asJSON {
+			enc := json.NewEncoder(io.out)
+			enc.SetIndent("", "  ")
+			enc.Encode(out)
+		}
+		return code
+	}
+
+	st, err := sf.prepare(tmpdir)
+	if err != nil {
+		out.Error = err.Error()
+		printError(io.err, err)
+		var refusal *degrade.Refusal
+		if errors.As(err, &refusal) {
+			return finish(exitFailed)
+		}
+		return finish(2)
+	}
+	out.Enforcement = &st.report
+	decision := st.policy.Check(analysed)
+	out.Decision = &decision
+	switch decision.Verdict {
+	case policy.Deny:
+		out.Error = "denied by policy: " + decision.Reason
+		printError(io.err, fmt.Errorf("denied by policy rule %q: %s", decision.Rule, decision.Reason), offending(decision))
+		return finish(exitDenied)
+	case policy.Ask:
+		out.Error = "approval required: " + decision.Reason
+		printError(io.err, fmt.Errorf("rule %q asks for a person's approval, which stockade run cannot get: %s", decision.Rule, decision.Reason),
+			offending(decision), "to allow it in CI, add a rule with decision = \"allow\" for this command to your policy file and pass --policy")
+		return finish(exitDenied)
+	}
+	if !st.report.Full {
+		fmt.Fprintf(io.err, "stockade: warning: best-effort enforcement: %s\n", st.report.Summary())
+	}
+
+	env := exec.SetEnv(st.env, "TMPDIR", tmpdir)
+	req := exec.OnceRequest{Argv: argv, Env: env, Dir: st.workdir, Spec: st.spec, Timeout: *timeout, Stdin: os.Stdin}
+	var stdoutCap, stderrCap *exec.Capture
+	if *asJSON {
+		// The output still streams live (to stderr) while it is kept for the result.
+		live := func(p []byte) { io.err.Write(p) }
+		stdoutCap = exec.NewCapture(*limit, exec.TruncateHead, tmpdir, "stdout", live)
+		stderrCap = exec.NewCapture(*limit, exec.TruncateHead, tmpdir, "stderr", live)
+		req.Stdout, req.Stderr = stdoutCap, stderrCap
+	} else {
+		req.Stdout, req.Stderr = io.out, io.err
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	res, err := exec.RunOnce(ctx, req)
+	if *asJSON {
+		o, e := stdoutCap.Finish(), stderrCap.Finish()
+		out.Stdout, out.Stderr = &o, &e
+	}
+	out.Cwd, out.DurationMs = st.workdir, res.Duration.Milliseconds()
+	out.Applied, out.Leftovers = &res.Applied, res.Leftovers
+	if err != nil {
+		out.Error = err.Error()
+		printError(io.err, err)
+		return finish(exitFailed)
+	}
+	out.ExitCode, out.Signal, out.TimedOut = res.ExitCode, res.Signal, res.TimedOut
+	if res.TimedOut {
+		fmt.Fprintf(io.err, "stockade: error: the command timed out after %s and was stopped\n", *timeout)
+		out.ExitCode = exitTimeout
+	}
+	if res.Leftovers > 0 {
+		fmt.Fprintf(io.err, "stockade: stopped %d process(es) the command left running\n", res.Leftovers)
+	}
+	return finish(out.ExitCode)
+}
+
+// quoteArgv renders argv as the shell text the policy judges.
+func quoteArgv(argv []string) string {
+	parts := make([]string, len(argv))
+	for i, a := range argv {
+		q, err := syntax.Quote(a, syntax.LangBash)
+		if err != nil {
+			q = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
+		}
+		parts[i] = q
+	}
+	return strings.Join(parts, " ")
+}
+
+// offending names the invocation that decided, as a hint line.
+func offending(d policy.Decision) string {
+	if d.Invocation == nil {
+		return "run 'stockade check' on the command to see every invocation"
+	}
+	inv := d.Invocation
+	return fmt.Sprintf("offending command at %d:%d: %s", inv.Pos.Line, inv.Pos.Col, strings.TrimSpace(inv.Name+" "+strings.Join(inv.Args, " ")))
+}

@@ -1,0 +1,108 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/stockade/stockade/degrade"
+	"github.com/stockade/stockade/exec"
+	"github.com/stockade/stockade/policy"
+	"github.com/stockade/stockade/sandbox"
+)
+
+// sandboxFlags are the flags `serve` and `run` share: where the policy comes
+// from, and the few sandbox settings a flag may override.
+type sandboxFlags struct {
+	policyPath string
+	workdir    string
+	fs         string
+	network    string
+	enforce    string
+	allowWrite listFlag
+	allowRead  listFlag
+}
+
+type listFlag []string
+
+func (l *listFlag) String() string     { return strings.Join(*l, ",") }
+func (l *listFlag) Set(v string) error { *l = append(*l, v); return nil }
+
+func (f *sandboxFlags) register(fs *flag.FlagSet) {
+	fs.StringVar(&f.policyPath, "policy", "", "policy file (default: the built-in policy, see 'stockade policy default')")
+	fs.StringVar(&f.workdir, "workdir", "", "working directory commands start in (default: the current directory)")
+	fs.StringVar(&f.fs, "fs", "", "override the policy's filesystem mode: read-only, workspace-write or off")
+	fs.StringVar(&f.network, "network", "", "override the policy's network: off or on")
+	fs.StringVar(&f.enforce, "enforce", "", "override the policy's enforcement: strict or best-effort")
+	fs.Var(&f.allowWrite, "allow-write", "an extra writable directory (repeatable)")
+	fs.Var(&f.allowRead, "allow-read", "restrict reads to these directories, plus what a shell needs (repeatable)")
+}
+
+// setup is what a command needs before anything runs: the policy, the sandbox
+// spec this host can apply, the report of what is enforced, and the environment.
+type setup struct {
+	policy  *policy.Policy
+	workdir string
+	spec    sandbox.Spec
+	report  degrade.Report
+	env     []string
+}
+
+// prepare loads the policy, applies the flag overrides and plans the sandbox for
+// this host. tmpdir is the private TMPDIR (its final place may be set later by
+// the session). A *degrade.Refusal means strict enforcement refused this host.
+func (f *sandboxFlags) prepare(tmpdir string) (*setup, error) {
+	p := policy.Default()
+	if f.policyPath != "" {
+		var err error
+		if p, err = policy.Load(f.policyPath); err != nil {
+			return nil, err
+		}
+	}
+	sb := p.Sandbox
+	for _, o := range []struct {
+		val  string
+		dst  *string
+		name string
+		ok   []string
+	}{
+		{f.fs, &sb.Filesystem, "--fs", []string{"read-only", "workspace-write", "off"}},
+		{f.network, &sb.Network, "--network", []string{"off", "on"}},
+		{f.enforce, &sb.Enforce, "--enforce", []string{"strict", "best-effort"}},
+	} {
+		if o.val == "" {
+			continue
+		}
+		if !slices.Contains(o.ok, o.val) {
+			return nil, fmt.Errorf("%s %q: must be one of %s", o.name, o.val, strings.Join(o.ok, ", "))
+		}
+		*o.dst = o.val
+	}
+	sb.WritableRoots = append(sb.WritableRoots, f.allowWrite...)
+	sb.ReadableRoots = append(sb.ReadableRoots, f.allowRead...)
+
+	workdir := f.workdir
+	if workdir == "" {
+		workdir, _ = os.Getwd()
+	}
+	workdir, err := filepath.Abs(workdir)
+	if err != nil {
+		return nil, err
+	}
+	if fi, err := os.Stat(workdir); err != nil || !fi.IsDir() {
+		return nil, fmt.Errorf("workdir %s is not a directory", workdir)
+	}
+	spec, report, err := degrade.Plan(degrade.Detect(), sb, workdir, tmpdir)
+	if err != nil {
+		return nil, err
+	}
+	env, removed := exec.ScrubEnv(os.Environ(), exec.EnvRules{Keep: p.Env.Keep, Scrub: p.Env.Scrub, Set: p.Env.Set})
+	if len(removed) > 0 {
+		slog.Info("secrets removed from the environment of commands", "names", strings.Join(removed, ","))
+	}
+	return &setup{policy: p, workdir: workdir, spec: spec, report: report, env: env}, nil
+}

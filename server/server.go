@@ -1,0 +1,219 @@
+// Package server is stockade's MCP face: the tools `bash`, `task_output` and
+// `task_kill` (github.com/mark3labs/mcp-go), one exec.Session per client
+// session, and the stdio and streamable HTTP transports.
+//
+// Every call goes through the same pipeline as `stockade run`: the policy judges
+// the script, then the session runs it in its sandbox. A tool failure (as
+// opposed to a command that failed) is an isError result whose text starts with
+// a stable code in brackets, such as [POLICY_DENIED] or [TASK_NOT_FOUND].
+package server
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"sync"
+	"time"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	mcpserver "github.com/mark3labs/mcp-go/server"
+	"github.com/stockade/stockade/degrade"
+	"github.com/stockade/stockade/exec"
+	"github.com/stockade/stockade/policy"
+	"github.com/stockade/stockade/sandbox"
+)
+
+// MaxTimeout is the longest a foreground command may run.
+const MaxTimeout = 600 * time.Second
+
+// Options configure a Server.
+type Options struct {
+	Version  string
+	Workdir  string
+	Timeout  time.Duration // default per-command timeout (default 120s)
+	NoBash   bool          // list no tools at all
+	MaxTasks int           // running background tasks per session (default 10)
+	Truncate exec.Truncation
+	Policy   *policy.Policy
+	Spec     sandbox.Spec   // what every session's sandbox applies
+	Report   degrade.Report // what that spec enforces on this host
+	Env      []string       // the scrubbed environment sessions start with
+	Grace    time.Duration  // SIGTERM to SIGKILL (default 5s)
+	Logger   *slog.Logger
+	// IdleTimeout closes HTTP sessions unused for this long (default 30m).
+	IdleTimeout time.Duration
+}
+
+// Server serves the tools to any number of client sessions.
+type Server struct {
+	opts Options
+	mcp  *mcpserver.MCPServer
+	log  *slog.Logger
+
+	mu       sync.Mutex
+	sessions map[string]*clientSession
+	closed   bool
+}
+
+// clientSession is one client's exec.Session and when it was last used.
+type clientSession struct {
+	once    sync.Once
+	exec    *exec.Session
+	err     error
+	lastUse time.Time
+}
+
+// New builds the server and registers the tools.
+func New(opts Options) *Server {
+	if opts.Timeout <= 0 {
+		opts.Timeout = 120 * time.Second
+	}
+	opts.Timeout = min(opts.Timeout, MaxTimeout)
+	if opts.MaxTasks <= 0 {
+		opts.MaxTasks = 10
+	}
+	if opts.Policy == nil {
+		opts.Policy = policy.Default()
+	}
+	if opts.Logger == nil {
+		opts.Logger = slog.Default()
+	}
+	if opts.IdleTimeout <= 0 {
+		opts.IdleTimeout = 30 * time.Minute
+	}
+	s := &Server{opts: opts, log: opts.Logger, sessions: map[string]*clientSession{}}
+	s.mcp = mcpserver.NewMCPServer("stockade", opts.Version,
+		mcpserver.WithToolCapabilities(false),
+		mcpserver.WithElicitation(),
+		mcpserver.WithRecovery(),
+		mcpserver.WithToolFilter(s.describeForSession),
+		mcpserver.WithInstructions("stockade runs shell commands in a kernel sandbox under a policy. "+
+			"Use the bash tool; long-running servers and watchers go in the background (run_in_background), "+
+			"then read them with task_output and stop them with task_kill."),
+	)
+	if !opts.NoBash {
+		s.mcp.AddTool(bashTool(s.description(opts.Workdir)), s.handleBash)
+		s.mcp.AddTool(taskOutputTool(), s.handleTaskOutput)
+		s.mcp.AddTool(taskKillTool(), s.handleTaskKill)
+	}
+	return s
+}
+
+// MCP is the underlying mcp-go server, for transports.
+func (s *Server) MCP() *mcpserver.MCPServer { return s.mcp }
+
+// session returns the exec.Session of the client that made this request,
+// starting it (and its sandbox) on first use.
+func (s *Server) session(ctx context.Context) (*exec.Session, error) {
+	id := "stdio"
+	if cs := mcpserver.ClientSessionFromContext(ctx); cs != nil && cs.SessionID() != "" {
+		id = cs.SessionID()
+	}
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		return nil, &exec.Error{Code: "SESSION_CLOSED", Msg: "the server is shutting down"}
+	}
+	cs, ok := s.sessions[id]
+	if !ok {
+		cs = &clientSession{}
+		s.sessions[id] = cs
+	}
+	cs.lastUse = time.Now()
+	s.mu.Unlock()
+	cs.once.Do(func() {
+		cs.exec, cs.err = exec.NewSession(exec.Config{
+			Workdir: s.opts.Workdir, Spec: s.opts.Spec, Env: s.opts.Env, MaxTasks: s.opts.MaxTasks,
+			Truncate: s.opts.Truncate, Grace: s.opts.Grace,
+		})
+		if cs.err == nil {
+			s.log.Info("session started", "session", id, "sandbox", fmt.Sprintf("%+v", cs.exec.Applied()))
+		}
+	})
+	if cs.err != nil {
+		s.mu.Lock()
+		delete(s.sessions, id) // the next call tries again
+		s.mu.Unlock()
+		return nil, &exec.Error{Code: "SANDBOX_FAILED", Msg: cs.err.Error()}
+	}
+	return cs.exec, nil
+}
+
+// currentCwd is the cwd of the session behind ctx, or the workdir before its first call.
+func (s *Server) currentCwd(ctx context.Context) string {
+	id := "stdio"
+	if cs := mcpserver.ClientSessionFromContext(ctx); cs != nil && cs.SessionID() != "" {
+		id = cs.SessionID()
+	}
+	s.mu.Lock()
+	cs := s.sessions[id]
+	s.mu.Unlock()
+	if cs != nil && cs.exec != nil {
+		return cs.exec.Cwd()
+	}
+	return s.opts.Workdir
+}
+
+// describeForSession renders the bash tool's description with the cwd of the
+// session that lists the tools.
+func (s *Server) describeForSession(ctx context.Context, tools []mcp.Tool) []mcp.Tool {
+	for i := range tools {
+		if tools[i].Name == "bash" {
+			tools[i].Description = s.description(s.currentCwd(ctx))
+		}
+	}
+	return tools
+}
+
+// closeSession stops one client's commands and sandbox.
+func (s *Server) closeSession(id string) {
+	s.mu.Lock()
+	cs := s.sessions[id]
+	delete(s.sessions, id)
+	s.mu.Unlock()
+	if cs != nil && cs.exec != nil {
+		cs.exec.Close()
+		s.log.Info("session closed", "session", id)
+	}
+}
+
+// closeIdle closes sessions unused for longer than the idle timeout.
+func (s *Server) closeIdle() {
+	s.mu.Lock()
+	var idle []string
+	for id, cs := range s.sessions {
+		if time.Since(cs.lastUse) > s.opts.IdleTimeout {
+			idle = append(idle, id)
+		}
+	}
+	s.mu.Unlock()
+	for _, id := range idle {
+		s.closeSession(id)
+	}
+}
+
+// Close stops every session: no process a command started outlives the server.
+func (s *Server) Close() {
+	s.mu.Lock()
+	s.closed = true
+	ids := make([]string, 0, len(s.sessions))
+	for id := range s.sessions {
+		ids = append(ids, id)
+	}
+	s.mu.Unlock()
+	var wg sync.WaitGroup
+	for _, id := range ids {
+		wg.Add(1)
+		go func() { defer wg.Done(); s.closeSession(id) }()
+	}
+	wg.Wait()
+}
+
+// ServeStdio serves one client over in and out until in closes or ctx ends.
+func (s *Server) ServeStdio(ctx context.Context, in io.Reader, out io.Writer) error {
+	defer s.Close()
+	stdio := mcpserver.NewStdioServer(s.mcp)
+	stdio.SetErrorLogger(slog.NewLogLogger(s.log.Handler(), slog.LevelError))
+	return stdio.Listen(ctx, in, out)
+}
