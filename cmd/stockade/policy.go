@@ -7,7 +7,6 @@ import (
 	"github.com/stockade/stockade/policy"
 )
 
-
 const policyUsage = `usage: stockade policy <command>
 
 commands:
