@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
 	"unsafe"
 
@@ -35,7 +36,12 @@ import (
 //
 // Any step that fails is an error naming it, and the command must not run: a
 // failed Apply may leave the process half restricted.
+//
+// Apply locks the calling goroutine to its OS thread for good: commands must be
+// started from that goroutine (exec, or fork and exec), because the capability
+// bounding set is emptied on that thread only (see dropCaps).
 func Apply(spec Spec) (a Applied, err error) {
+	runtime.LockOSThread()
 	var notes []string
 	defer func() { a.Notes = strings.Join(notes, "; ") }()
 
@@ -238,6 +244,7 @@ func installBPF(raw []bpf.RawInstruction) error {
 
 // verify reads back what every thread really has, and fills a.
 func verify(spec Spec, a *Applied) error {
+	self := strconv.Itoa(unix.Gettid())
 	tasks, err := os.ReadDir("/proc/self/task")
 	if err != nil {
 		return fmt.Errorf("verifying the sandbox: %w", err)
@@ -254,7 +261,9 @@ func verify(spec Spec, a *Applied) error {
 		}
 		a.NoNewPrivs = a.NoNewPrivs && st.noNewPrivs
 		a.Seccomp = a.Seccomp && st.seccomp == 2
-		dropped := st.capInh == 0 && st.capPrm == 0 && st.capEff == 0 && st.capAmb == 0 && (st.capBnd == 0 || !root)
+		// The bounding set is emptied on this thread only; see dropCaps.
+		dropped := st.capInh == 0 && st.capPrm == 0 && st.capEff == 0 && st.capAmb == 0 &&
+			(st.capBnd == 0 || !root || t.Name() != self)
 		a.CapsDropped = a.CapsDropped && dropped
 		if !st.noNewPrivs {
 			return fmt.Errorf("verifying the sandbox: thread %s has no_new_privs off", t.Name())

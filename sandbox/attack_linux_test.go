@@ -351,16 +351,16 @@ func TestAttackNetwork(t *testing.T) {
 		"dns lookup": {spec: netSpec(false), want: unix.EPERM, after: udpAfter, do: func(t *testing.T, v map[string]string) error {
 			// The UDP listener stands in for a resolver on loopback; it never
 			// answers, so a lookup that sent its query times out.
-			var dialErr error
+			dialErr := make(chan error, 8)
 			r := &net.Resolver{PreferGo: true, Dial: func(ctx context.Context, _, _ string) (net.Conn, error) {
 				c, err := net.Dial("udp4", v["udp"])
-				dialErr = err
+				dialErr <- err
 				return c, err
 			}}
 			ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
 			defer cancel()
 			r.LookupHost(ctx, "example.com")
-			return dialErr
+			return <-dialErr
 		}},
 		"raw socket": {spec: netSpec(false), want: unix.EPERM, do: func(t *testing.T, v map[string]string) error {
 			requireRoot(t)
@@ -576,5 +576,84 @@ func TestAttackX32(t *testing.T) {
 	var exit *exec.ExitError
 	if !errors.As(err, &exit) || exit.Sys().(syscall.WaitStatus).Signal() != syscall.SIGSYS {
 		t.Fatalf("the x32 call did not kill the process with SIGSYS: %v\n%s", err, out)
+	}
+}
+
+func forkSpec(map[string]string) Spec {
+	s := strictSpec("", "")
+	s.FS = FSReadOnly
+	s.MaxProcs = 50
+	return s
+}
+
+// TestAttackForkBomb starts processes until the kernel refuses: under
+// MaxProcs=50 that happens before 50; without the bound, 60 start fine.
+func TestAttackForkBomb(t *testing.T) {
+	requireABI(t, 1)
+	attack{spec: forkSpec, want: unix.EAGAIN, do: func(t *testing.T, v map[string]string) error {
+		var pids []int
+		defer func() {
+			for _, pid := range pids {
+				unix.Kill(pid, unix.SIGKILL)
+				var ws unix.WaitStatus
+				unix.Wait4(pid, &ws, 0, nil)
+			}
+		}()
+		sleep, err := exec.LookPath("sleep")
+		if err != nil {
+			t.Fatal(err)
+		}
+		for len(pids) < 60 {
+			pid, err := syscall.ForkExec(sleep, []string{"sleep", "30"}, nil)
+			if err != nil {
+				t.Logf("started %d processes, then: %v", len(pids), err)
+				if len(pids) >= 50 {
+					t.Errorf("%d processes started under MaxProcs=50", len(pids))
+				}
+				return err
+			}
+			pids = append(pids, pid)
+		}
+		return nil
+	}}.run(t)
+}
+
+// TestForkBombContained runs a real shell fork bomb under MaxProcs=50 for a
+// moment; RemoveProcLimit must then stop all of it, and this host must still
+// start processes.
+func TestForkBombContained(t *testing.T) {
+	requireABI(t, 1)
+	if _, err := exec.LookPath("bash"); err != nil {
+		t.Skip("no bash")
+	}
+	if inChild() {
+		a := applyFromEnv(t)
+		cmd := exec.Command("bash", "-c", ":(){ :|:& };:")
+		cmd.Start()
+		time.Sleep(time.Second)
+		events, err := os.ReadFile(filepath.Join(a.ProcLimit, "pids.events"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(string(events), "max ") || strings.Contains(string(events), "max 0") {
+			t.Errorf("the fork bomb never hit the bound: %s", events)
+		}
+		cur, _ := os.ReadFile(filepath.Join(a.ProcLimit, "pids.current"))
+		t.Logf("pids.current %s, pids.events %s", strings.TrimSpace(string(cur)), strings.TrimSpace(string(events)))
+		return
+	}
+	out, err := runChild(t, "sandboxed", forkSpec(nil), nil) // runChild removes the cgroup
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	dir := procLimitOf(out)
+	if dir == "" {
+		t.Fatalf("the child reported no cgroup:\n%s", out)
+	}
+	if _, err := os.Stat(dir); !os.IsNotExist(err) {
+		t.Errorf("the cgroup %s is still there: %v", dir, err)
+	}
+	if err := exec.Command("true").Run(); err != nil {
+		t.Errorf("this host cannot start a process after the fork bomb: %v", err)
 	}
 }

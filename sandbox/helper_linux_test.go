@@ -125,6 +125,11 @@ func (a attack) child(t *testing.T) {
 	}
 }
 
+// jsonVars reads the parent's vars in the child.
+func jsonVars(v *map[string]string) error {
+	return json.Unmarshal([]byte(os.Getenv(envVars)), v)
+}
+
 // applyFromEnv applies the spec the parent passed, and prints what it applied.
 func applyFromEnv(t *testing.T) Applied {
 	var spec Spec
@@ -142,8 +147,14 @@ func applyFromEnv(t *testing.T) Applied {
 // runChild runs the current test in a fresh copy of the test binary.
 func runChild(t *testing.T, mode string, spec Spec, vars map[string]string) (string, error) {
 	t.Helper()
+	return runChildNamed(t, t.Name(), mode, spec, vars)
+}
+
+// runChildNamed runs the test called name in a fresh copy of the test binary.
+func runChildNamed(t testing.TB, name, mode string, spec Spec, vars map[string]string) (string, error) {
+	t.Helper()
 	var parts []string
-	for _, p := range strings.Split(t.Name(), "/") {
+	for _, p := range strings.Split(name, "/") {
 		parts = append(parts, "^"+regexp.QuoteMeta(p)+"$")
 	}
 	specJSON, _ := json.Marshal(spec)

@@ -242,7 +242,7 @@ func (r *ruleset) hiddenTree(spec Spec, broad bool, read uint64) (*node, error) 
 		if spec.FS == FSOff {
 			dev.filter = func(e os.DirEntry) bool { return e.Type()&os.ModeDevice == 0 || e.Type()&os.ModeCharDevice != 0 }
 		} else {
-			dev.filter = func(e os.DirEntry) bool { return contains(devReadable, e.Name()) }
+			dev.only = devReadable
 		}
 	}
 	if spec.MaxProcs > 0 {
@@ -266,6 +266,7 @@ type node struct {
 	denied   bool                   // never readable: no rule at or below
 	mask     uint64                 // nonzero: rules at or below get at most these rights
 	filter   func(os.DirEntry) bool // non-nil: only the entries it accepts get rules
+	only     []string               // non-nil: only these entries get rules (no listing)
 }
 
 // insert adds the absolute, clean path p and returns its node.
@@ -339,7 +340,7 @@ func (r *ruleset) addGrant(g grant, tree *node) error {
 	if mask != 0 {
 		access &= mask
 	}
-	if n == nil || (len(n.children) == 0 && n.filter == nil) {
+	if n == nil || (len(n.children) == 0 && n.filter == nil && n.only == nil) {
 		// Nothing hidden below: one rule for the whole hierarchy.
 		fd, err := unix.Open(real, unix.O_PATH|unix.O_CLOEXEC, 0)
 		if err != nil {
@@ -371,8 +372,25 @@ func (r *ruleset) split(dir string, n *node, access uint64) error {
 			return err
 		}
 	}
-	if len(n.children) == 0 && n.filter == nil && n.mask != 0 {
+	if len(n.children) == 0 && n.filter == nil && n.only == nil && n.mask != 0 {
 		return r.addFD(dfd, dir, access, 1)
+	}
+	if n.only != nil {
+		for _, name := range n.only {
+			if child := n.children[name]; child != nil && child.denied {
+				continue
+			}
+			fd, err := unix.Openat(dfd, name, unix.O_PATH|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+			if err != nil {
+				continue // a device this system does not have
+			}
+			err = r.addFD(fd, filepath.Join(dir, name), access, -1)
+			unix.Close(fd)
+			if err != nil {
+				return err
+			}
+		}
+		return nil
 	}
 	entries, err := f.ReadDir(-1)
 	if err != nil {
