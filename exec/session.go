@@ -8,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"sync"
 	"syscall"
 	"time"
@@ -74,14 +73,6 @@ type Result struct {
 	CwdReset   string        `json:"cwd_reset,omitempty"` // why the cwd went back to the workdir
 	StartError string        `json:"-"`
 }
-
-// Error is a failure of the tool, not of the command: it has a stable code.
-type Error struct {
-	Code string // EMPTY_COMMAND, INVALID_ARGUMENT, TASK_LIMIT, TASK_NOT_FOUND, SPAWN_FAILED, SANDBOX_FAILED
-	Msg  string
-}
-
-func (e *Error) Error() string { return "[" + e.Code + "] " + e.Msg }
 
 // NewSession creates the session's private directory and starts its sandbox.
 func NewSession(cfg Config) (*Session, error) {
@@ -314,26 +305,6 @@ func (s *Session) stop(id uint64, exited <-chan sandbox.ZygoteMsg) sandbox.Zygot
 	case <-s.spawner.gone():
 		return sandbox.ZygoteMsg{Status: int(syscall.SIGKILL)}
 	}
-}
-
-// decodeStatus turns a wait status into an exit code the way shells report it:
-// 128+N for death by signal N.
-func decodeStatus(status int) (int, string) {
-	ws := syscall.WaitStatus(status)
-	if ws.Signaled() {
-		return 128 + int(ws.Signal()), signalName(ws.Signal())
-	}
-	return ws.ExitStatus(), ""
-}
-
-func signalName(sig syscall.Signal) string {
-	names := map[syscall.Signal]string{syscall.SIGTERM: "SIGTERM", syscall.SIGKILL: "SIGKILL",
-		syscall.SIGINT: "SIGINT", syscall.SIGHUP: "SIGHUP", syscall.SIGSEGV: "SIGSEGV",
-		syscall.SIGABRT: "SIGABRT", syscall.SIGPIPE: "SIGPIPE", syscall.SIGQUIT: "SIGQUIT"}
-	if n, ok := names[sig]; ok {
-		return n
-	}
-	return "signal " + strconv.Itoa(int(sig))
 }
 
 func streamTo(f func(string, []byte), stream string) func([]byte) {

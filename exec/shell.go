@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"os"
+	osexec "os/exec"
 	"path/filepath"
 	"strings"
 
@@ -31,10 +32,19 @@ type Shell struct {
 	isBash bool
 }
 
-// DetectShell prefers /bin/bash and falls back to /bin/sh.
+// DetectShell prefers /bin/bash and falls back to /bin/sh; where neither
+// exists (Windows), it looks for bash, then sh, on PATH.
 func DetectShell() Shell {
-	if fi, err := os.Stat("/bin/bash"); err == nil && fi.Mode()&0o111 != 0 {
-		return Shell{Path: "/bin/bash", isBash: true}
+	for _, sh := range []Shell{{Path: "/bin/bash", isBash: true}, {Path: "/bin/sh"}} {
+		if fi, err := os.Stat(sh.Path); err == nil && fi.Mode()&0o111 != 0 {
+			return sh
+		}
+	}
+	if p, err := osexec.LookPath("bash"); err == nil {
+		return Shell{Path: p, isBash: true}
+	}
+	if p, err := osexec.LookPath("sh"); err == nil {
+		return Shell{Path: p}
 	}
 	return Shell{Path: "/bin/sh"}
 }

@@ -38,10 +38,6 @@ type zygoteClient struct {
 	reading bool
 }
 
-// errSupervisorGone is returned for calls in flight when the zygote exits, for
-// example because a command killed it.
-var errSupervisorGone = errors.New("the sandbox supervisor exited")
-
 // selfExe is the binary re-executed as the sandboxed child.
 const selfExe = "/proc/self/exe"
 
@@ -89,16 +85,6 @@ func startZygote(spec sandbox.Spec, stderr io.Writer) (*zygoteClient, error) {
 	z.reading = true
 	go z.readLoop()
 	return z, nil
-}
-
-// SandboxError says the sandbox could not be set up; the command never ran.
-type SandboxError struct {
-	Stage string // "request", "sandbox" or "exec"
-	Msg   string
-}
-
-func (e *SandboxError) Error() string {
-	return fmt.Sprintf("the sandbox could not be applied (%s): %s", e.Stage, e.Msg)
 }
 
 func (z *zygoteClient) handshake(spec sandbox.Spec) (sandbox.Reply, error) {

@@ -1,0 +1,28 @@
+package exec
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Error is a failure of the tool, not of the command: it has a stable code.
+type Error struct {
+	Code string // EMPTY_COMMAND, INVALID_ARGUMENT, TASK_LIMIT, TASK_NOT_FOUND, SPAWN_FAILED, SANDBOX_FAILED, SESSION_CLOSED
+	Msg  string
+}
+
+func (e *Error) Error() string { return "[" + e.Code + "] " + e.Msg }
+
+// SandboxError says the sandbox could not be set up; the command never ran.
+type SandboxError struct {
+	Stage string // "request", "sandbox" or "exec"
+	Msg   string
+}
+
+func (e *SandboxError) Error() string {
+	return fmt.Sprintf("the sandbox could not be applied (%s): %s", e.Stage, e.Msg)
+}
+
+// errSupervisorGone is returned for calls in flight when the sandbox supervisor
+// exits, for example because a command killed it.
+var errSupervisorGone = errors.New("the sandbox supervisor exited")

@@ -1,0 +1,28 @@
+//go:build !windows
+
+package exec
+
+import (
+	"strconv"
+	"syscall"
+)
+
+// decodeStatus turns a wait status into an exit code the way shells report it:
+// 128+N for death by signal N.
+func decodeStatus(status int) (int, string) {
+	ws := syscall.WaitStatus(status)
+	if ws.Signaled() {
+		return 128 + int(ws.Signal()), signalName(ws.Signal())
+	}
+	return ws.ExitStatus(), ""
+}
+
+func signalName(sig syscall.Signal) string {
+	names := map[syscall.Signal]string{syscall.SIGTERM: "SIGTERM", syscall.SIGKILL: "SIGKILL",
+		syscall.SIGINT: "SIGINT", syscall.SIGHUP: "SIGHUP", syscall.SIGSEGV: "SIGSEGV",
+		syscall.SIGABRT: "SIGABRT", syscall.SIGPIPE: "SIGPIPE", syscall.SIGQUIT: "SIGQUIT"}
+	if n, ok := names[sig]; ok {
+		return n
+	}
+	return "signal " + strconv.Itoa(int(sig))
+}
