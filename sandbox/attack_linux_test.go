@@ -657,3 +657,23 @@ func TestForkBombContained(t *testing.T) {
 		t.Errorf("this host cannot start a process after the fork bomb: %v", err)
 	}
 }
+
+// TestAttackLeaveProcLimit moves the process out of its pids cgroup, which
+// would also lift the bound: refused even with the filesystem mode off.
+func TestAttackLeaveProcLimit(t *testing.T) {
+	requireRoot(t)
+	requireABI(t, 1)
+	parent, err := pidsCgroupDir()
+	if err != nil {
+		t.Skip(err)
+	}
+	attack{want: unix.EACCES, spec: func(map[string]string) Spec {
+		s := forkSpec(nil)
+		s.FS = FSOff
+		return s
+	}, setup: func(t *testing.T) map[string]string {
+		return map[string]string{"procs": filepath.Join(parent, "cgroup.procs")}
+	}, do: func(t *testing.T, v map[string]string) error {
+		return os.WriteFile(v["procs"], []byte(strconv.Itoa(os.Getpid())), 0)
+	}}.run(t)
+}
