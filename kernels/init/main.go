@@ -104,14 +104,16 @@ func setup() error {
 		{"tmpfs", "/tmp", "tmpfs", "mode=1777"},
 		{"securityfs", "/sys/kernel/security", "securityfs", ""},
 		{"devpts", "/dev/pts", "devpts", "newinstance,ptmxmode=0666"},
+		{"cgroup2", "/sys/fs/cgroup", "cgroup2", ""},
 	}
 	for _, m := range mounts {
 		if err := os.MkdirAll(m.dst, 0o755); err != nil {
 			return err
 		}
 		if err := unix.Mount(m.src, m.dst, m.fstype, 0, m.data); err != nil {
-			if m.fstype == "securityfs" || m.fstype == "devpts" {
-				continue // optional: reported as missing where used
+			if m.fstype == "securityfs" || m.fstype == "devpts" || m.fstype == "cgroup2" {
+				fmt.Printf("init: mount %s: %v\n", m.dst, err) // optional: what needs it says so
+				continue
 			}
 			return fmt.Errorf("mount %s: %w", m.dst, err)
 		}
@@ -287,7 +289,9 @@ func checkJSON(doc []byte, want map[string]json.RawMessage) []string {
 	return problems
 }
 
-// lookup follows a dotted path ("host.landlock_abi", "protections.0.status").
+// lookup follows a dotted path: "host.landlock_abi", "protections.0.status", or
+// "protections.name=fs-write.status" (the element of an array of objects whose
+// field name is "fs-write").
 func lookup(v any, path string) (any, bool) {
 	for _, key := range strings.Split(path, ".") {
 		switch x := v.(type) {
@@ -297,6 +301,19 @@ func lookup(v any, path string) (any, bool) {
 				return nil, false
 			}
 		case []any:
+			if field, want, ok := strings.Cut(key, "="); ok {
+				v = nil
+				for _, e := range x {
+					if m, ok := e.(map[string]any); ok && fmt.Sprint(m[field]) == want {
+						v = e
+						break
+					}
+				}
+				if v == nil {
+					return nil, false
+				}
+				continue
+			}
 			var i int
 			if _, err := fmt.Sscan(key, &i); err != nil || i < 0 || i >= len(x) {
 				return nil, false

@@ -47,8 +47,26 @@ type Kernel struct {
 	ABI *int `toml:"abi"`
 	// Note says why the kernel is in the matrix.
 	Note string `toml:"note"`
-	// Check lists commands run in the guest after the test binaries.
+	// Doctor is what `stockade doctor --json` must say with the built-in policy.
+	Doctor *Doctor `toml:"doctor"`
+	// Check lists more commands run in the guest after the test binaries.
 	Check []Check `toml:"check"`
+}
+
+// Doctor is the expected verdict of `stockade doctor --json` on one kernel.
+type Doctor struct {
+	// Verdict: "enforced" (exit 0), "best-effort" (1) or "refused" (2).
+	Verdict string `toml:"verdict"`
+	// Refuses: the protections strict enforcement refuses to run without
+	// (required, and less than enforced). Every other protection less than
+	// enforced must be one the policy does not require.
+	Refuses []string `toml:"refuses"`
+	// Protections: the status of each protection in the report.
+	Protections map[string]string `toml:"protections"`
+	// Full: per filesystem mode, whether the policy would be fully enforced.
+	Full map[string]bool `toml:"full"`
+	// Stdout: text the JSON must contain (a reason, a note).
+	Stdout []string `toml:"stdout"`
 }
 
 // Check is one command run in the guest and what it must do.
@@ -86,7 +104,7 @@ type options struct {
 	root, cache, qemu string
 	only, pkgs, run   *regexp.Regexp
 	timeout           time.Duration
-	memory            string
+	memory, cpu       string
 	verbose           bool
 }
 
@@ -97,11 +115,12 @@ func main() {
 	flag.StringVar(&o.cache, "cache", "", "kernel cache (default ROOT/.cache/kernels)")
 	flag.StringVar(&o.qemu, "qemu", "qemu-system-x86_64", "qemu binary")
 	flag.StringVar(&only, "kernel", "", "boot only the kernels whose name matches this regexp")
-	flag.StringVar(&pkgs, "pkgs", `/(sandbox|degrade|exec|escape[^/]*|cmd/stockade)$`,
+	flag.StringVar(&pkgs, "pkgs", `/(sandbox|degrade|escape[^/]*|cmd/stockade)$`,
 		"run the tests of the packages whose import path matches this regexp")
 	flag.StringVar(&run, "run", "", "passed to the test binaries as -test.run")
 	flag.DurationVar(&o.timeout, "timeout", 5*time.Minute, "time limit of one guest")
 	flag.StringVar(&o.memory, "m", "1024", "guest memory (qemu -m)")
+	flag.StringVar(&o.cpu, "cpu", "qemu64", "guest CPU model (qemu -cpu)")
 	flag.BoolVar(&o.verbose, "v", false, "print each guest's serial log")
 	flag.Parse()
 	o.only = regexp.MustCompile(only)
@@ -318,6 +337,13 @@ func planFor(o options, k Kernel, tests []testBinary) (Plan, error) {
 			Timeout: int(o.timeout.Seconds()),
 		})
 	}
+	if d := k.Doctor; d != nil {
+		s, err := doctorStep(k, d)
+		if err != nil {
+			return p, err
+		}
+		p.Steps = append(p.Steps, s)
+	}
 	for i, c := range k.Check {
 		if len(c.Argv) == 0 {
 			return p, fmt.Errorf("%s: check %d has no argv", k.Name, i+1)
@@ -341,19 +367,66 @@ func planFor(o options, k Kernel, tests []testBinary) (Plan, error) {
 	return p, nil
 }
 
+// doctorStep turns the [doctor] table into a `stockade doctor --json` step.
+func doctorStep(k Kernel, d *Doctor) (Step, error) {
+	exits := map[string]int{"enforced": 0, "best-effort": 1, "refused": 2}
+	exit, ok := exits[d.Verdict]
+	if !ok {
+		return Step{}, fmt.Errorf("%s: doctor.verdict %q: want enforced, best-effort or refused", k.Name, d.Verdict)
+	}
+	if (d.Verdict == "refused") != (len(d.Refuses) > 0) {
+		return Step{}, fmt.Errorf("%s: doctor.refuses must list what is refused exactly when the verdict is refused", k.Name)
+	}
+	want := map[string]any{"verdict": d.Verdict, "host.landlock_abi": *k.ABI}
+	refused := map[string]bool{}
+	for _, name := range d.Refuses {
+		refused[name] = true
+		st, ok := d.Protections[name]
+		if !ok || st == "enforced" || st == "off" {
+			return Step{}, fmt.Errorf("%s: doctor.refuses names %s, which doctor.protections does not say is partial or not enforced", k.Name, name)
+		}
+	}
+	for name, st := range d.Protections {
+		key := "report.protections.name=" + name
+		want[key+".status"] = st
+		switch {
+		case refused[name]:
+			want[key+".required"] = true
+		case st == "partial" || st == "not enforced":
+			want[key+".required"] = false
+		}
+	}
+	for mode, full := range d.Full {
+		want["modes."+mode+".full"] = full
+	}
+	s := Step{Name: "stockade doctor --json", Dir: "/tmp", Argv: []string{"stockade", "doctor", "--json"},
+		Exit: exit, Stdout: d.Stdout, Timeout: 60, JSON: map[string]json.RawMessage{}}
+	for path, v := range want {
+		b, err := json.Marshal(v)
+		if err != nil {
+			return Step{}, err
+		}
+		s.JSON[path] = b
+	}
+	return s, nil
+}
+
 // result is what the serial log of one guest says.
 type result struct {
 	uname, landlock string
 	abi             int
 	sentinel        string // "pass", "fail", or "" when the guest never finished
 	steps           []string
+	failedTests     []string // "go test ./exec: TestX"
 	panic           string
 }
 
 var (
 	guestLine    = regexp.MustCompile(`STOCKADE-GUEST uname=(\S+) landlock=(\S+) abi=(-?\d+)`)
 	sentinelLine = regexp.MustCompile(`STOCKADE-KERNEL-RESULT (pass|fail) abi=(-?\d+)`)
+	stepBegin    = regexp.MustCompile(`STOCKADE-STEP-BEGIN ([^:]*):`)
 	stepEnd      = regexp.MustCompile(`STOCKADE-STEP-END .*`)
+	testFail     = regexp.MustCompile(`^--- FAIL: (\S+)`)
 	panicLine    = regexp.MustCompile(`Kernel panic - .*`)
 )
 
@@ -361,8 +434,15 @@ func parseLog(log []byte) result {
 	r := result{abi: -1}
 	sc := bufio.NewScanner(bytes.NewReader(log))
 	sc.Buffer(make([]byte, 1<<20), 1<<20)
+	step := ""
 	for sc.Scan() {
 		line := strings.TrimRight(sc.Text(), "\r")
+		if m := stepBegin.FindStringSubmatch(line); m != nil {
+			step = m[1]
+		}
+		if m := testFail.FindStringSubmatch(line); m != nil {
+			r.failedTests = append(r.failedTests, step+": "+m[1])
+		}
 		if m := guestLine.FindStringSubmatch(line); m != nil {
 			r.uname, r.landlock = m[1], m[2]
 			fmt.Sscan(m[3], &r.abi)
@@ -440,7 +520,7 @@ func bootOne(o options, k Kernel, base *archive, tests []testBinary) bool {
 	ctx, cancel := context.WithTimeout(context.Background(), o.timeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, o.qemu,
-		"-accel", "tcg", "-m", o.memory, "-smp", "1",
+		"-accel", "tcg", "-cpu", o.cpu, "-m", o.memory, "-smp", "1",
 		"-nodefaults", "-display", "none", "-serial", "stdio", "-monitor", "none", "-no-reboot",
 		"-kernel", filepath.Join(kdir, "vmlinuz"), "-initrd", initrd, "-append", cmdline)
 	var log bytes.Buffer
@@ -476,6 +556,9 @@ func bootOne(o options, k Kernel, base *archive, tests []testBinary) bool {
 		if !strings.HasSuffix(s, " ok") {
 			problems = append(problems, "step "+s)
 		}
+	}
+	for _, t := range r.failedTests {
+		problems = append(problems, "  --- FAIL "+t)
 	}
 	switch r.sentinel {
 	case "":
