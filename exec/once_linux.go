@@ -92,6 +92,7 @@ func RunOnce(ctx context.Context, req OnceRequest) (OnceResult, error) {
 		err = stopGroup(pid, waited, req.Grace)
 	}
 	res.Leftovers = killGroupAndStrays(pid)
+	removeProcLimit(res.Applied.ProcLimit)
 	res.Duration = time.Since(start)
 	if setupErr != nil {
 		return res, setupErr

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 	"os/exec"
 	"sync"
@@ -130,6 +131,7 @@ func (z *zygoteClient) readLoop() {
 				z.cmd.Wait()
 				knownChildren.Delete(z.cmd.Process.Pid)
 				killStrays()
+				removeProcLimit(z.applied.ProcLimit)
 			}
 			return
 		}
@@ -220,6 +222,7 @@ func (z *zygoteClient) close() {
 		}
 		knownChildren.Delete(z.cmd.Process.Pid)
 		unix.Close(z.fd)
+		removeProcLimit(z.applied.ProcLimit)
 	})
 }
 
@@ -268,4 +271,14 @@ func killStrays() int {
 		time.Sleep(time.Millisecond)
 	}
 	return len(killed)
+}
+
+// removeProcLimit stops what is left in a process-bound cgroup and removes it.
+func removeProcLimit(dir string) {
+	if dir == "" {
+		return
+	}
+	if err := sandbox.RemoveProcLimit(dir); err != nil {
+		slog.Warn("could not remove the process-bound cgroup", "dir", dir, "error", err)
+	}
 }

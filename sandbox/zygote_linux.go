@@ -192,6 +192,9 @@ func (z *zygote) reap() {
 // to a running command other than id. It returns how many processes it killed.
 func (z *zygote) killLeftovers(id uint64, pgid int) int {
 	self := os.Getpid()
+	if z.nothingLeft(self) {
+		return 0
+	}
 	killed := map[int]bool{}
 	for round := 0; round < 100; round++ {
 		table := proctree.Table()
@@ -238,6 +241,23 @@ func siginfoPid(info *unix.Siginfo) int32 {
 		off = 16
 	}
 	return *(*int32)(unsafe.Add(unsafe.Pointer(info), off))
+}
+
+// nothingLeft is the fast path after a command's shell exited: every process a
+// command starts stays below the zygote (a child subreaper), so when the
+// zygote's only live children are running shells, nothing was left behind and
+// the whole process table need not be read.
+func (z *zygote) nothingLeft(self int) bool {
+	children, ok := proctree.DirectChildren(self)
+	if !ok {
+		return false
+	}
+	for _, pid := range children {
+		if _, shell := z.byPid[pid]; !shell && !proctree.Zombie(pid) {
+			return false
+		}
+	}
+	return true
 }
 
 // taskOf reads which command a process belongs to; 0 when it cannot tell.

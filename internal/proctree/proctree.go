@@ -55,6 +55,34 @@ func read(pid string) (Proc, bool) {
 	return Proc{PPid: ppid, Pgid: pgid}, err1 == nil && err2 == nil
 }
 
+// DirectChildren lists the children of pid (zombies included) from
+// /proc/PID/task/*/children, which costs a few reads instead of a scan of every
+// process. ok is false where the kernel does not offer those files.
+func DirectChildren(pid int) (children []int, ok bool) {
+	tasks, err := os.ReadDir("/proc/" + strconv.Itoa(pid) + "/task")
+	if err != nil {
+		return nil, false
+	}
+	for _, t := range tasks {
+		b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/task/" + t.Name() + "/children")
+		if err != nil {
+			return nil, false
+		}
+		for _, f := range strings.Fields(string(b)) {
+			if c, err := strconv.Atoi(f); err == nil {
+				children = append(children, c)
+			}
+		}
+	}
+	return children, true
+}
+
+// Zombie tells whether pid has exited and waits to be reaped (or is gone).
+func Zombie(pid int) bool {
+	_, ok := read(strconv.Itoa(pid))
+	return !ok
+}
+
 // Children lists the processes whose parent is pid.
 func Children(table map[int]Proc, pid int) []int {
 	var out []int

@@ -1,0 +1,135 @@
+// Command benchmcp measures stockade's MCP bash tool from the outside, the way
+// an agent meets it: round-trips of `true` through a real `stockade serve`
+// subprocess (unsandboxed and fully sandboxed), interleaved with a baseline that
+// spawns `bash -c true` directly from Go, and the throughput and peak server
+// memory while a command streams 1 GiB to stdout. `make bench` runs it.
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	osexec "os/exec"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+func main() {
+	bin := flag.String("stockade", "bin/stockade", "the stockade binary")
+	rounds := flag.Int("rounds", 400, "interleaved rounds")
+	streamMiB := flag.Int("stream-mib", 1024, "MiB to stream for the throughput run")
+	flag.Parse()
+
+	work, err := os.MkdirTemp("", "stockade-bench-")
+	check(err)
+	defer os.RemoveAll(work)
+
+	plain := connect(*bin, work, "--fs=off", "--network=on")
+	defer plain.close()
+	boxed := connect(*bin, work)
+	defer boxed.close()
+
+	series := map[string][]time.Duration{}
+	order := []string{"direct bash -c true", "mcp bash true (no sandbox)", "mcp bash true (sandbox)"}
+	run := map[string]func(){
+		order[0]: func() { check(osexec.Command("bash", "-c", "true").Run()) },
+		order[1]: func() { plain.call("true") },
+		order[2]: func() { boxed.call("true") },
+	}
+	for i := range 20 { // warm up
+		run[order[i%3]]()
+	}
+	for i := range *rounds {
+		for j := range order {
+			name := order[(i+j)%len(order)] // rotate so no series always goes first
+			start := time.Now()
+			run[name]()
+			series[name] = append(series[name], time.Since(start))
+		}
+	}
+	fmt.Printf("MCP round-trip, %d interleaved rounds\n", *rounds)
+	fmt.Printf("  %-30s %10s %10s %10s %8s\n", "", "calls/s", "p50", "p99", "p50 ×")
+	base := pct(series[order[0]], 50)
+	for _, name := range order {
+		d := series[name]
+		fmt.Printf("  %-30s %10.0f %10s %10s %8.2f\n", name, float64(len(d))/sum(d).Seconds(), pct(d, 50).Round(time.Microsecond),
+			pct(d, 99).Round(time.Microsecond), float64(pct(d, 50))/float64(base))
+	}
+
+	// Throughput: the sandboxed server captures the stream (the first 30000
+	// characters in memory, all of it in a spill file).
+	n := *streamMiB << 20
+	start := time.Now()
+	res := boxed.call(fmt.Sprintf("head -c %d /dev/zero", n))
+	elapsed := time.Since(start)
+	if !strings.Contains(fmt.Sprint(res.StructuredContent), strconv.Itoa(n)) {
+		fmt.Fprintln(os.Stderr, "benchmcp: the stream result does not report", n, "bytes")
+		os.Exit(1)
+	}
+	fmt.Printf("Streaming %d MiB to stdout through the sandboxed MCP bash tool\n", *streamMiB)
+	fmt.Printf("  %.0f MB/s (%s), server peak RSS %d MiB\n", float64(n)/elapsed.Seconds()/1e6, elapsed.Round(time.Millisecond), boxed.peakRSS()>>20)
+}
+
+type server struct {
+	cmd     *osexec.Cmd
+	session *mcp.ClientSession
+}
+
+func connect(bin, dir string, args ...string) *server {
+	cmd := osexec.Command(bin, append([]string{"serve", "--workdir", dir}, args...)...)
+	cmd.Env = []string{"PATH=/usr/local/bin:/usr/bin:/bin", "HOME=" + dir, "LANG=C.UTF-8"}
+	client := mcp.NewClient(&mcp.Implementation{Name: "benchmcp", Version: "1"}, nil)
+	session, err := client.Connect(context.Background(), &mcp.CommandTransport{Command: cmd}, nil)
+	check(err)
+	return &server{cmd: cmd, session: session}
+}
+
+func (s *server) call(command string) *mcp.CallToolResult {
+	res, err := s.session.CallTool(context.Background(), &mcp.CallToolParams{Name: "bash", Arguments: map[string]any{"command": command}})
+	check(err)
+	if res.IsError {
+		fmt.Fprintln(os.Stderr, "benchmcp: tool error:", res.Content)
+		os.Exit(1)
+	}
+	return res
+}
+
+// peakRSS reads the server's high-water resident set size.
+func (s *server) peakRSS() int64 {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", s.cmd.Process.Pid))
+	check(err)
+	for line := range strings.Lines(string(b)) {
+		if rest, ok := strings.CutPrefix(line, "VmHWM:"); ok {
+			kb, _ := strconv.ParseInt(strings.Fields(rest)[0], 10, 64)
+			return kb << 10
+		}
+	}
+	return -1
+}
+
+func (s *server) close() { s.session.Close() }
+
+func pct(d []time.Duration, p int) time.Duration {
+	s := slices.Clone(d)
+	slices.Sort(s)
+	return s[min(len(s)-1, len(s)*p/100)]
+}
+
+func sum(d []time.Duration) (t time.Duration) {
+	for _, x := range d {
+		t += x
+	}
+	return t
+}
+
+func check(err error) {
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "benchmcp:", err)
+		os.Exit(1)
+	}
+}
