@@ -343,6 +343,7 @@ func planFor(o options, k Kernel, tests []testBinary) (Plan, error) {
 			return p, err
 		}
 		p.Steps = append(p.Steps, s)
+		p.Steps = append(p.Steps, runSteps(d)...)
 	}
 	for i, c := range k.Check {
 		if len(c.Argv) == 0 {
@@ -409,6 +410,50 @@ func doctorStep(k Kernel, d *Doctor) (Step, error) {
 		s.JSON[path] = b
 	}
 	return s, nil
+}
+
+// runSteps checks `stockade run` against the same [doctor] table: strict runs or
+// refuses (exit 125) as doctor says; best-effort runs and its report has the same
+// statuses; and what a command then observes matches the report for fs-write and
+// deny-read.
+func runSteps(d *Doctor) []Step {
+	strict := Step{Name: "strict stockade run", Dir: "/tmp", Argv: []string{"stockade", "run", "--", "true"}, Timeout: 60}
+	if d.Verdict == "refused" {
+		strict.Exit = 125
+		strict.Stderr = d.Refuses
+	}
+	be := Step{Name: "best-effort stockade run --json", Dir: "/tmp", Timeout: 60,
+		Argv: []string{"stockade", "run", "--enforce", "best-effort", "--json", "--", "true"},
+		JSON: map[string]json.RawMessage{"exit_code": json.RawMessage("0")}}
+	full, _ := json.Marshal(d.Verdict == "enforced")
+	be.JSON["enforcement.full"] = full
+	for name, st := range d.Protections {
+		b, _ := json.Marshal(st)
+		be.JSON["enforcement.protections.name="+name+".status"] = b
+	}
+	steps := []Step{strict, be}
+	// What a best-effort command observes. bash exits 1 when a redirection or
+	// cat is refused.
+	if st, ok := d.Protections["fs-write"]; ok && st != "off" {
+		s := Step{Name: "best-effort write outside the workdir (fs-write " + st + ")", Dir: "/tmp", Timeout: 60,
+			Argv: []string{"stockade", "run", "--enforce", "best-effort", "--workdir", "/tmp", "-c", "echo x > /root/outside"}}
+		if st != "not enforced" {
+			s.Exit = 1
+		}
+		steps = append(steps, s)
+	}
+	if st, ok := d.Protections["deny-read"]; ok && st != "off" {
+		s := Step{Name: "best-effort read of ~/.ssh (deny-read " + st + ")", Dir: "/tmp", Timeout: 60,
+			Argv: []string{"sh", "-c", "mkdir -p /root/.ssh && echo secret-key > /root/.ssh/id_test && " +
+				"exec stockade run --enforce best-effort --workdir /tmp -c 'cat /root/.ssh/id_test'"}}
+		if st == "not enforced" {
+			s.Stdout = []string{"secret-key"}
+		} else {
+			s.Exit = 1
+		}
+		steps = append(steps, s)
+	}
+	return steps
 }
 
 // result is what the serial log of one guest says.
