@@ -215,8 +215,10 @@ func (z *zygoteClient) close() {
 		case <-time.After(3 * time.Second):
 			z.cmd.Process.Kill()
 			<-done
-			killStrays()
 		}
+		// The zygote killed everything below it before leaving; anything that
+		// still reached us (it was killed, or raced it) is stopped here.
+		killStrays()
 		if z.reading {
 			<-z.dead
 		}

@@ -91,10 +91,7 @@ func zygoteMain() int {
 		case p := <-packets:
 			if p.err != nil {
 				// The parent is gone: stop everything and leave.
-				for _, pid := range z.running {
-					unix.Kill(-pid, unix.SIGKILL)
-				}
-				z.killLeftovers(0, 0)
+				z.killAll()
 				return 0
 			}
 			z.handle(p.msg, p.fds)
@@ -150,10 +147,14 @@ func (z *zygote) handle(m ZygoteMsg, fds []int) {
 		if !ok {
 			return
 		}
-		unix.Kill(-pid, syscall.Signal(m.Signal))
 		if m.Signal == int(unix.SIGKILL) {
+			// The whole tree, not only the group: a setsid child of a shell
+			// that is still dying is not an orphan yet.
+			z.killTrees(func(table map[int]proctree.Proc) []int { return proctree.Subtree(table, pid) })
 			z.killLeftovers(m.ID, pid)
+			return
 		}
+		unix.Kill(-pid, syscall.Signal(m.Signal))
 	}
 }
 
@@ -195,9 +196,7 @@ func (z *zygote) killLeftovers(id uint64, pgid int) int {
 	if z.nothingLeft(self) {
 		return 0
 	}
-	killed := map[int]bool{}
-	for round := 0; round < 100; round++ {
-		table := proctree.Table()
+	return z.killTrees(func(table map[int]proctree.Proc) []int {
 		var victims []int
 		if pgid > 0 {
 			for _, pid := range proctree.Group(table, pgid) {
@@ -215,32 +214,44 @@ func (z *zygote) killLeftovers(id uint64, pgid int) int {
 			}
 			victims = append(victims, proctree.Subtree(table, pid)...)
 		}
+		return victims
+	})
+}
+
+// killAll kills every process below the zygote, running shells included; it is
+// how a session ends.
+func (z *zygote) killAll() {
+	self := os.Getpid()
+	z.killTrees(func(table map[int]proctree.Proc) []int {
+		var all []int
+		for _, child := range proctree.Children(table, self) {
+			all = append(all, proctree.Subtree(table, child)...)
+		}
+		return all
+	})
+}
+
+// killTrees kills the processes victims picks from the process table, again
+// and again until it picks none that are alive: a process forked between two
+// looks is found by the next.
+func (z *zygote) killTrees(victims func(map[int]proctree.Proc) []int) int {
+	killed := map[int]bool{}
+	for round := 0; round < 100; round++ {
 		fresh := 0
-		for _, pid := range victims {
+		for _, pid := range victims(proctree.Table()) {
 			if unix.Kill(pid, unix.SIGKILL) == nil && !killed[pid] {
 				killed[pid] = true
 				fresh++
 			}
 		}
 		if fresh == 0 {
-			return len(killed)
+			break
 		}
 		// A killed process is not gone at once; give it a moment, so that the
 		// next look sees only what is still alive or was just forked.
 		time.Sleep(time.Millisecond)
 	}
 	return len(killed)
-}
-
-// siginfoPid reads si_pid from a siginfo filled by waitid.
-func siginfoPid(info *unix.Siginfo) int32 {
-	// si_pid follows si_signo, si_errno, si_code and, on 64-bit, padding that
-	// aligns the union to 8 bytes.
-	off := 12
-	if unsafe.Sizeof(uintptr(0)) == 8 {
-		off = 16
-	}
-	return *(*int32)(unsafe.Add(unsafe.Pointer(info), off))
 }
 
 // nothingLeft is the fast path after a command's shell exited: every process a
@@ -265,4 +276,15 @@ func taskOf(pid int) uint64 {
 	v, _ := proctree.Environ(pid, TaskEnv)
 	id, _ := strconv.ParseUint(v, 10, 64)
 	return id
+}
+
+// siginfoPid reads si_pid from a siginfo filled by waitid.
+func siginfoPid(info *unix.Siginfo) int32 {
+	// si_pid follows si_signo, si_errno, si_code and, on 64-bit, padding that
+	// aligns the union to 8 bytes.
+	off := 12
+	if unsafe.Sizeof(uintptr(0)) == 8 {
+		off = 16
+	}
+	return *(*int32)(unsafe.Add(unsafe.Pointer(info), off))
 }

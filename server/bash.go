@@ -2,8 +2,6 @@ package server
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"strings"
@@ -177,7 +175,7 @@ func (s *Server) handleBash(ctx context.Context, req mcp.CallToolRequest) (*mcp.
 	case policy.Deny:
 		return toolError("POLICY_DENIED", "%s", denialText(decision)), nil
 	case policy.Ask:
-		if r := s.askApproval(ctx, req, a.command, decision); r != nil {
+		if r := s.askApproval(ctx, a.command, decision); r != nil {
 			return r, nil
 		}
 	}
@@ -244,30 +242,16 @@ func denialText(d policy.Decision) string {
 }
 
 // askApproval asks the user, through MCP elicitation, whether a command the
-// policy marks "ask" may run. The request goes out as a multi-round-trip input
-// request (mcp-go turns it into a server-initiated request for older clients);
-// the client retries the call with the answer and the request state, which
-// binds the answer to this exact command. It returns nil when the user
-// approved, and otherwise the result to return.
-func (s *Server) askApproval(ctx context.Context, req mcp.CallToolRequest, command string, d policy.Decision) *mcp.CallToolResult {
-	state := approvalState(command, d.Rule)
-	if answer := mcpserver.ElicitationResponse(req.Params.InputResponses, "approval"); answer != nil {
-		if req.Params.RequestState != state {
-			return toolError("INVALID_ARGUMENT", "the approval does not belong to this command; call bash again without inputResponses")
-		}
-		if content, ok := answer.Content.(map[string]any); ok && answer.Action == mcp.ElicitationResponseActionAccept && content["approve"] == true {
-			s.log.Info("approved by the user", "rule", d.Rule)
-			return nil
-		}
-		return toolError("APPROVAL_DENIED", "the user did not approve running this command (rule %q: %s); nothing was run", d.Rule, d.Reason)
-	}
+// policy marks "ask" may run; the call waits for the answer. It returns nil
+// when the user approved, and otherwise the result to return.
+func (s *Server) askApproval(ctx context.Context, command string, d policy.Decision) *mcp.CallToolResult {
 	if !clientCanElicit(ctx) {
 		s.log.Info("approval needed but the client cannot be asked", "rule", d.Rule)
 		return toolError("APPROVAL_REQUIRED", "rule %q needs a person's approval: %s. This client cannot be asked (it does not support MCP elicitation), so nothing was run. "+
 			"To allow it, a user can add a rule such as:\n\n[[rule]]\nname = \"allow-this\"\ncommand = [%q]\ndecision = \"allow\"\n\nto the policy file given with --policy.", d.Rule, d.Reason, firstName(d))
 	}
 	msg := fmt.Sprintf("stockade: the policy asks for your approval before running this command.\n\nRule %q: %s\n\nCommand:\n%s", d.Rule, d.Reason, command)
-	return mcpserver.NewInputRequestBuilder(state).Elicit("approval", mcp.ElicitationParams{
+	answer, err := s.mcp.RequestElicitation(ctx, mcp.ElicitationRequest{Params: mcp.ElicitationParams{
 		Message: msg,
 		RequestedSchema: map[string]any{
 			"type": "object",
@@ -276,13 +260,15 @@ func (s *Server) askApproval(ctx context.Context, req mcp.CallToolRequest, comma
 			},
 			"required": []string{"approve"},
 		},
-	}).ToolResult()
-}
-
-// approvalState binds an approval to the command and rule it was asked for.
-func approvalState(command, rule string) string {
-	sum := sha256.Sum256([]byte(rule + "\x00" + command))
-	return "stockade-approval-" + hex.EncodeToString(sum[:16])
+	}})
+	if err != nil {
+		return toolError("APPROVAL_REQUIRED", "rule %q needs a person's approval: %s; asking the user failed (%v), so nothing was run", d.Rule, d.Reason, err)
+	}
+	if content, ok := answer.Content.(map[string]any); ok && answer.Action == mcp.ElicitationResponseActionAccept && content["approve"] == true {
+		s.log.Info("approved by the user", "rule", d.Rule)
+		return nil
+	}
+	return toolError("APPROVAL_DENIED", "the user did not approve running this command (rule %q: %s); nothing was run", d.Rule, d.Reason)
 }
 
 func clientCanElicit(ctx context.Context) bool {
@@ -330,7 +316,7 @@ func (s *Server) progressSender(ctx context.Context, req mcp.CallToolRequest) *p
 			p.buf.Reset()
 			p.mu.Unlock()
 			if chunk != "" {
-				s.mcp.SendNotificationToClient(ctx, string(mcp.MethodNotificationProgress), map[string]any{
+				s.mcp.SendNotificationToClient(ctx, "notifications/progress", map[string]any{
 					"progressToken": token, "progress": total, "message": chunk,
 				})
 			}
