@@ -173,7 +173,10 @@ type glob struct {
 }
 
 func compileGlobs(pats []string, key string, problem func(key, msg string)) []glob {
-	var out []glob
+	if len(pats) == 0 {
+		return nil
+	}
+	out := make([]glob, 0, len(pats))
 	for _, p := range pats {
 		if p == "" {
 			problem(key, "empty pattern")

@@ -99,8 +99,16 @@ func parsePolicy(data []byte, name string, verifyExamples bool) (*Policy, error)
 	if err := dec.Decode(p); err != nil {
 		return nil, decodeErrors(err, name)
 	}
-	v := &validator{file: name, data: data}
 	trusted := name == "default" && bytes.Equal(data, DefaultTOML)
+	return p.prepare(&validator{file: name, data: data}, trusted, verifyExamples)
+}
+
+// prepare checks a decoded policy and compiles its rules; v.data is the text
+// it was decoded from, for the positions of errors. With trusted set (the
+// built-in policy, checked by the tests) regular expressions are compiled on
+// first use rather than checked here.
+func (p *Policy) prepare(v *validator, trusted, verifyExamples bool) (*Policy, error) {
+	name := p.Source
 	if p.Version != 1 {
 		if p.Version == 0 && v.pos("version") == nil {
 			v.add("", "missing required key: version = 1", "")
@@ -221,7 +229,11 @@ func fillSandbox(s *Sandbox, d Sandbox) {
 }
 
 func (p *Policy) index() {
-	p.byName = map[string][]int{}
+	n := 0
+	for _, r := range p.Rules {
+		n += len(r.literalNames())
+	}
+	p.byName = make(map[string][]int, n)
 	p.anyName = nil
 	for i, r := range p.Rules {
 		if names := r.literalNames(); names != nil {

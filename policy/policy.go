@@ -68,17 +68,27 @@ var (
 )
 
 // Default returns the built-in policy (default.toml, printed by `stockade policy
-// default`). It is decoded once, on first use; its examples are verified by the
-// tests and by `stockade policy lint`, not on every start.
+// default`). It is built once, on first use, from a Go literal generated from
+// default.toml, so no TOML is decoded at start-up; its examples are verified
+// by the tests and by `stockade policy lint`, not on every start.
 func Default() *Policy {
 	defaultOnce.Do(func() {
-		p, err := parsePolicy(DefaultTOML, "default", false)
+		p, err := loadDefault()
 		if err != nil {
 			panic("policy: the built-in policy does not load (a bug): " + err.Error())
 		}
 		defaultPolicy = p
 	})
 	return defaultPolicy
+}
+
+// loadDefault builds a new copy of the built-in policy from defaultGo, the
+// Go literal generated from default.toml (TestDefaultGenerated holds them
+// equal), without decoding TOML.
+func loadDefault() (*Policy, error) {
+	p := defaultGo()
+	p.Source = "default"
+	return p.prepare(&validator{file: "default", data: DefaultTOML}, true, false)
 }
 
 // Check parses script and judges it. A script that does not parse is denied,

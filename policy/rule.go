@@ -97,7 +97,7 @@ type compiled struct {
 	writes, reads          []glob
 	argsRe, codeRe, envRe  lazyRegexps
 	subcommand, via        []glob
-	longNames              map[string]bool // long names in flags, for abbreviation preference
+	longNames              map[string]bool // long names in flags, for abbreviation preference; nil if none
 	hasInside, hasUpstream bool
 }
 
@@ -145,7 +145,7 @@ func (m *Matcher) empty() bool {
 // With trusted set (the built-in policy, checked by the tests), regular
 // expressions are not compiled here but on first use, which keeps start-up cheap.
 func (m *Matcher) compile(problem func(key, msg string), trusted bool) {
-	c := &compiled{longNames: map[string]bool{}}
+	c := &compiled{}
 	m.c = c
 	if m.empty() {
 		problem("", "the rule matches nothing: set command, args, writes, code or another match key")
@@ -156,8 +156,8 @@ func (m *Matcher) compile(problem func(key, msg string), trusted bool) {
 		} else if _, err := path.Match(n, ""); err != nil {
 			problem("command", fmt.Sprintf("bad glob %q", n))
 		}
-		c.names = append(c.names, n)
 	}
+	c.names = m.Command
 	c.subcommand = compileGlobs(m.Subcommand, "subcommand", problem)
 	c.via = compileGlobs(m.Via, "via", problem)
 	c.args = compileGlobs(m.Args, "args", problem)
@@ -170,6 +170,9 @@ func (m *Matcher) compile(problem func(key, msg string), trusted bool) {
 	for _, alts := range c.flags {
 		for _, a := range alts {
 			if a.long != "" {
+				if c.longNames == nil {
+					c.longNames = map[string]bool{}
+				}
 				c.longNames[a.long] = true
 			}
 		}
@@ -210,10 +213,13 @@ func joinKey(a, b string) string {
 }
 
 func compileFlags(entries []string, key string, problem func(key, msg string)) [][]flagAlt {
-	var out [][]flagAlt
+	if len(entries) == 0 {
+		return nil
+	}
+	out := make([][]flagAlt, 0, len(entries))
 	for _, e := range entries {
-		var alts []flagAlt
-		for _, s := range strings.Split(e, "|") {
+		alts := make([]flagAlt, 0, strings.Count(e, "|")+1)
+		for s := range strings.SplitSeq(e, "|") {
 			switch {
 			case s == "" || s == "-" || strings.HasPrefix(s, "--") || strings.ContainsAny(s, " =\t"):
 				problem(key, fmt.Sprintf("bad flag %q in %q: write r for -r, recursive for --recursive, -delete for the word -delete", s, e))
