@@ -7,6 +7,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"io"
 	"os"
 	"os/exec"
 	"syscall"
@@ -16,52 +17,88 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// RunOnce runs one command in a sandboxed child that replaces itself with the
-// command (stockade run). This process supervises: it enforces the timeout and
-// stops whatever the command left behind. A *SandboxError means the command
-// never ran.
-func RunOnce(ctx context.Context, req OnceRequest) (OnceResult, error) {
+// Child is a sandboxed child started ahead of its command: it runs nothing
+// until Run hands it the request, so its start-up can overlap the parent's
+// policy work, and Abort leaves nothing behind.
+type Child struct {
+	cmd   *exec.Cmd
+	ctlW  *os.File
+	repR  *os.File
+	start time.Time
+}
+
+// StartChild re-executes stockade as a sandboxed child in exec mode, with the
+// given standard streams (an *os.File is handed over as it is).
+func StartChild(stdin io.Reader, stdout, stderr io.Writer) (*Child, error) {
 	becomeSubreaper()
-	start := time.Now()
-	var res OnceResult
-	if req.Grace <= 0 {
-		req.Grace = 5 * time.Second
-	}
 	ctlR, ctlW, err := os.Pipe()
 	if err != nil {
-		return res, err
+		return nil, err
 	}
 	repR, repW, err := os.Pipe()
 	if err != nil {
 		ctlR.Close()
 		ctlW.Close()
-		return res, err
+		return nil, err
 	}
-	defer repR.Close()
-	cmd := exec.Command(selfExe, sandbox.ChildArg, string(sandbox.ModeExec))
-	cmd.Args[0] = os.Args[0]
-	cmd.Env = []string{}
-	cmd.ExtraFiles = []*os.File{ctlR, repW}
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = req.Stdin, req.Stdout, req.Stderr
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
-	err = cmd.Start()
+	c := &Child{ctlW: ctlW, repR: repR, start: time.Now()}
+	c.cmd = exec.Command(selfExe, sandbox.ChildArg, string(sandbox.ModeExec))
+	c.cmd.Args[0] = os.Args[0]
+	c.cmd.Env = []string{}
+	c.cmd.ExtraFiles = []*os.File{ctlR, repW}
+	c.cmd.Stdin, c.cmd.Stdout, c.cmd.Stderr = stdin, stdout, stderr
+	c.cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	err = c.cmd.Start()
 	ctlR.Close()
 	repW.Close()
 	if err != nil {
 		ctlW.Close()
-		return res, &SandboxError{Stage: "request", Msg: "start the sandbox child: " + err.Error()}
+		repR.Close()
+		return nil, &SandboxError{Stage: "request", Msg: "start the sandbox child: " + err.Error()}
 	}
-	pid := cmd.Process.Pid
-	knownChildren.Store(pid, true)
+	knownChildren.Store(c.cmd.Process.Pid, true)
+	return c, nil
+}
+
+// Abort stops a child that will not be given a command.
+func (c *Child) Abort() {
+	c.ctlW.Close()
+	c.cmd.Process.Kill()
+	c.cmd.Wait()
+	c.repR.Close()
+	knownChildren.Delete(c.cmd.Process.Pid)
+}
+
+// RunOnce runs one command in a sandboxed child that replaces itself with the
+// command (stockade run). This process supervises: it enforces the timeout and
+// stops whatever the command left behind. A *SandboxError means the command
+// never ran.
+func RunOnce(ctx context.Context, req OnceRequest) (OnceResult, error) {
+	c, err := StartChild(req.Stdin, req.Stdout, req.Stderr)
+	if err != nil {
+		return OnceResult{}, err
+	}
+	return c.Run(ctx, req)
+}
+
+// Run hands the child its command and supervises it to the end. The streams
+// of req are those given to StartChild.
+func (c *Child) Run(ctx context.Context, req OnceRequest) (OnceResult, error) {
+	var res OnceResult
+	if req.Grace <= 0 {
+		req.Grace = 5 * time.Second
+	}
+	pid := c.cmd.Process.Pid
 	defer knownChildren.Delete(pid)
+	defer c.repR.Close()
 
 	b, _ := json.Marshal(sandbox.Request{Mode: sandbox.ModeExec, Spec: req.Spec, Argv: req.Argv, Env: req.Env, Dir: req.Dir})
-	ctlW.Write(b)
-	ctlW.Close()
+	c.ctlW.Write(b)
+	c.ctlW.Close()
 
 	// Replies until the descriptor closes: on exec (close-on-exec) or on exit.
 	var setupErr *SandboxError
-	sc := bufio.NewScanner(repR)
+	sc := bufio.NewScanner(c.repR)
 	for sc.Scan() {
 		var r sandbox.Reply
 		if json.Unmarshal(sc.Bytes(), &r) != nil {
@@ -76,13 +113,14 @@ func RunOnce(ctx context.Context, req OnceRequest) (OnceResult, error) {
 	}
 
 	waited := make(chan error, 1)
-	go func() { waited <- cmd.Wait() }()
+	go func() { waited <- c.cmd.Wait() }()
 	var timeout <-chan time.Time
 	if req.Timeout > 0 {
 		t := time.NewTimer(req.Timeout)
 		defer t.Stop()
 		timeout = t.C
 	}
+	var err error
 	select {
 	case err = <-waited:
 	case <-timeout:
@@ -93,7 +131,7 @@ func RunOnce(ctx context.Context, req OnceRequest) (OnceResult, error) {
 	}
 	res.Leftovers = killGroupAndStrays(pid)
 	removeProcLimit(res.Applied.ProcLimit)
-	res.Duration = time.Since(start)
+	res.Duration = time.Since(c.start)
 	if setupErr != nil {
 		return res, setupErr
 	}

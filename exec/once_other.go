@@ -5,16 +5,38 @@ package exec
 import (
 	"context"
 	"errors"
+	"io"
 	"os/exec"
 	"time"
 
 	"github.com/stockade/stockade/sandbox"
 )
 
-// RunOnce runs one command as a plain child process: outside Linux there is no
-// kernel sandbox (degrade reports that nothing is enforced, and strict
-// enforcement refuses before this is called).
+// Child stands for the process a command will run in. Outside Linux there is
+// no kernel sandbox and nothing to start ahead: the command is a plain child
+// process (degrade reports that nothing is enforced, and strict enforcement
+// refuses before this is used).
+type Child struct {
+	stdin          io.Reader
+	stdout, stderr io.Writer
+}
+
+// StartChild prepares a child with the given standard streams.
+func StartChild(stdin io.Reader, stdout, stderr io.Writer) (*Child, error) {
+	return &Child{stdin: stdin, stdout: stdout, stderr: stderr}, nil
+}
+
+// Abort gives up a child that will not run a command.
+func (c *Child) Abort() {}
+
+// RunOnce runs one command.
 func RunOnce(ctx context.Context, req OnceRequest) (OnceResult, error) {
+	c, _ := StartChild(req.Stdin, req.Stdout, req.Stderr)
+	return c.Run(ctx, req)
+}
+
+// Run runs the command and waits for it.
+func (c *Child) Run(ctx context.Context, req OnceRequest) (OnceResult, error) {
 	var res OnceResult
 	if _, err := sandbox.Apply(req.Spec); err != nil {
 		return res, &SandboxError{Stage: "sandbox", Msg: err.Error()}
@@ -22,7 +44,7 @@ func RunOnce(ctx context.Context, req OnceRequest) (OnceResult, error) {
 	start := time.Now()
 	cmd := exec.Command(req.Argv[0], req.Argv[1:]...)
 	cmd.Env, cmd.Dir = req.Env, req.Dir
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = req.Stdin, req.Stdout, req.Stderr
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = c.stdin, c.stdout, c.stderr
 	if err := cmd.Start(); err != nil {
 		return res, &SandboxError{Stage: "exec", Msg: err.Error()}
 	}

@@ -244,6 +244,9 @@ var becomeSubreaper = sync.OnceFunc(func() {
 // a command's leftover, whatever it did to its environment.
 func killStrays() int {
 	self := os.Getpid()
+	if children, ok := proctree.DirectChildren(self); ok && allKnownOrDead(children) {
+		return 0 // the common case, without reading every process
+	}
 	killed := map[int]bool{}
 	for round := 0; round < 100; round++ {
 		table := proctree.Table()
@@ -283,4 +286,13 @@ func removeProcLimit(dir string) {
 	if err := sandbox.RemoveProcLimit(dir); err != nil {
 		slog.Warn("could not remove the process-bound cgroup", "dir", dir, "error", err)
 	}
+}
+
+func allKnownOrDead(pids []int) bool {
+	for _, pid := range pids {
+		if _, ok := knownChildren.Load(pid); !ok && !proctree.Zombie(pid) {
+			return false
+		}
+	}
+	return true
 }

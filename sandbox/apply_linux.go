@@ -40,7 +40,18 @@ import (
 // Apply locks the calling goroutine to its OS thread for good: commands must be
 // started from that goroutine (exec, or fork and exec), because the capability
 // bounding set is emptied on that thread only (see dropCaps).
-func Apply(spec Spec) (a Applied, err error) {
+func Apply(spec Spec) (Applied, error) { return apply(spec, true) }
+
+// ApplyForExec is Apply for a process that replaces itself with the command
+// at once (exec mode): it restricts the calling thread only, which it locks,
+// and the caller must execve from that goroutine before doing anything else.
+// execve leaves a single thread, with the calling thread's credentials,
+// Landlock domain and seccomp filter; the Go runtime's other threads, never
+// restricted, are gone with the old program. It saves the signalling of every
+// thread for each of the steps, which is most of Apply's cost.
+func ApplyForExec(spec Spec) (Applied, error) { return apply(spec, false) }
+
+func apply(spec Spec, all bool) (a Applied, err error) {
 	runtime.LockOSThread()
 	var notes []string
 	defer func() { a.Notes = strings.Join(notes, "; ") }()
@@ -64,7 +75,7 @@ func Apply(spec Spec) (a Applied, err error) {
 		}()
 	}
 
-	if err := setNoNewPrivs(); err != nil {
+	if err := setNoNewPrivs(all); err != nil {
 		return a, err
 	}
 
@@ -84,13 +95,13 @@ func Apply(spec Spec) (a Applied, err error) {
 	}
 
 	if spec.DropCaps {
-		if err := dropCaps(); err != nil {
+		if err := dropCaps(all); err != nil {
 			return a, fmt.Errorf("dropping capabilities: %w", err)
 		}
 	}
 
 	if rs != nil {
-		if err := rs.restrict(); err != nil {
+		if err := rs.restrict(all); err != nil {
 			return a, err
 		}
 		if err := probeLandlock(spec, p); err != nil {
@@ -102,12 +113,12 @@ func Apply(spec Spec) (a Applied, err error) {
 	}
 
 	if spec.Seccomp {
-		if err := installFilter(spec); err != nil {
+		if err := installFilter(spec, all); err != nil {
 			return a, err
 		}
 	}
 
-	if err := verify(spec, &a); err != nil {
+	if err := verify(spec, &a, all); err != nil {
 		return a, err
 	}
 	if spec.MaxProcs > 0 {
@@ -216,25 +227,29 @@ func writesProc(spec Spec) bool {
 }
 
 // installFilter installs the socket filter on every thread.
-func installFilter(spec Spec) error {
+func installFilter(spec Spec, all bool) error {
 	arch, _ := seccompArchFor(runtime.GOARCH)
 	raw, err := socketFilter(arch, filterRules{networkOff: spec.NetworkOff, unixSocketsOff: spec.UnixSocketsOff})
 	if err != nil {
 		return fmt.Errorf("seccomp: %w", err)
 	}
-	return installBPF(raw)
+	return installBPF(raw, all)
 }
 
-func installBPF(raw []bpf.RawInstruction) error {
+func installBPF(raw []bpf.RawInstruction, all bool) error {
 	filter := make([]unix.SockFilter, len(raw))
 	for i, r := range raw {
 		filter[i] = unix.SockFilter{Code: r.Op, Jt: r.Jt, Jf: r.Jf, K: r.K}
 	}
 	prog := unix.SockFprog{Len: uint16(len(filter)), Filter: &filter[0]}
-	r, _, errno := unix.Syscall(unix.SYS_SECCOMP, unix.SECCOMP_SET_MODE_FILTER, unix.SECCOMP_FILTER_FLAG_TSYNC, uintptr(unsafe.Pointer(&prog)))
+	var flags uintptr
+	if all {
+		flags = unix.SECCOMP_FILTER_FLAG_TSYNC
+	}
+	r, _, errno := unix.Syscall(unix.SYS_SECCOMP, unix.SECCOMP_SET_MODE_FILTER, flags, uintptr(unsafe.Pointer(&prog)))
 	runtime.KeepAlive(filter)
 	if errno != 0 {
-		return fmt.Errorf("seccomp(SECCOMP_SET_MODE_FILTER, TSYNC): %w", errno)
+		return fmt.Errorf("seccomp(SECCOMP_SET_MODE_FILTER): %w", errno)
 	}
 	if r != 0 {
 		return fmt.Errorf("seccomp: thread %d could not be synchronized", r)
@@ -242,8 +257,8 @@ func installBPF(raw []bpf.RawInstruction) error {
 	return nil
 }
 
-// verify reads back what every thread really has, and fills a.
-func verify(spec Spec, a *Applied) error {
+// verify reads back what every restricted thread really has, and fills a.
+func verify(spec Spec, a *Applied, all bool) error {
 	self := strconv.Itoa(unix.Gettid())
 	tasks, err := os.ReadDir("/proc/self/task")
 	if err != nil {
@@ -252,6 +267,9 @@ func verify(spec Spec, a *Applied) error {
 	root := os.Geteuid() == 0
 	a.NoNewPrivs, a.Seccomp, a.CapsDropped = true, true, true
 	for _, t := range tasks {
+		if !all && t.Name() != self {
+			continue // discarded by the execve that follows
+		}
 		st, err := readStatus("/proc/self/task/" + t.Name() + "/status")
 		if err != nil {
 			if errors.Is(err, os.ErrNotExist) {

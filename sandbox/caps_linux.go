@@ -7,6 +7,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"syscall"
 	"unsafe"
 
 	"golang.org/x/sys/unix"
@@ -18,8 +19,11 @@ import (
 // system call on every OS thread of the Go runtime, so no thread is left behind
 // to fork or exec with more than the others.
 
-// allThreadsPrctl is prctl(2) on every thread.
-func allThreadsPrctl(option, arg2, arg3, arg4, arg5 uintptr) error {
+// threadPrctl is prctl(2) on every thread, or on the calling one only.
+func threadPrctl(all bool, option, arg2, arg3, arg4, arg5 uintptr) error {
+	if !all {
+		return unix.Prctl(int(option), arg2, arg3, arg4, arg5)
+	}
 	_, _, errno := psx.Syscall6(unix.SYS_PRCTL, option, arg2, arg3, arg4, arg5, 0)
 	if errno != 0 {
 		return errno
@@ -30,8 +34,8 @@ func allThreadsPrctl(option, arg2, arg3, arg4, arg5 uintptr) error {
 // setNoNewPrivs sets no_new_privs on every thread: execve never grants
 // privileges again (setuid and setgid bits and file capabilities are ignored),
 // and Landlock and seccomp may be applied without CAP_SYS_ADMIN.
-func setNoNewPrivs() error {
-	if err := allThreadsPrctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
+func setNoNewPrivs(all bool) error {
+	if err := threadPrctl(all, unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
 		return fmt.Errorf("prctl(PR_SET_NO_NEW_PRIVS): %w", err)
 	}
 	return nil
@@ -70,7 +74,7 @@ const (
 //
 // A process without CAP_SETPCAP (not root) cannot change its securebits or
 // bounding set; it has nothing to gain from them either, for the same reason.
-func dropCaps() error {
+func dropCaps(all bool) error {
 	var hdr unix.CapUserHeader
 	var data [2]unix.CapUserData
 	hdr.Version = unix.LINUX_CAPABILITY_VERSION_3
@@ -79,7 +83,7 @@ func dropCaps() error {
 	}
 	hasSetpcap := data[0].Effective&(1<<unix.CAP_SETPCAP) != 0
 	if hasSetpcap {
-		if err := allThreadsPrctl(unix.PR_SET_SECUREBITS, lockedSecurebits, 0, 0, 0); err != nil {
+		if err := threadPrctl(all, unix.PR_SET_SECUREBITS, lockedSecurebits, 0, 0, 0); err != nil {
 			return fmt.Errorf("prctl(PR_SET_SECUREBITS): %w", err)
 		}
 		last, err := lastCap()
@@ -94,7 +98,12 @@ func dropCaps() error {
 	}
 	hdr = unix.CapUserHeader{Version: unix.LINUX_CAPABILITY_VERSION_3} // pid 0: the calling thread
 	data = [2]unix.CapUserData{}
-	_, _, errno := psx.Syscall3(unix.SYS_CAPSET, uintptr(unsafe.Pointer(&hdr)), uintptr(unsafe.Pointer(&data[0])), 0)
+	var errno syscall.Errno
+	if all {
+		_, _, errno = psx.Syscall3(unix.SYS_CAPSET, uintptr(unsafe.Pointer(&hdr)), uintptr(unsafe.Pointer(&data[0])), 0)
+	} else {
+		_, _, errno = unix.RawSyscall(unix.SYS_CAPSET, uintptr(unsafe.Pointer(&hdr)), uintptr(unsafe.Pointer(&data[0])), 0)
+	}
 	if errno != 0 {
 		return fmt.Errorf("capset: %w", errno)
 	}

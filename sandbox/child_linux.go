@@ -35,7 +35,7 @@ func execMain() int {
 		writeReply(report, Reply{Error: fmt.Sprintf("bad request: %v", err), Stage: "request"})
 		return ExitSetupFailed
 	}
-	applied, err := Apply(req.Spec)
+	applied, err := ApplyForExec(req.Spec)
 	if err != nil {
 		writeReply(report, Reply{Error: err.Error(), Stage: "sandbox"})
 		return ExitSetupFailed

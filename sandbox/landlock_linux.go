@@ -465,12 +465,14 @@ func (r *ruleset) addFD(fd int, path string, access uint64, isDir int) error {
 	return nil
 }
 
-// restrict enforces the ruleset on every thread. no_new_privs must be set on
-// every thread already.
-func (r *ruleset) restrict() error {
+// restrict enforces the ruleset on every thread (or the calling one only).
+// no_new_privs must be set on those threads already.
+func (r *ruleset) restrict(all bool) error {
 	kernel, _ := ll.LandlockGetABIVersion()
 	var err error
-	if kernel >= 8 {
+	if !all {
+		err = ll.LandlockRestrictSelf(r.fd, 0)
+	} else if kernel >= 8 {
 		err = ll.LandlockRestrictSelf(r.fd, ll.FlagRestrictSelfTSync)
 	} else {
 		err = ll.AllThreadsLandlockRestrictSelf(r.fd, 0)

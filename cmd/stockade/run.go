@@ -69,12 +69,34 @@ func cmdRun(args []string, io stdio) int {
 		analysed = quoteArgv(argv)
 	}
 
+	// The sandboxed child starts now and waits for its command, so its
+	// start-up overlaps the policy work below; it runs nothing unless allowed.
+	var stdoutCap, stderrCap *exec.Capture
+	var stdout, stderr = io.out, io.err
 	tmpdir, err := os.MkdirTemp("", "stockade-run-")
 	if err != nil {
 		printError(io.err, err)
 		return exitFailed
 	}
 	defer os.RemoveAll(tmpdir)
+	if *asJSON {
+		// The output still streams live (to stderr) while it is kept for the result.
+		live := func(p []byte) { io.err.Write(p) }
+		stdoutCap = exec.NewCapture(*limit, exec.TruncateHead, tmpdir, "stdout", live)
+		stderrCap = exec.NewCapture(*limit, exec.TruncateHead, tmpdir, "stderr", live)
+		stdout, stderr = stdoutCap, stderrCap
+	}
+	child, err := exec.StartChild(os.Stdin, stdout, stderr)
+	if err != nil {
+		printError(io.err, err)
+		return exitFailed
+	}
+	started := false
+	defer func() {
+		if !started {
+			child.Abort()
+		}
+	}()
 	out := runResult{ExitCode: exitFailed}
 	finish := func(code int) int {
 		if *asJSON {
@@ -114,20 +136,11 @@ func cmdRun(args []string, io stdio) int {
 	}
 
 	env := exec.SetEnv(st.env, "TMPDIR", tmpdir)
-	req := exec.OnceRequest{Argv: argv, Env: env, Dir: st.workdir, Spec: st.spec, Timeout: *timeout, Stdin: os.Stdin}
-	var stdoutCap, stderrCap *exec.Capture
-	if *asJSON {
-		// The output still streams live (to stderr) while it is kept for the result.
-		live := func(p []byte) { io.err.Write(p) }
-		stdoutCap = exec.NewCapture(*limit, exec.TruncateHead, tmpdir, "stdout", live)
-		stderrCap = exec.NewCapture(*limit, exec.TruncateHead, tmpdir, "stderr", live)
-		req.Stdout, req.Stderr = stdoutCap, stderrCap
-	} else {
-		req.Stdout, req.Stderr = io.out, io.err
-	}
+	req := exec.OnceRequest{Argv: argv, Env: env, Dir: st.workdir, Spec: st.spec, Timeout: *timeout}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	res, err := exec.RunOnce(ctx, req)
+	started = true
+	res, err := child.Run(ctx, req)
 	if *asJSON {
 		o, e := stdoutCap.Finish(), stderrCap.Finish()
 		out.Stdout, out.Stderr = &o, &e
