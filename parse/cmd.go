@@ -17,13 +17,16 @@ func (a *analyzer) call(f *frame, c *syntax.CallExpr, redirs []Redirect, stdin *
 		text, _ := a.assign(f, as, len(c.Args) == 0)
 		env = append(env, text)
 	}
-	argv := make([]word, 0, len(c.Args))
+	start := len(a.stack)
+	defer func() { a.stack = a.stack[:start] }()
 	for _, w := range c.Args {
-		argv = append(argv, a.words(f, w)...)
+		a.pushWords(f, w)
 		if a.err != nil {
 			return
 		}
 	}
+	// Handlers may change argv's words, never append to it in place.
+	argv := a.stack[start:len(a.stack):len(a.stack)]
 	if len(argv) == 0 {
 		if len(redirs) > 0 {
 			a.out = append(a.out, Invocation{Pos: f.pos(a, c.Pos()), Args: []string{}, Env: env, Redirects: redirs,
@@ -41,7 +44,7 @@ func (a *analyzer) call(f *frame, c *syntax.CallExpr, redirs []Redirect, stdin *
 func (a *analyzer) invocation(f *frame, argv []word, via []string) Invocation {
 	inv := Invocation{
 		Name: argv[0].text, Dynamic: argv[0].dyn, Pos: argv[0].pos,
-		Args: make([]string, len(argv)-1), DynamicArgs: make([]bool, len(argv)-1),
+		Args:       a.newStrings(len(argv) - 1),
 		Background: f.background, PipedInto: f.piped,
 		Via: f.via,
 	}
@@ -49,9 +52,31 @@ func (a *analyzer) invocation(f *frame, argv []word, via []string) Invocation {
 		inv.Via = append(append([]string(nil), f.via...), via...)
 	}
 	for i, w := range argv[1:] {
-		inv.Args[i], inv.DynamicArgs[i] = w.text, w.dyn
+		inv.Args[i] = w.text
+		if w.dyn {
+			if inv.DynamicArgs == nil {
+				// Left nil when no argument is dynamic, as Parse reports it.
+				inv.DynamicArgs = make([]bool, len(argv)-1)
+			}
+			inv.DynamicArgs[i] = true
+		}
 	}
 	return inv
+}
+
+// newStrings returns a slice of n strings, carved from a larger allocation
+// shared with other invocations of the script. Its capacity is n, so that
+// appending to it copies.
+func (a *analyzer) newStrings(n int) []string {
+	if n == 0 {
+		return nil
+	}
+	if cap(a.strs)-len(a.strs) < n {
+		a.strs = make([]string, 0, max(n, min(len(a.src)/8, 4096)))
+	}
+	l := len(a.strs)
+	a.strs = a.strs[:l+n]
+	return a.strs[l : l+n : l+n]
 }
 
 // cmdCtx is what a command handler works on.
@@ -64,6 +89,7 @@ type cmdCtx struct {
 	stdin *stdinText
 	wrap  int      // how many wrappers deep
 	via   []string // wrappers around this invocation, outermost first
+	frame frame    // where f points unless a handler changes f
 }
 
 func (c *cmdCtx) inv() *Invocation { return &c.a.out[c.idx] }
@@ -79,8 +105,12 @@ func (a *analyzer) runVia(f *frame, inv Invocation, argv []word, stdin *stdinTex
 	if inv.Dynamic || a.err != nil {
 		return
 	}
-	c := &cmdCtx{a: a, f: f, idx: len(a.out) - 1, argv: argv, base: path.Base(inv.Name), stdin: stdin, wrap: wrap, via: via}
-	if h := handlerFor(c.base); h != nil {
+	base := path.Base(inv.Name)
+	if h := handlerFor(base); h != nil {
+		// Handlers keep a pointer to their frame: they get a copy, so that
+		// f stays on the caller's stack.
+		c := &cmdCtx{a: a, idx: len(a.out) - 1, argv: argv, base: base, stdin: stdin, wrap: wrap, via: via, frame: *f}
+		c.f = &c.frame
 		h(c)
 	}
 }

@@ -16,6 +16,10 @@ type analyzer struct {
 	assigns []Assignment
 	funcs   map[string]bool
 	err     *Error
+
+	stack []word   // words of the commands being walked; see pushWords
+	buf   []byte   // scratch space for resolving words
+	strs  []string // free space for the Args of invocations; see newStrings
 }
 
 // frame is where the walker stands: the text being walked and the context that
@@ -231,16 +235,19 @@ func (a *analyzer) redirects(f *frame, rs []*syntax.Redirect) ([]Redirect, *stdi
 				stdin = &stdinText{text: text, dyn: dyn, pos: f.pos(a, r.Pos())}
 			}
 		default:
-			ws := a.words(f, r.Word)
+			start := len(a.stack)
+			n := a.pushWords(f, r.Word)
 			if a.err != nil {
+				a.stack = a.stack[:start]
 				return nil, nil
 			}
-			if len(ws) != 1 {
+			if n != 1 {
 				// bash: "ambiguous redirect"; the command does not run.
 				rd.Target, rd.Dynamic = f.source(r.Word), true
 			} else {
-				rd.Target, rd.Dynamic = ws[0].text, ws[0].dyn
+				rd.Target, rd.Dynamic = a.stack[start].text, a.stack[start].dyn
 			}
+			a.stack = a.stack[:start]
 			switch r.Op {
 			case syntax.WordHdoc:
 				if fd0 {
@@ -308,9 +315,33 @@ func (a *analyzer) subs(f *frame, n syntax.Node) {
 	if n == nil || a.err != nil {
 		return
 	}
-	if w, ok := n.(*syntax.Word); ok && w == nil {
+	if w, ok := n.(*syntax.Word); ok && (w == nil || plain(w.Parts)) {
 		return
 	}
+	a.walkSubs(*f, n)
+}
+
+// plain reports whether parts are only literals and quoted literals, which
+// hold nothing subs looks for.
+func plain(parts []syntax.WordPart) bool {
+	for _, p := range parts {
+		switch p := p.(type) {
+		case *syntax.Lit, *syntax.SglQuoted:
+		case *syntax.DblQuoted:
+			if !plain(p.Parts) {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// walkSubs is subs for a node that may hold something. It takes its frame
+// by value: the walk's callback keeps it, and the caller's stays on the stack.
+func (a *analyzer) walkSubs(fv frame, n syntax.Node) {
+	f := &fv
 	syntax.Walk(n, func(n syntax.Node) bool {
 		if a.err != nil {
 			return false
@@ -386,10 +417,13 @@ func (a *analyzer) assign(f *frame, as *syntax.Assign, record bool) (string, boo
 	a.subs(f, as.Index)
 	if as.Naked && as.Name == nil {
 		// declare option or dynamic name
-		ws := a.words(f, as.Value)
-		if len(ws) == 1 {
-			return ws[0].text, ws[0].dyn
+		start := len(a.stack)
+		if a.pushWords(f, as.Value) == 1 {
+			w := a.stack[start]
+			a.stack = a.stack[:start]
+			return w.text, w.dyn
 		}
+		a.stack = a.stack[:start]
 		return f.source(as.Value), true
 	}
 	if as.Name == nil {
@@ -426,8 +460,9 @@ func (a *analyzer) assign(f *frame, as *syntax.Assign, record bool) (string, boo
 // splitting happens there.
 func (a *analyzer) assignValue(f *frame, w *syntax.Word) (string, bool) {
 	a.subs(f, w)
-	r := resolver{}
+	r := resolver{buf: a.buf[:0]}
 	r.parts(w.Parts, false)
+	a.buf = r.buf[:0]
 	if r.err != "" {
 		a.fail(f, w.Pos(), r.err)
 		return "", true
@@ -435,7 +470,7 @@ func (a *analyzer) assignValue(f *frame, w *syntax.Word) (string, bool) {
 	if r.dyn {
 		return f.source(w), true
 	}
-	return r.sb.String(), false
+	return r.String(), false
 }
 
 // word is one resolved word.
@@ -445,61 +480,82 @@ type word struct {
 	pos  Pos
 }
 
-// words resolves a word the way bash expands it for a command line: brace
-// expansion may make it many words. It also walks the word for substitutions.
-func (a *analyzer) words(f *frame, w *syntax.Word) []word {
+// pushWords resolves a word the way bash expands it for a command line and
+// appends the result to a.stack: brace expansion may make it many words, an
+// empty unquoted one none. It also walks the word for substitutions. It
+// returns how many words it pushed.
+//
+// a.stack is a stack shared by the whole walk: a caller takes the words it
+// pushed with a.stack[start:], and truncates the stack back to start when it
+// is done with them. Code walked meanwhile (a $(...) in the word, a string
+// read again as code) pushes and pops above them.
+func (a *analyzer) pushWords(f *frame, w *syntax.Word) int {
 	if w == nil || a.err != nil {
-		return nil
+		return 0
 	}
 	a.subs(f, w)
 	if a.err != nil {
-		return nil
+		return 0
 	}
 	p := f.pos(a, w.Pos())
-	one := func(w2 *syntax.Word) (word, bool) {
-		r := resolver{nullable: true}
-		r.parts(w2.Parts, false)
-		if r.err != "" {
-			if a.err == nil {
-				a.err = &Error{Pos: p, Msg: r.err}
-			}
-			return word{}, false
-		}
-		if r.dyn || (f.placeholder != "" && strings.Contains(r.sb.String(), f.placeholder)) {
-			return word{text: f.source(w), dyn: true, pos: p}, true
-		}
-		return word{text: r.sb.String(), pos: p}, !r.nullable || r.sb.Len() > 0
-	}
 	if !syntax.SplitBraces(w) {
-		x, keep := one(w)
-		if !keep {
-			return nil
+		if x, keep := a.resolveWord(f, w, w, p); keep {
+			a.stack = append(a.stack, x)
+			return 1
 		}
-		return []word{x}
+		return 0
 	}
+	return a.pushBraces(*f, w, p)
+}
+
+// pushBraces is pushWords for a word with brace expansion. It takes its
+// frame by value, as walkSubs does.
+func (a *analyzer) pushBraces(fv frame, w *syntax.Word, p Pos) int {
+	f := &fv
 	if msg := checkBraces(w); msg != "" {
 		if a.err == nil {
 			a.err = &Error{Pos: p, Msg: msg}
 		}
-		return nil
+		return 0
 	}
-	var out []word
+	n := 0
 	for w2, err := range expand.BracesSeq(nil, w) {
 		if err != nil {
 			if a.err == nil {
 				a.err = &Error{Pos: p, Msg: err.Error()}
 			}
-			return nil
+			return n
 		}
-		x, keep := one(w2)
+		x, keep := a.resolveWord(f, w2, w, p)
 		if a.err != nil {
-			return nil
+			return n
 		}
 		if keep {
-			out = append(out, x)
+			a.stack = append(a.stack, x)
+			n++
 		}
 	}
-	return out
+	return n
+}
+
+// resolveWord resolves w2, which is w or one of the words brace expansion
+// makes of it; p is the position of w. It reports false for a word that
+// expands to nothing.
+func (a *analyzer) resolveWord(f *frame, w2, w *syntax.Word, p Pos) (word, bool) {
+	r := resolver{buf: a.buf[:0], nullable: true}
+	r.parts(w2.Parts, false)
+	a.buf = r.buf[:0]
+	if r.err != "" {
+		if a.err == nil {
+			a.err = &Error{Pos: p, Msg: r.err}
+		}
+		return word{}, false
+	}
+	text := r.String()
+	if r.dyn || (f.placeholder != "" && strings.Contains(text, f.placeholder)) {
+		return word{text: f.source(w), dyn: true, pos: p}, true
+	}
+	return word{text: text, pos: p}, !r.nullable || len(text) > 0
 }
 
 // checkBraces refuses letter sequences whose range includes a backslash, such

@@ -7,13 +7,37 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 )
 
-// resolver builds the value of one word after brace expansion.
+// resolver builds the value of one word after brace expansion. While the
+// value is a single piece of the parsed text it is kept as that string, so
+// that most words cost no copy; pieces are joined in buf once there are two.
 type resolver struct {
-	sb       strings.Builder
+	s        string // the value, until joined is set
+	buf      []byte // the value, once joined is set
+	joined   bool
 	dyn      bool
 	nullable bool // true until a quoted part is seen: an empty unquoted result is removed
 	bracket  bool // an unquoted '[' was seen; a later ']' makes the word a glob
 	err      string
+}
+
+func (r *resolver) write(s string) {
+	switch {
+	case r.joined:
+		r.buf = append(r.buf, s...)
+	case r.s == "":
+		r.s = s
+	case s != "":
+		r.buf = append(append(r.buf[:0], r.s...), s...)
+		r.joined = true
+	}
+}
+
+// String returns the value built so far.
+func (r *resolver) String() string {
+	if r.joined {
+		return string(r.buf)
+	}
+	return r.s
 }
 
 func (r *resolver) parts(parts []syntax.WordPart, inDQ bool) {
@@ -21,7 +45,7 @@ func (r *resolver) parts(parts []syntax.WordPart, inDQ bool) {
 		switch p := p.(type) {
 		case *syntax.Lit:
 			if inDQ {
-				r.sb.WriteString(unescapeDQ(p.Value, false))
+				r.write(unescapeDQ(p.Value, false))
 				r.closeBracket(p.Value)
 			} else {
 				r.unquoted(p.Value)
@@ -34,10 +58,10 @@ func (r *resolver) parts(parts []syntax.WordPart, inDQ bool) {
 					r.err = err
 					return
 				}
-				r.sb.WriteString(s)
+				r.write(s)
 				r.closeBracket(s)
 			} else {
-				r.sb.WriteString(p.Value)
+				r.write(p.Value)
 				r.closeBracket(p.Value)
 			}
 		case *syntax.DblQuoted:
@@ -60,7 +84,7 @@ func (r *resolver) parts(parts []syntax.WordPart, inDQ bool) {
 }
 
 func (r *resolver) closeBracket(s string) {
-	if r.bracket && strings.ContainsRune(s, ']') {
+	if r.bracket && strings.IndexByte(s, ']') >= 0 {
 		r.dyn = true
 	}
 }
@@ -68,19 +92,21 @@ func (r *resolver) closeBracket(s string) {
 // unquoted adds an unquoted literal: backslashes quote the next character, and
 // unquoted glob characters make the word dynamic.
 func (r *resolver) unquoted(s string) {
+	start := 0 // s[start:i] is still to be written
 	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch c {
+		switch s[i] {
 		case '\\':
+			r.write(s[start:i])
+			start = i + 1
 			if i+1 < len(s) {
 				i++
-				r.sb.WriteByte(s[i])
+				r.write(s[i : i+1])
+				start = i + 1
 				r.nullable = false
 				if s[i] == ']' {
 					r.closeBracket("]")
 				}
 			}
-			continue
 		case '*', '?':
 			r.dyn = true
 		case '[':
@@ -88,8 +114,8 @@ func (r *resolver) unquoted(s string) {
 		case ']':
 			r.closeBracket("]")
 		}
-		r.sb.WriteByte(c)
 	}
+	r.write(s[start:])
 }
 
 // unescapeDQ removes the backslashes that quote a character inside double
