@@ -265,17 +265,37 @@ func killStrays() int {
 			}
 		}
 		if fresh == 0 {
-			return len(killed)
+			break
 		}
-		for {
-			var ws unix.WaitStatus
-			if pid, err := unix.Wait4(-1, &ws, unix.WNOHANG, nil); err != nil || pid <= 0 {
-				break
+		reapStrays(time.Millisecond)
+	}
+	reapStrays(time.Second)
+	return len(killed)
+}
+
+// reapStrays waits, at most d, until no child of this process but the known
+// ones is left, reaping the stray ones: a killed process is gone only once its
+// parent has waited for it, and a caller that returns before would leave it
+// behind as a zombie.
+func reapStrays(d time.Duration) {
+	deadline := time.Now().Add(d)
+	for {
+		children, ok := proctree.DirectChildren(os.Getpid())
+		left := 0
+		for _, pid := range children {
+			if _, known := knownChildren.Load(pid); known {
+				continue
 			}
+			var ws unix.WaitStatus
+			if got, _ := unix.Wait4(pid, &ws, unix.WNOHANG, nil); got != pid {
+				left++
+			}
+		}
+		if !ok || left == 0 || time.Now().After(deadline) {
+			return
 		}
 		time.Sleep(time.Millisecond)
 	}
-	return len(killed)
 }
 
 // removeProcLimit stops what is left in a process-bound cgroup and removes it.
