@@ -26,6 +26,8 @@ var alwaysKept = []string{
 	"GOPATH", "GOROOT", "GOCACHE", "GOMODCACHE", "GOFLAGS", "GOPROXY", "GOTOOLCHAIN",
 	"CARGO_HOME", "RUSTUP_HOME", "NVM_DIR", "VIRTUAL_ENV", "PYTHONPATH", "JAVA_HOME",
 	"HOSTNAME", "SHLVL", "XDG_*",
+	// paths to CA bundles, not credentials
+	"*_CA_BUNDLE", "*_CA_CERTS*", "*_CAINFO", "*_CERT_FILE", "*_CERT_DIR", "*_CA_CERTS_FILE",
 }
 
 // secretWords are name parts (split at "_", "-" and ".") that mark a credential.

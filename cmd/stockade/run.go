@@ -6,6 +6,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"log/slog"
 	"os"
 	"os/signal"
 	"strings"
@@ -49,6 +50,7 @@ func cmdRun(args []string, io stdio) int {
 	script := fs.String("c", "", "run this shell script (with bash, else sh) instead of CMD ARGS")
 	timeout := fs.Duration("timeout", 0, "stop the command after this long, e.g. 10m (default: no limit); exit status 124")
 	limit := fs.Int("limit", exec.DefaultLimit, "with --json: characters of each stream kept in the result")
+	verbose := fs.Bool("v", false, "log what stockade does (secrets removed from the environment, ...) to stderr")
 	asJSON := fs.Bool("json", false, "print one JSON result object on stdout at the end; the command's output streams to stderr")
 	fs.Usage = func() {
 		fmt.Fprintln(io.err, "usage: stockade run [flags] -- CMD [ARGS...]\n       stockade run [flags] -c 'SCRIPT'\n\nflags:")
@@ -57,6 +59,11 @@ func cmdRun(args []string, io stdio) int {
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
+	level := slog.LevelWarn
+	if *verbose {
+		level = slog.LevelInfo
+	}
+	slog.SetDefault(slog.New(slog.NewTextHandler(io.err, &slog.HandlerOptions{Level: level})))
 	argv := fs.Args()
 	if (*script == "") == (len(argv) == 0) {
 		return fail(io.err, errors.New("give either a command after -- or a script with -c"), "stockade run -- go test ./...", "stockade run -c 'make && make test'")
