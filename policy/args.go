@@ -13,12 +13,15 @@ type argv struct {
 	name        string   // base name of the command word
 	words       []string // every argument
 	values      []string // values of --opt=value, and of -Xvalue for options known to take one
-	shorts      [256]bool
+	shorts      [4]uint64 // bit c: some option word has the letter c
 	longs       []string // long option names, without dashes or value
 	dashWords   []string // words starting with one dash, up to any '='
 	positionals []string
 	subcommand  string // first positional
 	dynamicArg  bool   // some argument is known only at run time
+	// norms[i] is normPath of the i-th of words and values, for path
+	// patterns; computed on first use.
+	norms []string
 }
 
 // valueOptions lists, for a few commands, the options that take a value in the
@@ -40,8 +43,9 @@ func commandName(word string) string {
 	return word
 }
 
-func analyze(inv *parse.Invocation) *argv {
-	a := &argv{words: inv.Args}
+// init reads the arguments of inv into a.
+func (a *argv) init(inv *parse.Invocation) {
+	a.words = inv.Args
 	if inv.Dynamic {
 		a.name = inv.Name
 	} else {
@@ -81,7 +85,7 @@ func analyze(inv *parse.Invocation) *argv {
 				a.values = append(a.values, val)
 			}
 			for j := 1; j < len(w); j++ {
-				a.shorts[w[j]] = true
+				a.setShort(w[j])
 				if strings.IndexByte(vo.short, w[j]) >= 0 {
 					if j+1 < len(w) {
 						a.values = append(a.values, w[j+1:])
@@ -97,8 +101,10 @@ func analyze(inv *parse.Invocation) *argv {
 	if len(a.positionals) > 0 {
 		a.subcommand = a.positionals[0]
 	}
-	return a
 }
+
+func (a *argv) setShort(c byte)      { a.shorts[c>>6] |= 1 << (c & 63) }
+func (a *argv) hasShort(c byte) bool { return a.shorts[c>>6]&(1<<(c&63)) != 0 }
 
 func contains(list []string, s string) bool {
 	for _, x := range list {
@@ -116,7 +122,7 @@ func (a *argv) hasFlag(alts []flagAlt, prefer map[string]bool) bool {
 	for _, alt := range alts {
 		switch {
 		case alt.short != 0:
-			if a.shorts[alt.short] {
+			if a.hasShort(alt.short) {
 				return true
 			}
 		case alt.word != "":
@@ -144,6 +150,45 @@ func (a *argv) hasFlag(alts []flagAlt, prefer map[string]bool) bool {
 func prefersOther(abbrev string, prefer map[string]bool) bool {
 	for name := range prefer {
 		if strings.HasPrefix(name, abbrev) {
+			return true
+		}
+	}
+	return false
+}
+
+// anyArgGlob reports whether some argument word or option value matches one
+// of globs (anyGlob), normalising each argument for path patterns once.
+func (a *argv) anyArgGlob(globs []glob, home string) bool {
+	n := len(a.words) + len(a.values)
+	if a.norms == nil && n > 0 && hasPathGlob(globs) {
+		a.norms = make([]string, n)
+		for i := range n {
+			a.norms[i] = normPath(a.nth(i), home)
+		}
+	}
+	for i := range n {
+		norm := ""
+		if a.norms != nil {
+			norm = a.norms[i]
+		}
+		if anyGlobNormed(globs, a.nth(i), norm) {
+			return true
+		}
+	}
+	return false
+}
+
+// nth returns the i-th of words and values.
+func (a *argv) nth(i int) string {
+	if i < len(a.words) {
+		return a.words[i]
+	}
+	return a.values[i-len(a.words)]
+}
+
+func hasPathGlob(globs []glob) bool {
+	for i := range globs {
+		if globs[i].isPath {
 			return true
 		}
 	}
@@ -223,15 +268,20 @@ func normPath(s, home string) string {
 }
 
 func anyGlob(globs []glob, s, home string) bool {
-	var norm string
-	normed := false
+	norm := ""
+	if hasPathGlob(globs) {
+		norm = normPath(s, home)
+	}
+	return anyGlobNormed(globs, s, norm)
+}
+
+// anyGlobNormed is anyGlob, given norm = normPath(s, home) when some glob is
+// a path pattern.
+func anyGlobNormed(globs []glob, s, norm string) bool {
 	for i := range globs {
 		g := &globs[i]
 		t := s
 		if g.isPath {
-			if !normed {
-				norm, normed = normPath(s, home), true
-			}
 			t = norm
 		}
 		if !g.meta {

@@ -90,7 +90,7 @@ type Matcher struct {
 // compiled is the prepared form of a Matcher. Regular expressions are compiled
 // on first use, so loading a policy stays cheap.
 type compiled struct {
-	names                  []string
+	names                  []namePattern
 	flags                  [][]flagAlt
 	notFlags               [][]flagAlt
 	args, notArgs, lastArg []glob
@@ -157,7 +157,7 @@ func (m *Matcher) compile(problem func(key, msg string), trusted bool) {
 			problem("command", fmt.Sprintf("bad glob %q", n))
 		}
 	}
-	c.names = m.Command
+	c.names = compileNames(m.Command)
 	c.subcommand = compileGlobs(m.Subcommand, "subcommand", problem)
 	c.via = compileGlobs(m.Via, "via", problem)
 	c.args = compileGlobs(m.Args, "args", problem)
@@ -288,13 +288,13 @@ func (m *Matcher) match(ctx *scriptCtx, i int, a *argv) bool {
 			return false
 		}
 	}
-	if len(c.args) > 0 && !a.anyArg(func(s string) bool { return anyGlob(c.args, s, ctx.home) }) {
+	if len(c.args) > 0 && !a.anyArgGlob(c.args, ctx.home) {
 		return false
 	}
 	if len(c.lastArg) > 0 && (len(a.positionals) == 0 || !anyGlob(c.lastArg, a.positionals[len(a.positionals)-1], ctx.home)) {
 		return false
 	}
-	if len(c.notArgs) > 0 && a.anyArg(func(s string) bool { return anyGlob(c.notArgs, s, ctx.home) }) {
+	if len(c.notArgs) > 0 && a.anyArgGlob(c.notArgs, ctx.home) {
 		return false
 	}
 	if len(c.argsRe.src) > 0 && !a.anyArg(c.argsRe.any) {
@@ -339,12 +339,37 @@ func anyString(list []string, f func(string) bool) bool {
 	return false
 }
 
-func matchName(names []string, name string) bool {
-	for _, n := range names {
-		if n == name {
+// namePattern is one glob of command, with the literal text it starts with.
+type namePattern struct {
+	pat    string
+	prefix string // pat up to its first *, ?, [ or \; a name that matches starts with it
+	meta   bool   // prefix is not all of pat
+}
+
+func compileNames(pats []string) []namePattern {
+	if len(pats) == 0 {
+		return nil
+	}
+	out := make([]namePattern, len(pats))
+	for i, p := range pats {
+		out[i] = namePattern{pat: p, prefix: p}
+		if j := strings.IndexAny(p, "*?[\\"); j >= 0 {
+			out[i].prefix, out[i].meta = p[:j], true
+		}
+	}
+	return out
+}
+
+func matchName(names []namePattern, name string) bool {
+	for i := range names {
+		n := &names[i]
+		if n.pat == name {
 			return true
 		}
-		if ok, _ := path.Match(n, name); ok {
+		if !n.meta || !strings.HasPrefix(name, n.prefix) {
+			continue // path.Match would not match either
+		}
+		if ok, _ := path.Match(n.pat, name); ok {
 			return true
 		}
 	}
@@ -386,22 +411,26 @@ func isWriteOp(op string) bool {
 
 // scriptCtx holds what matching needs across the invocations of one script.
 type scriptCtx struct {
-	p       *Policy
-	invs    []parse.Invocation
-	args    []*argv
-	matched []bool
-	home    string
+	p        *Policy
+	invs     []parse.Invocation
+	args     []argv // args[i] is valid when analyzed[i] is set
+	analyzed []bool
+	matched  []bool
+	home     string
 }
 
 func newScriptCtx(p *Policy, invs []parse.Invocation) *scriptCtx {
-	return &scriptCtx{p: p, invs: invs, args: make([]*argv, len(invs)), matched: make([]bool, len(invs)), home: p.homeDir}
+	flags := make([]bool, 2*len(invs))
+	return &scriptCtx{p: p, invs: invs, args: make([]argv, len(invs)),
+		analyzed: flags[:len(invs)], matched: flags[len(invs):], home: p.homeDir}
 }
 
 func (ctx *scriptCtx) arg(i int) *argv {
-	if ctx.args[i] == nil {
-		ctx.args[i] = analyze(&ctx.invs[i])
+	if !ctx.analyzed[i] {
+		ctx.args[i].init(&ctx.invs[i])
+		ctx.analyzed[i] = true
 	}
-	return ctx.args[i]
+	return &ctx.args[i]
 }
 
 // upstreamMatches reports whether an earlier stage of the pipeline that ends
