@@ -10,12 +10,12 @@ import (
 
 // argv is an invocation's arguments, read the way getopt-style tools read them.
 type argv struct {
-	name        string   // base name of the command word
-	words       []string // every argument
-	values      []string // values of --opt=value, and of -Xvalue for options known to take one
+	name        string    // base name of the command word
+	words       []string  // every argument
+	values      []string  // values of --opt=value, and of -Xvalue for options known to take one
 	shorts      [4]uint64 // bit c: some option word has the letter c
-	longs       []string // long option names, without dashes or value
-	dashWords   []string // words starting with one dash, up to any '='
+	longs       []string  // long option names, without dashes or value
+	dashWords   []string  // words starting with one dash, up to any '='
 	positionals []string
 	subcommand  string // first positional
 	dynamicArg  bool   // some argument is known only at run time
