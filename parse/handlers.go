@@ -2,11 +2,12 @@ package parse
 
 import (
 	"strings"
+	"sync"
 )
 
 // handlerFor returns what to do with a command of this base name, or nil.
 func handlerFor(base string) func(*cmdCtx) {
-	if h, ok := handlers[base]; ok {
+	if h, ok := handlers()[base]; ok {
 		return h
 	}
 	if sh := shellName(base); sh != "" {
@@ -18,10 +19,20 @@ func handlerFor(base string) func(*cmdCtx) {
 	return nil
 }
 
-var handlers map[string]func(*cmdCtx)
+var (
+	handlersOnce sync.Once
+	handlerMap   map[string]func(*cmdCtx)
+)
 
-func init() {
-	handlers = map[string]func(*cmdCtx){
+// handlers maps base names to their handler. It is built on first use, not
+// when the program starts.
+func handlers() map[string]func(*cmdCtx) {
+	handlersOnce.Do(initHandlers)
+	return handlerMap
+}
+
+func initHandlers() {
+	handlerMap = map[string]func(*cmdCtx){
 		"eval":      evalHandler,
 		"trap":      trapHandler,
 		"alias":     aliasHandler,
@@ -65,7 +76,7 @@ func init() {
 		"unshare":     simpleWrapper(optSpec{arg: "SGRw", flags: "mUuipnCTfrc", anyLong: true}),
 		"nsenter":     simpleWrapper(optSpec{arg: "tSGwWe", flags: "amuinpUCTrF", anyLong: true}),
 		"firejail":    simpleWrapper(optSpec{anyLong: true}),
-		"bwrap":       simpleWrapper(optSpec{anyLong: false, long: bwrapLong, longFlags: bwrapFlags}),
+		"bwrap":       bwrapHandler,
 		"prlimit":     simpleWrapper(optSpec{arg: "po", flags: "", anyLong: true}),
 		"runuser":     suHandler,
 		"su":          suHandler,
@@ -107,34 +118,32 @@ var bwrapFlags = []string{"help", "version", "unshare-all", "share-net", "unshar
 var bwrapTwo = []string{"bind", "bind-try", "dev-bind", "dev-bind-try", "ro-bind", "ro-bind-try", "symlink",
 	"setenv", "file", "bind-data", "ro-bind-data", "bind-fd", "ro-bind-fd", "overlay-src"}
 
-func init() {
-	handlers["bwrap"] = func(c *cmdCtx) {
-		// Two-argument options do not fit optSpec; skip them first.
-		i := 1
-		for i < len(c.argv) {
-			w := c.argv[i]
-			if w.dyn {
-				c.unknown(i, "bwrap")
-				return
-			}
-			name := strings.TrimPrefix(w.text, "--")
-			switch {
-			case w.text == "--":
-				c.wrapped(i+1, "bwrap", nil, c.stdin)
-				return
-			case !strings.HasPrefix(w.text, "--"):
-				c.wrapped(i, "bwrap", nil, c.stdin)
-				return
-			case contains(bwrapTwo, name):
-				i += 3
-			case contains(bwrapLong, name):
-				i += 2
-			case contains(bwrapFlags, name):
-				i++
-			default:
-				c.unknown(i, "bwrap")
-				return
-			}
+func bwrapHandler(c *cmdCtx) {
+	// Two-argument options do not fit optSpec; skip them first.
+	i := 1
+	for i < len(c.argv) {
+		w := c.argv[i]
+		if w.dyn {
+			c.unknown(i, "bwrap")
+			return
+		}
+		name := strings.TrimPrefix(w.text, "--")
+		switch {
+		case w.text == "--":
+			c.wrapped(i+1, "bwrap", nil, c.stdin)
+			return
+		case !strings.HasPrefix(w.text, "--"):
+			c.wrapped(i, "bwrap", nil, c.stdin)
+			return
+		case contains(bwrapTwo, name):
+			i += 3
+		case contains(bwrapLong, name):
+			i += 2
+		case contains(bwrapFlags, name):
+			i++
+		default:
+			c.unknown(i, "bwrap")
+			return
 		}
 	}
 }
@@ -621,7 +630,7 @@ func parallelHandler(c *cmdCtx) {
 			i++
 			break
 		}
-		if parallelArgOpts[strings.TrimLeft(strings.SplitN(t, "=", 2)[0], "-")] && !strings.Contains(t, "=") {
+		if parallelArgOpt(strings.TrimLeft(strings.SplitN(t, "=", 2)[0], "-")) && !strings.Contains(t, "=") {
 			i += 2
 			continue
 		}
@@ -651,10 +660,16 @@ func parallelHandler(c *cmdCtx) {
 	joinAsCode(&sub, i, "parallel")
 }
 
-var parallelArgOpts = map[string]bool{"j": true, "jobs": true, "S": true, "sshlogin": true, "I": true, "a": true, "arg-file": true,
-	"C": true, "colsep": true, "d": true, "delimiter": true, "E": true, "n": true, "max-args": true, "N": true, "L": true,
-	"max-lines": true, "s": true, "max-chars": true, "P": true, "joblog": true, "results": true, "tmpdir": true, "workdir": true,
-	"timeout": true, "retries": true, "delay": true, "memfree": true, "load": true, "tag-string": true, "env": true}
+// parallelArgOpt reports whether a GNU parallel option takes its value in the next word.
+func parallelArgOpt(name string) bool {
+	switch name {
+	case "j", "jobs", "S", "sshlogin", "I", "a", "arg-file", "C", "colsep", "d", "delimiter", "E", "n", "max-args", "N", "L",
+		"max-lines", "s", "max-chars", "P", "joblog", "results", "tmpdir", "workdir",
+		"timeout", "retries", "delay", "memfree", "load", "tag-string", "env":
+		return true
+	}
+	return false
+}
 
 func findHandler(c *cmdCtx) {
 	for i := 1; i < len(c.argv); i++ {

@@ -3,6 +3,7 @@ package parse
 import (
 	"encoding/base64"
 	"strings"
+	"sync"
 	"unicode/utf16"
 )
 
@@ -11,14 +12,25 @@ import (
 // and no $'...', zsh runs code in glob qualifiers); their code is parsed as
 // bash all the same, so what bash would run is reported, and it is also
 // reported as InlineCode so a policy can judge the shell.
-var bashLike = map[string]bool{"bash": true, "sh": true, "dash": true, "ash": true, "rbash": true,
-	"ksh": true, "ksh93": true, "mksh": true, "pdksh": true, "zsh": true, "yash": true, "posh": true, "lksh": true}
+func bashLike(base string) bool {
+	switch base {
+	case "bash", "sh", "dash", "ash", "rbash", "ksh", "ksh93", "mksh", "pdksh", "zsh", "yash", "posh", "lksh":
+		return true
+	}
+	return false
+}
 
 // otherShells take code with -c but read it too differently to parse as bash.
-var otherShells = map[string]bool{"fish": true, "csh": true, "tcsh": true, "nu": true, "elvish": true, "xonsh": true, "rc": true}
+func otherShell(base string) bool {
+	switch base {
+	case "fish", "csh", "tcsh", "nu", "elvish", "xonsh", "rc":
+		return true
+	}
+	return false
+}
 
 func shellName(base string) string {
-	if bashLike[base] || otherShells[base] {
+	if bashLike(base) || otherShell(base) {
 		return base
 	}
 	return ""
@@ -82,7 +94,7 @@ scan:
 		}
 		cw := argv[i]
 		c.setInline(c.base, cw)
-		if bashLike[c.base] {
+		if bashLike(c.base) {
 			c.code(cw, c.base+" -c")
 		}
 	case i < len(argv) && !smode:
@@ -93,7 +105,7 @@ scan:
 		} else {
 			c.setInline(c.base, word{text: c.stdin.text, pos: c.stdin.pos})
 		}
-		if bashLike[c.base] && c.stdin.pos != (Pos{}) {
+		if bashLike(c.base) && c.stdin.pos != (Pos{}) {
 			c.code(word{text: c.stdin.text, dyn: c.stdin.dyn, pos: c.stdin.pos}, c.base+" <<")
 		}
 	}
@@ -117,27 +129,30 @@ type interpSpec struct {
 	stdinCode   bool // with no program given, the program is read from standard input
 }
 
-var interps = map[string]*interpSpec{
-	"python": {codeShort: "c", argShort: "WX", stopShort: "m", scriptStops: true, stdinCode: true},
-	"node": {codeShort: "ep", codeLong: []string{"eval", "print"}, argShort: "rC",
-		argLong:     []string{"require", "import", "loader", "experimental-loader", "conditions", "input-type", "env-file", "title"},
-		scriptStops: true, stdinCode: true},
-	"perl":      {codeShort: "eE", attached: "ilo0FCdDMmIxV", stdinCode: true},
-	"ruby":      {codeShort: "e", argShort: "rICE", attached: "0FilTWxK", stdinCode: true},
-	"php":       {codeShort: "rBRE", argShort: "dcz", fileShort: "f", stdinCode: true},
-	"lua":       {codeShort: "e", argShort: "l", scriptStops: true, stdinCode: true},
-	"osascript": {codeShort: "e", argShort: "ls", scriptStops: true, stdinCode: true},
-	"Rscript":   {codeShort: "e", scriptStops: true},
-	"R":         {codeShort: "e"},
-	"julia":     {codeShort: "eE", codeLong: []string{"eval", "print"}, scriptStops: true},
-	"expect":    {codeShort: "c", stdinCode: false},
-	"gdb":       {codeWords: []string{"-ex", "--ex", "-eval-command", "--eval-command", "-iex", "--iex"}},
-	"vim":       {codeShort: "c", codeLong: []string{"cmd"}},
-	"awk": {codeShort: "e", codeLong: []string{"source"}, argShort: "Fvil", fileShort: "fE",
-		argLong: []string{"field-separator", "assign", "include", "load"}, fileLong: []string{"file", "exec"}, operandProgram: true},
-	"sed": {codeShort: "e", codeLong: []string{"expression"}, argShort: "l", attached: "i", fileShort: "f",
-		argLong: []string{"line-length"}, fileLong: []string{"file"}, operandProgram: true},
-}
+// interps is built on first use, not when the program starts.
+var interps = sync.OnceValue(func() map[string]*interpSpec {
+	return map[string]*interpSpec{
+		"python": {codeShort: "c", argShort: "WX", stopShort: "m", scriptStops: true, stdinCode: true},
+		"node": {codeShort: "ep", codeLong: []string{"eval", "print"}, argShort: "rC",
+			argLong:     []string{"require", "import", "loader", "experimental-loader", "conditions", "input-type", "env-file", "title"},
+			scriptStops: true, stdinCode: true},
+		"perl":      {codeShort: "eE", attached: "ilo0FCdDMmIxV", stdinCode: true},
+		"ruby":      {codeShort: "e", argShort: "rICE", attached: "0FilTWxK", stdinCode: true},
+		"php":       {codeShort: "rBRE", argShort: "dcz", fileShort: "f", stdinCode: true},
+		"lua":       {codeShort: "e", argShort: "l", scriptStops: true, stdinCode: true},
+		"osascript": {codeShort: "e", argShort: "ls", scriptStops: true, stdinCode: true},
+		"Rscript":   {codeShort: "e", scriptStops: true},
+		"R":         {codeShort: "e"},
+		"julia":     {codeShort: "eE", codeLong: []string{"eval", "print"}, scriptStops: true},
+		"expect":    {codeShort: "c", stdinCode: false},
+		"gdb":       {codeWords: []string{"-ex", "--ex", "-eval-command", "--eval-command", "-iex", "--iex"}},
+		"vim":       {codeShort: "c", codeLong: []string{"cmd"}},
+		"awk": {codeShort: "e", codeLong: []string{"source"}, argShort: "Fvil", fileShort: "fE",
+			argLong: []string{"field-separator", "assign", "include", "load"}, fileLong: []string{"file", "exec"}, operandProgram: true},
+		"sed": {codeShort: "e", codeLong: []string{"expression"}, argShort: "l", attached: "i", fileShort: "f",
+			argLong: []string{"line-length"}, fileLong: []string{"file"}, operandProgram: true},
+	}
+})
 
 // interpName maps a command's base name to its entry in interps.
 func interpName(base string) string {
@@ -161,7 +176,7 @@ func interpName(base string) string {
 	case base == "pwsh" || base == "powershell" || base == "deno":
 		return base
 	}
-	if _, ok := interps[base]; ok {
+	if _, ok := interps()[base]; ok {
 		return base
 	}
 	return ""
@@ -184,7 +199,7 @@ func interpHandler(c *cmdCtx) {
 		}
 		return
 	}
-	spec := interps[name]
+	spec := interps()[name]
 	var codes []word
 	haveFile, haveScript := false, false
 	argv := c.argv

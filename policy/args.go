@@ -26,13 +26,21 @@ type argv struct {
 
 // valueOptions lists, for a few commands, the options that take a value in the
 // next word, so that the value is not read as the subcommand or as flags.
-var valueOptions = map[string]struct {
-	short string
-	long  []string
-}{
-	"git":  {"Cc", []string{"git-dir", "work-tree", "namespace", "config-env", "super-prefix", "list-cmds"}},
-	"sudo": {"ugCDhprRT", []string{"user", "group", "chdir", "host", "prompt", "role", "type", "close-from"}},
+// (A switch rather than a map: nothing to build when the program starts.)
+func valueOptions(name string) (short string, long []string) {
+	switch name {
+	case "git":
+		return "Cc", gitValueLong
+	case "sudo":
+		return "ugCDhprRT", sudoValueLong
+	}
+	return "", nil
 }
+
+var (
+	gitValueLong  = []string{"git-dir", "work-tree", "namespace", "config-env", "super-prefix", "list-cmds"}
+	sudoValueLong = []string{"user", "group", "chdir", "host", "prompt", "role", "type", "close-from"}
+)
 
 // commandName is the base name of a command word: /usr/bin/rm and \rm are rm.
 func commandName(word string) string {
@@ -60,7 +68,7 @@ func (a *argv) init(inv *parse.Invocation) {
 			}
 		}
 	}
-	vo := valueOptions[a.name]
+	voShort, voLong := valueOptions(a.name)
 	optsDone := false
 	for i := 0; i < len(inv.Args); i++ {
 		w := inv.Args[i]
@@ -74,7 +82,7 @@ func (a *argv) init(inv *parse.Invocation) {
 			a.longs = append(a.longs, name)
 			if hasVal {
 				a.values = append(a.values, val)
-			} else if contains(vo.long, name) && i+1 < len(inv.Args) {
+			} else if contains(voLong, name) && i+1 < len(inv.Args) {
 				i++
 				a.values = append(a.values, inv.Args[i])
 			}
@@ -86,7 +94,7 @@ func (a *argv) init(inv *parse.Invocation) {
 			}
 			for j := 1; j < len(w); j++ {
 				a.setShort(w[j])
-				if strings.IndexByte(vo.short, w[j]) >= 0 {
+				if strings.IndexByte(voShort, w[j]) >= 0 {
 					if j+1 < len(w) {
 						a.values = append(a.values, w[j+1:])
 					} else if i+1 < len(inv.Args) {
