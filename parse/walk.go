@@ -236,6 +236,7 @@ func (a *analyzer) redirects(f *frame, rs []*syntax.Redirect) ([]Redirect, *stdi
 			}
 		default:
 			start := len(a.stack)
+			src := f.source(r.Word) // before pushWords splits its braces
 			n := a.pushWords(f, r.Word)
 			if a.err != nil {
 				a.stack = a.stack[:start]
@@ -243,7 +244,7 @@ func (a *analyzer) redirects(f *frame, rs []*syntax.Redirect) ([]Redirect, *stdi
 			}
 			if n != 1 {
 				// bash: "ambiguous redirect"; the command does not run.
-				rd.Target, rd.Dynamic = f.source(r.Word), true
+				rd.Target, rd.Dynamic = src, true
 			} else {
 				rd.Target, rd.Dynamic = a.stack[start].text, a.stack[start].dyn
 			}
@@ -418,13 +419,14 @@ func (a *analyzer) assign(f *frame, as *syntax.Assign, record bool) (string, boo
 	if as.Naked && as.Name == nil {
 		// declare option or dynamic name
 		start := len(a.stack)
+		src := f.source(as.Value) // before pushWords splits its braces
 		if a.pushWords(f, as.Value) == 1 {
 			w := a.stack[start]
 			a.stack = a.stack[:start]
 			return w.text, w.dyn
 		}
 		a.stack = a.stack[:start]
-		return f.source(as.Value), true
+		return src, true
 	}
 	if as.Name == nil {
 		return f.source(as), true
@@ -498,19 +500,22 @@ func (a *analyzer) pushWords(f *frame, w *syntax.Word) int {
 		return 0
 	}
 	p := f.pos(a, w.Pos())
+	// The source text, taken before SplitBraces rewrites w: the position of
+	// a rewritten word whose first element is empty ({,x}) is not defined.
+	src := f.source(w)
 	if !syntax.SplitBraces(w) {
-		if x, keep := a.resolveWord(f, w, w, p); keep {
+		if x, keep := a.resolveWord(f, w, src, p); keep {
 			a.stack = append(a.stack, x)
 			return 1
 		}
 		return 0
 	}
-	return a.pushBraces(*f, w, p)
+	return a.pushBraces(*f, w, src, p)
 }
 
 // pushBraces is pushWords for a word with brace expansion. It takes its
 // frame by value, as walkSubs does.
-func (a *analyzer) pushBraces(fv frame, w *syntax.Word, p Pos) int {
+func (a *analyzer) pushBraces(fv frame, w *syntax.Word, src string, p Pos) int {
 	f := &fv
 	if msg := checkBraces(w); msg != "" {
 		if a.err == nil {
@@ -526,7 +531,7 @@ func (a *analyzer) pushBraces(fv frame, w *syntax.Word, p Pos) int {
 			}
 			return n
 		}
-		x, keep := a.resolveWord(f, w2, w, p)
+		x, keep := a.resolveWord(f, w2, src, p)
 		if a.err != nil {
 			return n
 		}
@@ -538,10 +543,10 @@ func (a *analyzer) pushBraces(fv frame, w *syntax.Word, p Pos) int {
 	return n
 }
 
-// resolveWord resolves w2, which is w or one of the words brace expansion
-// makes of it; p is the position of w. It reports false for a word that
-// expands to nothing.
-func (a *analyzer) resolveWord(f *frame, w2, w *syntax.Word, p Pos) (word, bool) {
+// resolveWord resolves w2, which is a word or one of the words brace
+// expansion makes of it; src and p are the source text and position of that
+// word. It reports false for a word that expands to nothing.
+func (a *analyzer) resolveWord(f *frame, w2 *syntax.Word, src string, p Pos) (word, bool) {
 	r := resolver{buf: a.buf[:0], nullable: true}
 	r.parts(w2.Parts, false)
 	a.buf = r.buf[:0]
@@ -553,7 +558,7 @@ func (a *analyzer) resolveWord(f *frame, w2, w *syntax.Word, p Pos) (word, bool)
 	}
 	text := r.String()
 	if r.dyn || (f.placeholder != "" && strings.Contains(text, f.placeholder)) {
-		return word{text: f.source(w), dyn: true, pos: p}, true
+		return word{text: src, dyn: true, pos: p}, true
 	}
 	return word{text: text, pos: p}, !r.nullable || len(text) > 0
 }
