@@ -245,7 +245,8 @@ var becomeSubreaper = sync.OnceFunc(func() {
 func killStrays() int {
 	self := os.Getpid()
 	if children, ok := proctree.DirectChildren(self); ok && allKnownOrDead(children) {
-		return 0 // the common case, without reading every process
+		reapStrays(time.Second) // the dead ones are still ours to reap
+		return 0                // the common case, without reading every process
 	}
 	killed := map[int]bool{}
 	for round := 0; round < 100; round++ {
