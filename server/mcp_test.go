@@ -533,7 +533,7 @@ func TestSessionEndStopsEveryProcess(t *testing.T) {
 	decode(t, s2.call("bash", map[string]any{"command": "sleep 302 & echo $! > " + dir + "/bg3; wait", "run_in_background": true}))
 	waitFor(t, dir+"/bg3")
 	s2.cmd.Process.Signal(syscall.SIGTERM)
-	s2.cmd.Wait()
+	assertDead(t, s2.cmd.Process.Pid) // the client's transport reaps it
 	assertDead(t, readPid(t, dir+"/bg3"))
 	s2.session.Close()
 }
