@@ -159,6 +159,7 @@ func TestOutlive(t *testing.T) {
 		{name: "outlive-setsid", expect: "outlived"},
 		{name: "outlive-nohup", expect: "outlived"},
 		{name: "outlive-daemon", expect: "outlived"},
+		{name: "outlive-holding-output", expect: "outlived", timeout: time.Second, limit: 6 * time.Second},
 	})
 }
 
@@ -183,6 +184,7 @@ func TestRootSyscalls(t *testing.T) {
 			}
 			return nil
 		}},
+		{name: "userns", expect: "$OUT/root-locked"},
 		{name: "mount", expect: "mounted"},
 		{name: "chroot", expect: "chroot", check: inWorkdir("chrooted", literal("chrooted"), "a program ran after chroot (it wrote %q)")},
 		{name: "sethostname", expect: "host name", ns: []string{"--uts"}, after: `uname -n > "$W/.after-hostname"`,

@@ -134,6 +134,9 @@ type attack struct {
 	after string
 	// controlUID runs the unsandboxed run as this uid (with its victim).
 	controlUID int
+	// limit is how long a run may take before the test stops it (default: a
+	// minute); a run that needs stopping is a finding.
+	limit time.Duration
 	// noControl is why there is no unsandboxed run.
 	noControl string
 	// before runs before the sandboxed run; it may stop the test.
@@ -206,6 +209,10 @@ func newEnv(t *testing.T, a attack, uid int) *env {
 	must(t, os.WriteFile(locked, []byte(e.secrets["$OUT/locked"]), 0o000))
 	must(t, os.Chown(locked, 54321, 54321))
 	must(t, os.Chmod(locked, 0o000))
+	// A root-owned file of mode 000: root reads it only with CAP_DAC_OVERRIDE.
+	e.secrets["$OUT/root-locked"] = "root-locked-" + randHex(12)
+	must(t, os.WriteFile(filepath.Join(e.out, "root-locked"), []byte(e.secrets["$OUT/root-locked"]), 0o000))
+	must(t, os.Chmod(filepath.Join(e.out, "root-locked"), 0o000))
 	// A setuid-root copy of cat.
 	cat, err := os.ReadFile("/bin/cat")
 	must(t, err)
@@ -285,6 +292,7 @@ type result struct {
 	stdout, stderr string
 	json           *runJSON
 	took           time.Duration
+	overdue        string // set when the test had to stop the run
 }
 
 // runJSON is the part of `stockade run --json` the suite reads.
@@ -345,7 +353,11 @@ func execute(t *testing.T, a attack, e *env, script string, sandboxed bool, uid 
 		argv = append(append([]string{"unshare"}, a.ns...), argv...)
 	}
 
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	limit := a.limit
+	if limit == 0 {
+		limit = time.Minute
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), limit)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
 	cmd.Dir = e.work
@@ -374,7 +386,7 @@ func execute(t *testing.T, a attack, e *env, script string, sandboxed bool, uid 
 	wg.Wait()
 	r.state = cmd.ProcessState
 	if ctx.Err() != nil {
-		t.Errorf("the run did not end within a minute: %v", err)
+		r.overdue = fmt.Sprintf("the run did not end within %s and the test had to stop it (%v)", limit, err)
 	}
 	r.stdout, r.stderr = readAll(outF), readAll(errF)
 	if sandboxed {
@@ -433,12 +445,15 @@ func findings(t *testing.T, a attack, e *env, r *result, signalsBefore int64) ([
 	if !alive(e.victim.Process.Pid) {
 		f = append(f, fmt.Sprintf("the victim process %d outside the command was killed", e.victim.Process.Pid))
 	}
-	if ws, ok := r.state.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+	if ws, ok := r.state.Sys().(syscall.WaitStatus); ok && ws.Signaled() && r.overdue == "" {
 		who := "the stand-in supervisor (bash)"
 		if r.sandboxed {
 			who = "stockade (the supervisor)"
 		}
 		f = append(f, fmt.Sprintf("%s was %s", who, waitStatus(r.state)))
+	}
+	if r.overdue != "" {
+		f = append(f, r.overdue)
 	}
 	for _, m := range mountsUnder(e.work) {
 		f = append(f, "a file system was mounted on "+m)

@@ -352,7 +352,7 @@ func waitStatus(ps *os.ProcessState) string {
 		return "not started"
 	}
 	if ws, ok := ps.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
-		return "killed by " + ws.Signal().String()
+		return "killed by " + unix.SignalName(ws.Signal())
 	}
 	return fmt.Sprintf("exit status %d", ps.ExitCode())
 }
