@@ -2,6 +2,7 @@ package exec
 
 import (
 	"context"
+	"os"
 	osexec "os/exec"
 	"testing"
 
@@ -11,9 +12,11 @@ import (
 // BenchmarkRunTrue is one foreground call of `true` through a session (no MCP),
 // against BenchmarkDirectBash, the same command spawned directly from Go.
 func BenchmarkRunTrue(b *testing.B) {
-	for _, mode := range []sandbox.FSMode{sandbox.FSOff} {
-		b.Run(string(mode), func(b *testing.B) {
-			s, err := NewSession(Config{Workdir: b.TempDir(), Spec: sandbox.Spec{FS: mode}, Env: []string{"PATH=/usr/bin:/bin"}})
+	full := sandbox.Spec{FS: sandbox.FSWorkspaceWrite, LandlockABI: 7, Seccomp: true, NetworkOff: true,
+		UnixSocketsOff: true, Scopes: true, DropCaps: os.Geteuid() == 0}
+	for name, spec := range map[string]sandbox.Spec{"nosandbox": {FS: sandbox.FSOff}, "sandbox": full} {
+		b.Run(name, func(b *testing.B) {
+			s, err := NewSession(Config{Workdir: b.TempDir(), Spec: spec, Env: os.Environ()})
 			if err != nil {
 				b.Fatal(err)
 			}

@@ -200,8 +200,9 @@ func (s *Session) Run(ctx context.Context, req Request) (Result, error) {
 	var wg sync.WaitGroup
 	copyInto := func(w io.Writer, r *os.File) {
 		defer wg.Done()
-		buf := make([]byte, 256<<10)
-		io.CopyBuffer(w, r, buf)
+		buf := copyBuffers.Get().(*[]byte)
+		io.CopyBuffer(w, r, *buf)
+		copyBuffers.Put(buf)
 	}
 	wg.Add(3)
 	go copyInto(outCap, stdoutR)
@@ -338,6 +339,10 @@ func (s *Session) Close() error {
 	s.devnull.Close()
 	return os.RemoveAll(s.dir)
 }
+
+// copyBuffers are the buffers output is read with: large, so a command that
+// streams is read in few system calls, and reused, so a call does not allocate them.
+var copyBuffers = sync.Pool{New: func() any { b := make([]byte, 256<<10); return &b }}
 
 // limitedBuffer keeps at most max bytes and drops the rest.
 type limitedBuffer struct {

@@ -8,7 +8,9 @@ import (
 	"os"
 	osexec "os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
+	"sync"
 
 	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/syntax"
@@ -57,6 +59,10 @@ type shellInit struct {
 	nonce string
 	path  string // the BASH_ENV file
 	trap  string
+
+	mu          sync.Mutex
+	lastExports []byte   // the last `export -p` output parsed...
+	lastEnv     []string // ...and what it gave: most calls change nothing
 }
 
 func newShellInit(dir string) (*shellInit, error) {
@@ -102,11 +108,17 @@ func (si *shellInit) parseReport(data []byte) (cwd string, env []string, ok bool
 	if !found || len(dir) == 0 {
 		return "", nil, false
 	}
+	si.mu.Lock()
+	defer si.mu.Unlock()
+	if si.lastExports != nil && bytes.Equal(exports, si.lastExports) {
+		return string(dir), slices.Clone(si.lastEnv), true
+	}
 	env, err := parseExports(exports)
 	if err != nil {
 		return string(dir), nil, true
 	}
-	return string(dir), env, true
+	si.lastExports, si.lastEnv = bytes.Clone(exports), env
+	return string(dir), slices.Clone(env), true
 }
 
 // parseExports reads the output of `export -p` (bash prints `declare -x N="v"`,
