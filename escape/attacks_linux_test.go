@@ -224,7 +224,7 @@ func TestForkBomb(t *testing.T) {
 			}
 		}
 	}
-	bomb := attack{name: "fork-bomb", policy: "bounded.toml", timeout: 5 * time.Second,
+	bomb := attack{name: "fork-bomb", policy: "bounded.toml", timeout: 5 * time.Second, before: requireProcessBound,
 		noControl: "an unbounded fork bomb outside a sandbox would take the host down; fork-bounded is its control",
 		during: func(e *env, stop <-chan struct{}) {
 			most.Store(0)
@@ -258,7 +258,7 @@ func TestForkBomb(t *testing.T) {
 		},
 	}
 	run(t, []attack{
-		{name: "fork-bounded", policy: "bounded.toml", timeout: 20 * time.Second, expect: "sleepers", during: count,
+		{name: "fork-bounded", policy: "bounded.toml", timeout: 20 * time.Second, expect: "sleepers", during: count, before: requireProcessBound,
 			check: func(t *testing.T, e *env, r *result) []string {
 				t.Logf("at most %d sleepers at once", most.Load())
 				if most.Load() > 200 {
@@ -350,5 +350,17 @@ func requireSignalScope(t *testing.T) {
 	out, err := cmd.Output()
 	if err == nil || !strings.Contains(string(out), `"scopes": true`) {
 		t.Fatalf("refusing to run kill -9 -1 in the sandbox: a sandboxed kill -0 of the test process was not refused (%v)\n%s", err, out)
+	}
+}
+
+// requireProcessBound skips the test unless stockade bounds the processes of a
+// command under bounded.toml on this host.
+func requireProcessBound(t *testing.T) {
+	cmd := exec.Command(stockade, "run", "--json", "--policy", filepath.Join(dataDir, "bounded.toml"), "-c", "true")
+	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + t.TempDir()}
+	cmd.Dir = t.TempDir()
+	out, _ := cmd.Output()
+	if !strings.Contains(string(out), `"max_procs": 200`) {
+		t.Skipf("stockade does not bound processes on this host (no writable pids cgroup?):\n%s", out)
 	}
 }
