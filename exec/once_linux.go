@@ -10,6 +10,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"sync"
 	"syscall"
 	"time"
 
@@ -25,6 +26,11 @@ type Child struct {
 	ctlW  *os.File
 	repR  *os.File
 	start time.Time
+	// Output that goes to a writer rather than a file is copied from pipes of
+	// our own, so waiting for the command never waits for whoever else holds
+	// the pipes (a setsid process it left behind).
+	copies  sync.WaitGroup
+	readers []*os.File
 }
 
 // StartChild re-executes stockade as a sandboxed child in exec mode, with the
@@ -46,11 +52,30 @@ func StartChild(stdin io.Reader, stdout, stderr io.Writer) (*Child, error) {
 	c.cmd.Args[0] = os.Args[0]
 	c.cmd.Env = []string{}
 	c.cmd.ExtraFiles = []*os.File{ctlR, repW}
-	c.cmd.Stdin, c.cmd.Stdout, c.cmd.Stderr = stdin, stdout, stderr
+	if f, ok := stdin.(*os.File); ok {
+		c.cmd.Stdin = f
+	}
+	var writeEnds []*os.File
+	for _, s := range []struct {
+		w   io.Writer
+		dst *io.Writer
+	}{{stdout, &c.cmd.Stdout}, {stderr, &c.cmd.Stderr}} {
+		f, err := c.output(s.w)
+		if err != nil {
+			return nil, err
+		}
+		*s.dst = f
+		if _, direct := s.w.(*os.File); !direct && f != nil {
+			writeEnds = append(writeEnds, f)
+		}
+	}
 	c.cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
 	err = c.cmd.Start()
 	ctlR.Close()
 	repW.Close()
+	for _, f := range writeEnds {
+		f.Close()
+	}
 	if err != nil {
 		ctlW.Close()
 		repR.Close()
@@ -60,12 +85,56 @@ func StartChild(stdin io.Reader, stdout, stderr io.Writer) (*Child, error) {
 	return c, nil
 }
 
+// output returns the file the command writes w through: w itself when it is
+// a file, else the write end of a pipe that a goroutine copies into w.
+func (c *Child) output(w io.Writer) (*os.File, error) {
+	if w == nil {
+		return nil, nil
+	}
+	if f, ok := w.(*os.File); ok {
+		return f, nil
+	}
+	r, wf, err := os.Pipe()
+	if err != nil {
+		return nil, err
+	}
+	growPipe(r)
+	c.readers = append(c.readers, r)
+	c.copies.Add(1)
+	go func() {
+		defer c.copies.Done()
+		buf := copyBuffers.Get().(*[]byte)
+		io.CopyBuffer(w, r, *buf)
+		copyBuffers.Put(buf)
+	}()
+	return wf, nil
+}
+
+// drainOutput waits, at most d, for the copies of the output to reach end of
+// file; then it stops them.
+func (c *Child) drainOutput(d time.Duration) {
+	done := make(chan struct{})
+	go func() { c.copies.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(d):
+		for _, r := range c.readers {
+			r.SetReadDeadline(time.Now())
+		}
+		<-done
+	}
+	for _, r := range c.readers {
+		r.Close()
+	}
+}
+
 // Abort stops a child that will not be given a command.
 func (c *Child) Abort() {
 	c.ctlW.Close()
 	c.cmd.Process.Kill()
 	c.cmd.Wait()
 	c.repR.Close()
+	c.drainOutput(time.Second)
 	knownChildren.Delete(c.cmd.Process.Pid)
 }
 
@@ -130,6 +199,7 @@ func (c *Child) Run(ctx context.Context, req OnceRequest) (OnceResult, error) {
 		err = stopGroup(pid, waited, req.Grace)
 	}
 	res.Leftovers = killGroupAndStrays(pid)
+	c.drainOutput(2 * time.Second)
 	removeProcLimit(res.Applied.ProcLimit)
 	res.Duration = time.Since(c.start)
 	if setupErr != nil {
