@@ -28,6 +28,8 @@ type Config struct {
 	// task logs); default os.TempDir().
 	RuntimeDir string
 	Stderr     io.Writer // the sandbox child's own diagnostics (default os.Stderr)
+	// Shell runs the commands; default DetectShell(): /bin/bash, else /bin/sh.
+	Shell Shell
 }
 
 // Session is the state one agent carries between calls: the cwd, the exported
@@ -99,7 +101,10 @@ func NewSession(cfg Config) (*Session, error) {
 	if err != nil {
 		return nil, fmt.Errorf("session directory: %w", err)
 	}
-	s := &Session{cfg: cfg, shell: DetectShell(), dir: dir, tmp: filepath.Join(dir, "tmp"), out: filepath.Join(dir, "out"),
+	if cfg.Shell.Path == "" {
+		cfg.Shell = DetectShell()
+	}
+	s := &Session{cfg: cfg, shell: cfg.Shell, dir: dir, tmp: filepath.Join(dir, "tmp"), out: filepath.Join(dir, "out"),
 		cwd: workdir, tasks: map[string]*task{}}
 	fail := func(err error) (*Session, error) {
 		os.RemoveAll(dir)

@@ -183,3 +183,18 @@ func TestBackgroundTasks(t *testing.T) {
 		t.Fatalf("kill: %+v %v", killed, err)
 	}
 }
+
+// Without bash, commands run with /bin/sh through eval, and the cwd and the
+// exported environment still carry over.
+func TestShellFallback(t *testing.T) {
+	s := newTestSession(t, Config{Shell: PosixShell()})
+	sub := t.TempDir()
+	run(t, s, "cd "+sub+"; export GREETING='hi there'")
+	res := run(t, s, `pwd; echo "$GREETING"; [ -z "$BASH_VERSION" ] && echo posix`)
+	if want := sub + "\nhi there\nposix\n"; res.Stdout.Text != want {
+		t.Fatalf("got %q, want %q", res.Stdout.Text, want)
+	}
+	if res := run(t, s, "exit 5"); res.ExitCode != 5 {
+		t.Fatalf("exit code %d", res.ExitCode)
+	}
+}

@@ -34,6 +34,9 @@ type Shell struct {
 	isBash bool
 }
 
+// PosixShell is /bin/sh, run the way stockade runs it where there is no bash.
+func PosixShell() Shell { return Shell{Path: "/bin/sh"} }
+
 // DetectShell prefers /bin/bash and falls back to /bin/sh; where neither
 // exists (Windows), it looks for bash, then sh, on PATH.
 func DetectShell() Shell {

@@ -599,3 +599,19 @@ func (b *lockedBuffer) String() string {
 	defer b.mu.Unlock()
 	return b.buf.String()
 }
+
+func TestKillingTheSupervisorStopsEverything(t *testing.T) {
+	s := start(t, serverOpts{})
+	dir := s.dir
+	// The command's parent is the session's sandbox supervisor; killing it
+	// must not let anything the command started survive.
+	msg := s.toolErr("bash", map[string]any{"command": "setsid sleep 300 & echo $! > " + dir + "/orphan; sleep 0.2; kill -9 $PPID; sleep 5"}, "SANDBOX_FAILED")
+	if !strings.Contains(msg, "stopped") {
+		t.Errorf("the error should say what happened: %s", msg)
+	}
+	assertDead(t, readPid(t, dir+"/orphan"))
+	// The next call gets a new supervisor.
+	if r := s.bash("echo again"); r.Stdout != "again\n" {
+		t.Fatalf("after the supervisor died: %+v", r)
+	}
+}

@@ -57,6 +57,9 @@ func cmdRun(args []string, io stdio) int {
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
 		return 2
 	}
 	level := slog.LevelWarn
