@@ -1,7 +1,10 @@
 package exec
 
 import (
+	"context"
+	"errors"
 	"io"
+	"os/exec"
 	"time"
 
 	"github.com/stockade/stockade/sandbox"
@@ -28,4 +31,41 @@ type OnceResult struct {
 	Applied   sandbox.Applied
 	Leftovers int
 	Duration  time.Duration
+}
+
+// supervise waits for the command (waited delivers cmd.Wait's error); when
+// the timeout (0: none) passes or ctx ends first, stop must end it and return
+// what waited then delivers.
+func supervise(ctx context.Context, waited <-chan error, timeout time.Duration, stop func() error) (err error, timedOut bool) {
+	var expired <-chan time.Time
+	if timeout > 0 {
+		t := time.NewTimer(timeout)
+		defer t.Stop()
+		expired = t.C
+	}
+	select {
+	case err = <-waited:
+	case <-expired:
+		return stop(), true
+	case <-ctx.Done():
+		err = stop()
+	}
+	return err, false
+}
+
+// setExit fills the exit code and signal of res from what cmd.Wait returned;
+// a command that timed out exits 124.
+func setExit(res *OnceResult, err error) error {
+	var exitErr *exec.ExitError
+	switch {
+	case err == nil:
+	case errors.As(err, &exitErr):
+		res.ExitCode, res.Signal = decodeStatus(waitStatus(exitErr.ProcessState))
+	default:
+		return err
+	}
+	if res.TimedOut {
+		res.ExitCode = 124
+	}
+	return nil
 }

@@ -6,7 +6,6 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
-	"errors"
 	"io"
 	"os"
 	"os/exec"
@@ -183,21 +182,8 @@ func (c *Child) Run(ctx context.Context, req OnceRequest) (OnceResult, error) {
 
 	waited := make(chan error, 1)
 	go func() { waited <- c.cmd.Wait() }()
-	var timeout <-chan time.Time
-	if req.Timeout > 0 {
-		t := time.NewTimer(req.Timeout)
-		defer t.Stop()
-		timeout = t.C
-	}
-	var err error
-	select {
-	case err = <-waited:
-	case <-timeout:
-		res.TimedOut = true
-		err = stopGroup(pid, waited, req.Grace)
-	case <-ctx.Done():
-		err = stopGroup(pid, waited, req.Grace)
-	}
+	err, timedOut := supervise(ctx, waited, req.Timeout, func() error { return stopGroup(pid, waited, req.Grace) })
+	res.TimedOut = timedOut
 	res.Leftovers = killGroupAndStrays(pid)
 	c.drainOutput(2 * time.Second)
 	removeProcLimit(res.Applied.ProcLimit)
@@ -205,18 +191,7 @@ func (c *Child) Run(ctx context.Context, req OnceRequest) (OnceResult, error) {
 	if setupErr != nil {
 		return res, setupErr
 	}
-	var exitErr *exec.ExitError
-	switch {
-	case err == nil:
-	case errors.As(err, &exitErr):
-		res.ExitCode, res.Signal = decodeStatus(int(exitErr.Sys().(syscall.WaitStatus)))
-	default:
-		return res, err
-	}
-	if res.TimedOut {
-		res.ExitCode = 124
-	}
-	return res, nil
+	return res, setExit(&res, err)
 }
 
 // stopGroup sends SIGTERM to the process group, then SIGKILL after grace.

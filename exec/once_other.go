@@ -4,7 +4,6 @@ package exec
 
 import (
 	"context"
-	"errors"
 	"io"
 	"os/exec"
 	"time"
@@ -50,34 +49,8 @@ func (c *Child) Run(ctx context.Context, req OnceRequest) (OnceResult, error) {
 	}
 	waited := make(chan error, 1)
 	go func() { waited <- cmd.Wait() }()
-	var timeout <-chan time.Time
-	if req.Timeout > 0 {
-		t := time.NewTimer(req.Timeout)
-		defer t.Stop()
-		timeout = t.C
-	}
-	var err error
-	select {
-	case err = <-waited:
-	case <-timeout:
-		res.TimedOut = true
-		cmd.Process.Kill()
-		err = <-waited
-	case <-ctx.Done():
-		cmd.Process.Kill()
-		err = <-waited
-	}
+	err, timedOut := supervise(ctx, waited, req.Timeout, func() error { cmd.Process.Kill(); return <-waited })
+	res.TimedOut = timedOut
 	res.Duration = time.Since(start)
-	var exitErr *exec.ExitError
-	switch {
-	case err == nil:
-	case errors.As(err, &exitErr):
-		res.ExitCode, res.Signal = decodeStatus(waitStatus(exitErr.ProcessState))
-	default:
-		return res, err
-	}
-	if res.TimedOut {
-		res.ExitCode = 124
-	}
-	return res, nil
+	return res, setExit(&res, err)
 }

@@ -13,10 +13,3 @@ func startDirect(argv, env []string, dir string, files [4]*os.File) (*os.Process
 }
 
 func signalGroup(p *os.Process, sig syscall.Signal) { syscall.Kill(-p.Pid, sig) }
-
-func waitStatus(s *os.ProcessState) int {
-	if s == nil {
-		return int(syscall.SIGKILL)
-	}
-	return int(s.Sys().(syscall.WaitStatus))
-}

@@ -12,15 +12,6 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// spawner starts commands inside the session's sandbox.
-type spawner interface {
-	spawn(argv, env []string, dir string, files [4]*os.File) (id uint64, pid int, exited <-chan sandbox.ZygoteMsg, err error)
-	signal(id uint64, sig syscall.Signal)
-	applied() sandbox.Applied
-	gone() <-chan struct{} // closed when the supervisor of running commands is gone
-	close()
-}
-
 // zygoteSpawner keeps one zygote per session, and starts a new one when a
 // command killed the previous one.
 type zygoteSpawner struct {

@@ -13,15 +13,6 @@ import (
 	"github.com/stockade/stockade/sandbox"
 )
 
-// spawner starts commands for a session.
-type spawner interface {
-	spawn(argv, env []string, dir string, files [4]*os.File) (id uint64, pid int, exited <-chan sandbox.ZygoteMsg, err error)
-	signal(id uint64, sig syscall.Signal)
-	applied() sandbox.Applied
-	gone() <-chan struct{}
-	close()
-}
-
 // directSpawner runs commands as plain child processes: outside Linux there is
 // no kernel sandbox to apply (degrade reports that nothing is enforced, and
 // strict enforcement refuses before a session starts).

@@ -3,6 +3,7 @@
 package exec
 
 import (
+	"os"
 	"strconv"
 	"syscall"
 )
@@ -25,4 +26,13 @@ func signalName(sig syscall.Signal) string {
 		return n
 	}
 	return "signal " + strconv.Itoa(int(sig))
+}
+
+// waitStatus is the raw wait status of a finished process; a process that was
+// never waited for counts as killed.
+func waitStatus(s *os.ProcessState) int {
+	if s == nil {
+		return int(syscall.SIGKILL)
+	}
+	return int(s.Sys().(syscall.WaitStatus))
 }
