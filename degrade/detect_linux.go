@@ -75,21 +75,29 @@ func landlockReason(errno syscall.Errno, kernel string, seccompMode int, lsm str
 	for _, name := range strings.Split(strings.TrimSpace(lsm), ",") {
 		enabled = enabled || name == "landlock"
 	}
+	old := kernelBefore(kernel, 5, 13)
 	switch errno {
 	case unix.EOPNOTSUPP:
 		return "built into the kernel but not enabled at boot: add landlock to the lsm= kernel parameter"
 	case unix.ENOSYS:
+		// Before 5.13 the kernel has no such system call: whether a seccomp
+		// filter also answers ENOSYS cannot be told, and does not matter, as
+		// lifting the filter would give no Landlock either.
 		switch {
 		case enabled:
 			return "enabled in the kernel, but its system calls fail with ENOSYS: a seccomp filter this process runs under (a container runtime's profile) blocks them"
-		case kernelBefore(kernel, 5, 13):
+		case old:
 			return fmt.Sprintf("kernel %s predates landlock (5.13)", kernel)
 		case seccompMode == 2:
 			return "system calls fail with ENOSYS: the kernel is built without landlock, or a seccomp filter this process runs under (a container runtime's profile) blocks them"
 		}
 		return "the kernel is built without landlock (CONFIG_SECURITY_LANDLOCK)"
 	case unix.EPERM, unix.EACCES:
-		return fmt.Sprintf("system calls refused (%s), likely by a seccomp filter this process runs under", unix.ErrnoName(errno))
+		filter := fmt.Sprintf("refused (%s), likely by a seccomp filter this process runs under", unix.ErrnoName(errno))
+		if old && !enabled {
+			return fmt.Sprintf("kernel %s predates landlock (5.13); its system calls are also %s", kernel, filter)
+		}
+		return "system calls " + filter
 	}
 	return fmt.Sprintf("landlock_create_ruleset: %v", errno)
 }

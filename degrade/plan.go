@@ -47,15 +47,24 @@ func Plan(h Host, want policy.Sandbox, workdir, tmpdir string) (sandbox.Spec, Re
 	unixOff := want.UnixSockets == "deny"
 	linux := h.OS == "linux"
 
+	// The spec asks only for what this host can apply: sandbox.Apply refuses
+	// a mechanism it has no means for. What the policy wants and the spec
+	// cannot carry shows in the report as not enforced; under strict, the
+	// refusal below keeps anything from running.
 	spec := sandbox.Spec{
 		FS: sandbox.FSMode(want.Filesystem), Workdir: workdir, TmpDir: tmpdir,
 		WritableRoots: writable, ReadableRoots: readable, DenyRead: deny,
 		LandlockABI:    abi,
-		NetworkOff:     netOff,
-		UnixSocketsOff: unixOff,
+		NetworkOff:     netOff && (h.Seccomp || abi >= abiTCP),
+		UnixSocketsOff: unixOff && h.Seccomp,
 		Seccomp:        h.Seccomp && (netOff || unixOff),
 		Scopes:         abi >= abiScopes,
 		DropCaps:       linux && h.Root,
+	}
+	if abi == 0 {
+		// No Landlock: no filesystem rule can be applied.
+		spec.FS = sandbox.FSOff
+		spec.WritableRoots, spec.ReadableRoots, spec.DenyRead = nil, nil, nil
 	}
 	if want.MaxProcesses > 0 && h.PidsCgroup != "" {
 		spec.MaxProcs = want.MaxProcesses

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -116,25 +117,31 @@ func TestPlan(t *testing.T) {
 			status: map[string]Status{FSWrite: Partial}},
 		{host: "abi2", policy: fsOff, spec: mech{abi: 2, seccomp: true, netOff: true, unixOff: true, fs: "off"},
 			status: map[string]Status{FSWrite: Off}, full: true},
-		{host: "abi4-no-seccomp", spec: mech{abi: 4, netOff: true, unixOff: true, fs: "workspace-write"},
+		// Network off by Landlock TCP rules alone; nothing to refuse unix sockets with.
+		{host: "abi4-no-seccomp", spec: mech{abi: 4, netOff: true, fs: "workspace-write"},
 			status:  map[string]Status{NetworkTCP: Partial, NetworkOther: NotEnforced, UnixSockets: NotEnforced},
 			refused: []string{NetworkTCP, NetworkOther, UnixSockets}},
-		{host: "abi11-no-seccomp", policy: bestEffort, spec: mech{abi: 11, scopes: true, netOff: true, unixOff: true, fs: "workspace-write"},
+		{host: "abi11-no-seccomp", policy: bestEffort, spec: mech{abi: 11, scopes: true, netOff: true, fs: "workspace-write"},
 			status: map[string]Status{NetworkTCP: Partial, NetworkOther: Partial, UnixSockets: Partial}},
-		{host: "no-landlock", spec: mech{seccomp: true, netOff: true, unixOff: true, fs: "workspace-write"},
+		// No Landlock: the spec carries no filesystem rule (Apply would refuse
+		// one); the report says fs-write and deny-read are not enforced, and
+		// strict refuses.
+		{host: "no-landlock", spec: mech{seccomp: true, netOff: true, unixOff: true, fs: "off"},
 			status:  map[string]Status{FSWrite: NotEnforced, DenyRead: NotEnforced, NetworkTCP: Enforced, NetworkOther: Enforced, Signals: NotEnforced},
 			refused: []string{FSWrite, DenyRead}},
+		{host: "no-landlock", policy: bestEffort, spec: mech{seccomp: true, netOff: true, unixOff: true, fs: "off"},
+			status: map[string]Status{FSWrite: NotEnforced, DenyRead: NotEnforced, DeviceIoctl: NotEnforced, NetworkTCP: Enforced}},
 		{host: "no-landlock", policy: fsOff, spec: mech{seccomp: true, netOff: true, unixOff: true, fs: "off"}, full: true},
-		{host: "linux-nothing", policy: bestEffort, spec: mech{dropCaps: true, netOff: true, unixOff: true, fs: "workspace-write"},
+		{host: "linux-nothing", policy: bestEffort, spec: mech{dropCaps: true, fs: "off"},
 			status: map[string]Status{FSWrite: NotEnforced, NetworkTCP: NotEnforced, Signals: Partial, Containment: Enforced}},
 		{host: "darwin", refused: []string{FSWrite, DenyRead, NetworkTCP, NetworkOther, UnixSockets},
-			spec:   mech{netOff: true, unixOff: true, fs: "workspace-write"},
+			spec:   mech{fs: "off"},
 			status: map[string]Status{Signals: NotEnforced, Containment: Partial, EnvScrub: Enforced}},
 		// Root on darwin: nothing to drop capabilities with.
-		{host: "darwin", policy: all(bestEffort, bound), spec: mech{netOff: true, unixOff: true, fs: "workspace-write"},
+		{host: "darwin", policy: all(bestEffort, bound), spec: mech{fs: "off"},
 			status: map[string]Status{FSWrite: NotEnforced, ProcessBound: NotEnforced}},
 		{host: "darwin", policy: all(netOn, fsOff), spec: mech{fs: "off"}, full: true},
-		{host: "windows", policy: bestEffort, spec: mech{netOff: true, unixOff: true, fs: "workspace-write"},
+		{host: "windows", policy: bestEffort, spec: mech{fs: "off"},
 			status: map[string]Status{Containment: NotEnforced}},
 	}
 	for _, tt := range tests {
@@ -376,5 +383,58 @@ func TestPlanRejectsUnknownValues(t *testing.T) {
 	spec, rep, err := Plan(hosts["abi7"], policy.Sandbox{}, "/w", "/t")
 	if err != nil || spec.FS != sandbox.FSWorkspaceWrite || !spec.NetworkOff || !spec.UnixSocketsOff || rep.Enforce != "strict" {
 		t.Errorf("empty sandbox table: got %+v, %v, %v", spec, rep.Enforce, err)
+	}
+}
+
+// TestPlanSpecsApply checks that every spec Plan returns, for every simulated
+// host and every combination of the sandbox settings, is one sandbox.Apply
+// accepts: best-effort must be able to run whatever the host lacks, and what
+// the host lacks must show in the report, not as a spec the child refuses.
+func TestPlanSpecsApply(t *testing.T) {
+	t.Setenv("HOME", "/home/u")
+	names := slices.Sorted(maps.Keys(hosts))
+	for _, hn := range names {
+		h := hosts[hn]
+		for _, fs := range []string{"read-only", "workspace-write", "off"} {
+			for _, network := range []string{"off", "on"} {
+				for _, unixSockets := range []string{"deny", "allow"} {
+					for _, enforce := range []string{"strict", "best-effort"} {
+						for _, maxProcs := range []int{0, 64} {
+							want := sb(func(s *policy.Sandbox) {
+								s.Filesystem, s.Network, s.UnixSockets, s.Enforce, s.MaxProcesses = fs, network, unixSockets, enforce, maxProcs
+								s.WritableRoots = []string{"~/.cache"}
+								s.ReadableRoots = []string{"/usr", "/etc"}
+							})
+							name := fmt.Sprintf("%s/%s,%s,%s,%s,max=%d", hn, fs, network, unixSockets, enforce, maxProcs)
+							spec, rep, err := Plan(h, want, "/work", "/tmp/s")
+							var r *Refusal
+							if err != nil && !errors.As(err, &r) {
+								t.Errorf("%s: %v", name, err)
+								continue
+							}
+							if (r != nil) != (enforce == "strict" && !rep.Full) {
+								t.Errorf("%s: refusal %v with full = %v", name, err, rep.Full)
+							}
+							if err := sandbox.Validate(spec); err != nil {
+								t.Errorf("%s: sandbox.Validate: %v\nspec %+v", name, err, spec)
+							}
+							// The report never claims what the spec does not carry.
+							fw, _ := rep.Get(FSWrite)
+							dr, _ := rep.Get(DenyRead)
+							tcp, _ := rep.Get(NetworkTCP)
+							if (fw.Status == Enforced || fw.Status == Partial) && (spec.FS == sandbox.FSOff || spec.LandlockABI == 0) {
+								t.Errorf("%s: fs-write %s, but the spec has filesystem mode %q at landlock abi %d", name, fw.Status, spec.FS, spec.LandlockABI)
+							}
+							if dr.Status == Enforced && (len(spec.DenyRead) == 0 || spec.LandlockABI == 0) {
+								t.Errorf("%s: deny-read enforced, but the spec has deny-read %q at landlock abi %d", name, spec.DenyRead, spec.LandlockABI)
+							}
+							if (tcp.Status == Enforced || tcp.Status == Partial) && !spec.NetworkOff {
+								t.Errorf("%s: network-tcp %s, but the spec does not turn the network off", name, tcp.Status)
+							}
+						}
+					}
+				}
+			}
+		}
 	}
 }

@@ -56,7 +56,7 @@ func apply(spec Spec, all bool) (a Applied, err error) {
 	var notes []string
 	defer func() { a.Notes = strings.Join(notes, "; ") }()
 
-	if err := validate(spec); err != nil {
+	if err := Validate(spec); err != nil {
 		return a, err
 	}
 
@@ -127,9 +127,12 @@ func apply(spec Spec, all bool) (a Applied, err error) {
 	return a, nil
 }
 
-// validate refuses a spec that cannot be applied as written, before anything
-// is changed.
-func validate(spec Spec) error {
+// Validate says whether Apply would accept spec: it refuses a spec that cannot
+// be applied as written (a mechanism without the means for it, such as a
+// filesystem mode without Landlock) before anything is changed. The parent
+// (degrade) builds only specs that pass it; Apply checks again in the child.
+// It does not ask the kernel whether the mechanisms are there.
+func Validate(spec Spec) error {
 	switch spec.FS {
 	case FSReadOnly, FSWorkspaceWrite, FSOff:
 	case "":

@@ -11,10 +11,19 @@ var ErrUnsupported = errors.New("no kernel sandbox on this operating system")
 // Apply enforces nothing outside Linux. A spec that asks for nothing succeeds, so
 // best-effort runs still work; anything else is refused.
 func Apply(spec Spec) (Applied, error) {
-	if spec.LandlockABI != 0 || spec.Seccomp || spec.Scopes || spec.DropCaps || spec.MaxProcs != 0 {
-		return Applied{}, ErrUnsupported
+	if err := Validate(spec); err != nil {
+		return Applied{}, err
 	}
 	return Applied{}, nil
+}
+
+// Validate says whether Apply would accept spec: outside Linux, only a spec
+// that asks for no kernel mechanism.
+func Validate(spec Spec) error {
+	if spec.LandlockABI != 0 || spec.Seccomp || spec.Scopes || spec.DropCaps || spec.MaxProcs != 0 {
+		return ErrUnsupported
+	}
+	return nil
 }
 
 // RemoveProcLimit has nothing to remove outside Linux.
