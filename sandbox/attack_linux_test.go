@@ -12,6 +12,7 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -628,6 +629,12 @@ func TestForkBombContained(t *testing.T) {
 	}
 	if inChild() {
 		a := applyFromEnv(t)
+		// This process shares the bound with the bomb, which soon fills it:
+		// from then on the Go runtime cannot start a thread, and dies if it
+		// needs one (a write that blocks long enough for sysmon to hand its P
+		// to another thread, as on a loaded one-CPU guest). Start the threads
+		// it may need now.
+		startThreads(8)
 		cmd := exec.Command("bash", "-c", ":(){ :|:& };:")
 		cmd.Start()
 		time.Sleep(time.Second)
@@ -656,6 +663,27 @@ func TestForkBombContained(t *testing.T) {
 	if err := exec.Command("true").Run(); err != nil {
 		t.Errorf("this host cannot start a process after the fork bomb: %v", err)
 	}
+}
+
+// startThreads makes the Go runtime start n more OS threads and keep them
+// idle for later use: each of n goroutines locks itself to a thread and
+// parks, so the runtime starts another thread for the rest, then unlocks and
+// exits, which leaves its thread idle rather than gone.
+func startThreads(n int) {
+	var locked, done sync.WaitGroup
+	release := make(chan struct{})
+	for range n {
+		locked.Add(1)
+		done.Go(func() {
+			runtime.LockOSThread()
+			locked.Done()
+			<-release
+			runtime.UnlockOSThread()
+		})
+	}
+	locked.Wait()
+	close(release)
+	done.Wait()
 }
 
 // TestAttackLeaveProcLimit moves the process out of its pids cgroup, which
