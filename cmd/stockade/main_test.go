@@ -1,10 +1,13 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
+	"github.com/stockade/stockade/degrade"
+	"github.com/stockade/stockade/policy"
 )
 
 // TestMain lets the test binary act as the stockade command inside scripts, and
@@ -21,6 +24,17 @@ func TestScript(t *testing.T) {
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("HOME", env.WorkDir+"/home")
 			return os.MkdirAll(env.WorkDir+"/home", 0o755)
+		},
+		Condition: func(cond string) (bool, error) {
+			switch cond {
+			case "enforced":
+				// This host fully enforces the built-in policy, so a strict
+				// stockade run or serve starts (not so on the kernels of the
+				// matrix without Landlock, or with ABI 2).
+				_, _, err := degrade.Plan(degrade.Detect(), policy.Default().Sandbox, "/", os.TempDir())
+				return err == nil, nil
+			}
+			return false, fmt.Errorf("unknown condition %q", cond)
 		},
 	})
 }
