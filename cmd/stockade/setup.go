@@ -25,6 +25,7 @@ type sandboxFlags struct {
 	enforce    string
 	allowWrite listFlag
 	allowRead  listFlag
+	hostFile   string
 }
 
 type listFlag []string
@@ -40,6 +41,7 @@ func (f *sandboxFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.enforce, "enforce", "", "override the policy's enforcement: strict or best-effort")
 	fs.Var(&f.allowWrite, "allow-write", "an extra writable directory (repeatable)")
 	fs.Var(&f.allowRead, "allow-read", "restrict reads to these directories, plus what a shell needs (repeatable)")
+	fs.StringVar(&f.hostFile, "simulate-host", "", "for tests: plan as if on the host described in FILE (the \"host\" of 'stockade doctor --json'); what cannot be applied here still fails")
 }
 
 // setup is what a command needs before anything runs: the policy, the sandbox
@@ -96,7 +98,13 @@ func (f *sandboxFlags) prepare(tmpdir string) (*setup, error) {
 	if fi, err := os.Stat(workdir); err != nil || !fi.IsDir() {
 		return nil, fmt.Errorf("workdir %s is not a directory", workdir)
 	}
-	spec, report, err := degrade.Plan(degrade.Detect(), sb, workdir, tmpdir)
+	host := degrade.Detect()
+	if f.hostFile != "" {
+		if host, err = readHost(f.hostFile); err != nil {
+			return nil, err
+		}
+	}
+	spec, report, err := degrade.Plan(host, sb, workdir, tmpdir)
 	if err != nil {
 		return nil, err
 	}
