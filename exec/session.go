@@ -36,7 +36,6 @@ type Config struct {
 // environment, the sandbox supervisor and the background tasks.
 type Session struct {
 	cfg     Config
-	shell   Shell
 	init    *shellInit
 	dir     string // private: tmp/ (TMPDIR), out/ (full outputs and task logs)
 	tmp     string
@@ -63,17 +62,15 @@ type Request struct {
 
 // Result is what a foreground command did.
 type Result struct {
-	Stdout     Output        `json:"stdout"`
-	Stderr     Output        `json:"stderr"`
-	ExitCode   int           `json:"exit_code"`
-	Signal     string        `json:"signal,omitempty"`
-	TimedOut   bool          `json:"timed_out"`
-	Cancelled  bool          `json:"cancelled,omitempty"`
-	Cwd        string        `json:"cwd"`
-	Duration   time.Duration `json:"-"`
-	Leftovers  int           `json:"leftovers_stopped,omitempty"`
-	CwdReset   string        `json:"cwd_reset,omitempty"` // why the cwd went back to the workdir
-	StartError string        `json:"-"`
+	Stdout, Stderr Output
+	ExitCode       int    // 128+N when killed by signal N; 124 on timeout if it had none
+	Signal         string // the signal that ended it, if any
+	TimedOut       bool
+	Cancelled      bool
+	Cwd            string // where the next command starts
+	Duration       time.Duration
+	Leftovers      int    // processes still running when the shell exited, which were stopped
+	CwdReset       string // why the cwd went back to the workdir, if it did
 }
 
 // NewSession creates the session's private directory and starts its sandbox.
@@ -104,7 +101,7 @@ func NewSession(cfg Config) (*Session, error) {
 	if cfg.Shell.Path == "" {
 		cfg.Shell = DetectShell()
 	}
-	s := &Session{cfg: cfg, shell: cfg.Shell, dir: dir, tmp: filepath.Join(dir, "tmp"), out: filepath.Join(dir, "out"),
+	s := &Session{cfg: cfg, dir: dir, tmp: filepath.Join(dir, "tmp"), out: filepath.Join(dir, "out"),
 		cwd: workdir, tasks: map[string]*task{}}
 	fail := func(err error) (*Session, error) {
 		os.RemoveAll(dir)
@@ -175,7 +172,7 @@ func (s *Session) Run(ctx context.Context, req Request) (Result, error) {
 	}
 	start := time.Now()
 	dir, reset := s.startDir()
-	argv, extra := s.init.argv(s.shell, req.Script)
+	argv, extra := s.init.argv(s.cfg.Shell, req.Script)
 	env := append(s.Env(), extra...)
 
 	var p pipes
@@ -195,7 +192,7 @@ func (s *Session) Run(ctx context.Context, req Request) (Result, error) {
 	id, _, exited, err := s.spawner.spawn(argv, env, dir, [4]*os.File{s.devnull, stdoutW, stderrW, reportW})
 	p.closeWriters()
 	if err != nil {
-		return Result{}, &Error{"SPAWN_FAILED", fmt.Sprintf("could not start %s: %v", s.shell.Path, err)}
+		return Result{}, &Error{"SPAWN_FAILED", fmt.Sprintf("could not start %s: %v", s.cfg.Shell.Path, err)}
 	}
 
 	outCap := NewCapture(s.cfg.Limit, s.cfg.Truncate, s.out, "stdout", streamTo(req.OnOutput, "stdout"))
@@ -221,6 +218,7 @@ func (s *Session) Run(ctx context.Context, req Request) (Result, error) {
 	timer := time.NewTimer(timeout)
 	defer timer.Stop()
 	res := Result{}
+	supervisorGone := false
 	var msg sandbox.ZygoteMsg
 	select {
 	case msg = <-exited:
@@ -231,7 +229,7 @@ func (s *Session) Run(ctx context.Context, req Request) (Result, error) {
 		res.Cancelled = true
 		msg = s.stop(id, exited)
 	case <-s.spawner.gone():
-		res.StartError = errSupervisorGone.Error()
+		supervisorGone = true
 	}
 	// Everything the command started is stopped by now, so the pipes reach end
 	// of file; a writer that escaped must not hold the call, though.
@@ -242,7 +240,7 @@ func (s *Session) Run(ctx context.Context, req Request) (Result, error) {
 	res.Leftovers = msg.Leftovers
 	res.CwdReset = reset
 	res.ExitCode, res.Signal = decodeStatus(msg.Status)
-	if res.StartError != "" {
+	if supervisorGone {
 		res.ExitCode = -1
 		return res, &Error{"SANDBOX_FAILED", "the sandbox supervisor exited while the command ran (it may have been killed by the command); everything it ran was stopped, and the next call starts a new one"}
 	}

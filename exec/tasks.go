@@ -76,11 +76,11 @@ func (s *Session) Start(req Request) (TaskInfo, error) {
 		return TaskInfo{}, &Error{"SPAWN_FAILED", err.Error()}
 	}
 	defer log.Close()
-	argv, extra := s.init.argv(s.shell, req.Script)
+	argv, extra := s.init.argv(s.cfg.Shell, req.Script)
 	// A background task does not report a cwd: its fd 3 goes nowhere.
 	zid, pid, exited, err := s.spawner.spawn(argv, append(s.Env(), extra...), dir, [4]*os.File{s.devnull, log, log, s.devnull})
 	if err != nil {
-		return TaskInfo{}, &Error{"SPAWN_FAILED", fmt.Sprintf("could not start %s: %v", s.shell.Path, err)}
+		return TaskInfo{}, &Error{"SPAWN_FAILED", fmt.Sprintf("could not start %s: %v", s.cfg.Shell.Path, err)}
 	}
 	t := &task{TaskInfo: TaskInfo{ID: id, Command: req.Script, Pid: pid, Pgid: pid, LogPath: logPath, Started: time.Now()},
 		zid: zid, done: make(chan struct{})}
