@@ -27,19 +27,24 @@ import (
 //  2. no_new_privs on every thread;
 //  3. the Landlock ruleset is built: paths are opened while the child still has
 //     the capabilities to reach them;
-//  4. the capabilities are dropped (DropCaps): locked securebits, the bounding
+//  4. read-only mounts (read-only and workspace-write, when the child has
+//     CAP_SYS_ADMIN, that is as root): the calling thread gets a private
+//     mount namespace in which every mount outside the writable roots is
+//     read-only, see mounts_linux.go;
+//  5. the capabilities are dropped (DropCaps): locked securebits, the bounding
 //     set, the ambient set, then the effective, permitted and inheritable sets,
 //     on every thread;
-//  5. the Landlock ruleset is enforced on every thread, and probed;
-//  6. the seccomp filter is installed on every thread (TSYNC);
-//  7. /proc/self/task/*/status is read back for every thread.
+//  6. the Landlock ruleset is enforced on every thread, and probed;
+//  7. the seccomp filter is installed on every thread (TSYNC);
+//  8. /proc/self/task/*/status is read back for every thread.
 //
 // Any step that fails is an error naming it, and the command must not run: a
 // failed Apply may leave the process half restricted.
 //
 // Apply locks the calling goroutine to its OS thread for good: commands must be
 // started from that goroutine (exec, or fork and exec), because the capability
-// bounding set is emptied on that thread only (see dropCaps).
+// bounding set is emptied, and the read-only mount namespace entered, on that
+// thread only (see dropCaps and readOnlyMounts).
 func Apply(spec Spec) (Applied, error) { return apply(spec, true) }
 
 // ApplyForExec is Apply for a process that replaces itself with the command
@@ -94,6 +99,38 @@ func apply(spec Spec, all bool) (a Applied, err error) {
 		}
 	}
 
+	// The Landlock probe's /proc/self, opened before /proc is read-only.
+	procSelf := -1
+	if rs != nil {
+		if procSelf, err = openProcSelf(); err != nil {
+			return a, err
+		}
+		defer unix.Close(procSelf)
+	}
+
+	if spec.FS == FSReadOnly || spec.FS == FSWorkspaceWrite {
+		roots, ok, err := readOnlyMountsRoots(spec)
+		if err != nil {
+			return a, err
+		}
+		admin, err := hasSysAdmin()
+		if err != nil {
+			return a, err
+		}
+		switch {
+		case !ok:
+			// A writable root "/": nothing to make read-only.
+		case admin:
+			if err := readOnlyMounts(roots); err != nil {
+				return a, err
+			}
+			a.ReadOnlyMounts = true
+			notes = append(notes, "mounts: read-only outside the writable roots")
+		case os.Geteuid() == 0:
+			notes = append(notes, "mounts: left writable (no CAP_SYS_ADMIN): as uid 0 the command can change the mode, times and extended attributes of root-owned files outside the writable roots")
+		}
+	}
+
 	if spec.DropCaps {
 		if err := dropCaps(all); err != nil {
 			return a, fmt.Errorf("dropping capabilities: %w", err)
@@ -104,7 +141,7 @@ func apply(spec Spec, all bool) (a Applied, err error) {
 		if err := rs.restrict(all); err != nil {
 			return a, err
 		}
-		if err := probeLandlock(spec, p); err != nil {
+		if err := probeLandlock(spec, p, procSelf); err != nil {
 			return a, err
 		}
 		a.LandlockABI = spec.LandlockABI
@@ -183,11 +220,13 @@ func leaveProcLimit(dir string) {
 // probeLandlock checks, with operations that change nothing, that the ruleset
 // is really in force: an operation it forbids fails the way Landlock makes it
 // fail, where without Landlock it would fail otherwise or succeed.
-func probeLandlock(spec Spec, p plan) error {
+//
+// procSelf is /proc/self, opened before the mounts were made read-only.
+func probeLandlock(spec Spec, p plan, procSelf int) error {
 	if (spec.FS == FSReadOnly || spec.FS == FSWorkspaceWrite) && !writesProc(spec) {
 		// Opening a file of our own for writing changes nothing; it works
 		// without Landlock, and fails with EACCES when /proc is not writable.
-		fd, err := unix.Open("/proc/self/comm", unix.O_WRONLY|unix.O_CLOEXEC, 0)
+		fd, err := unix.Openat(procSelf, "comm", unix.O_WRONLY|unix.O_CLOEXEC, 0)
 		if err == nil {
 			unix.Close(fd)
 		}

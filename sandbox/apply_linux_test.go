@@ -16,8 +16,10 @@ import (
 func TestApplyStatus(t *testing.T) {
 	requireABI(t, 1)
 	if inChild() {
+		admin, _ := hasSysAdmin()
 		a := applyFromEnv(t)
-		want := Applied{NoNewPrivs: true, LandlockABI: kernelABI(), Seccomp: true, Scopes: kernelABI() >= 6, CapsDropped: os.Geteuid() == 0}
+		want := Applied{NoNewPrivs: true, LandlockABI: kernelABI(), Seccomp: true, Scopes: kernelABI() >= 6,
+			CapsDropped: os.Geteuid() == 0, ReadOnlyMounts: admin}
 		a.Notes = ""
 		if a != want {
 			t.Fatalf("Applied = %+v, want %+v", a, want)

@@ -51,6 +51,10 @@ type Applied struct {
 	Scopes      bool `json:"scopes"`
 	CapsDropped bool `json:"caps_dropped"`
 	MaxProcs    int  `json:"max_procs"`
+	// ReadOnlyMounts: every mount outside the writable roots is read-only
+	// for the command (root only; see mounts_linux.go), so it cannot change
+	// the mode, times or extended attributes of files there either.
+	ReadOnlyMounts bool `json:"read_only_mounts,omitempty"`
 	// ProcLimit is the cgroup that bounds the processes (MaxProcs) and holds
 	// every process the command starts; the parent passes it to
 	// RemoveProcLimit once the child is gone.

@@ -1,0 +1,122 @@
+//go:build linux
+
+package sandbox
+
+import (
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"golang.org/x/sys/unix"
+)
+
+// TestAttackMetadata changes the metadata of files outside the writable roots,
+// which Landlock has no right for: as root, who owns them, chmod, utimes and
+// setxattr need no capability. The read-only mounts refuse them.
+func TestAttackMetadata(t *testing.T) {
+	requireRoot(t)
+	requireABI(t, 1)
+	file := func(v map[string]string) string { return filepath.Join(v["out"], "file") }
+	cases := map[string]attack{
+		"chmod outside": {do: func(t *testing.T, v map[string]string) error {
+			return os.Chmod(file(v), 0o4777)
+		}},
+		"chmod a directory outside": {do: func(t *testing.T, v map[string]string) error {
+			return os.Chmod(filepath.Join(v["out"], "dir"), 0o777)
+		}},
+		"utimes outside": {do: func(t *testing.T, v map[string]string) error {
+			return unix.UtimesNano(file(v), []unix.Timespec{{Sec: 978307200}, {Sec: 978307200}})
+		}},
+		"utimes now outside": {do: func(t *testing.T, v map[string]string) error {
+			return unix.UtimesNano(file(v), nil)
+		}},
+		"setxattr outside": {do: func(t *testing.T, v map[string]string) error {
+			return unix.Setxattr(file(v), "user.escape", []byte("pwned"), 0)
+		}},
+		"chmod in /proc": {do: func(t *testing.T, v map[string]string) error {
+			// Its own mode again: changes nothing without the sandbox. A mode
+			// of 0222 would let any user write it (and crash the host).
+			fi, err := os.Stat("/proc/sysrq-trigger")
+			if err != nil {
+				t.Skip(err)
+			}
+			return os.Chmod("/proc/sysrq-trigger", fi.Mode().Perm())
+		}},
+	}
+	for name, a := range cases {
+		a.setup, a.spec, a.want = fsVars, wsSpec, unix.EROFS
+		a.after = func(t *testing.T, v map[string]string, sandboxed bool, out string) {
+			// Put back what the run without the sandbox changed.
+			os.Chmod(file(v), 0o644)
+			os.Chmod(filepath.Join(v["out"], "dir"), 0o755)
+		}
+		t.Run(name, a.run)
+		ro := a
+		ro.spec = roSpec
+		t.Run(name+" (read-only)", ro.run)
+	}
+}
+
+// TestReadOnlyMountsAllow checks what must keep working as root with the
+// read-only mounts: chmod +x, utimes and xattrs in the workdir and TMPDIR,
+// from this process and from a command it starts; a cwd inside the workdir
+// taken before Apply; the devices.
+func TestReadOnlyMountsAllow(t *testing.T) {
+	requireRoot(t)
+	requireABI(t, 1)
+	if inChild() {
+		var v map[string]string
+		if err := jsonVars(&v); err != nil {
+			t.Fatal(err)
+		}
+		// Taken before the mounts change: Apply must move it onto the
+		// writable clone of the workdir.
+		must(t, os.Chdir(v["work"]))
+		a := applyFromEnv(t)
+		if !a.ReadOnlyMounts {
+			t.Fatalf("no read-only mounts: %+v", a)
+		}
+		for _, dir := range []string{v["work"], v["tmp"]} {
+			s := filepath.Join(dir, "script.sh")
+			must(t, os.WriteFile(s, []byte("#!/bin/sh\necho ran\n"), 0o644))
+			must(t, os.Chmod(s, 0o755))
+			must(t, unix.UtimesNano(s, nil))
+			if err := unix.Setxattr(s, "user.ok", []byte("1"), 0); err != nil && !errors.Is(err, unix.EOPNOTSUPP) {
+				t.Error(err)
+			}
+			must(t, os.Chmod(dir, 0o755))
+		}
+		cmd := exec.Command("sh", "-c", "chmod -x ./script.sh && chmod +x ./script.sh && ./script.sh && touch -d 2001-01-01 script.sh && echo x > /dev/null")
+		out, err := cmd.CombinedOutput()
+		if err != nil || strings.TrimSpace(string(out)) != "ran" {
+			t.Errorf("a command in the workdir: %v\n%s", err, out)
+		}
+		for _, dev := range []string{"/dev/null", "/dev/full"} {
+			f, err := os.OpenFile(dev, os.O_WRONLY|os.O_TRUNC, 0)
+			if err != nil {
+				t.Errorf("opening %s for writing: %v", dev, err)
+				continue
+			}
+			_, err = f.Write([]byte("x"))
+			if dev == "/dev/full" && errors.Is(err, unix.ENOSPC) {
+				err = nil
+			}
+			must(t, err)
+			f.Close()
+		}
+		if _, err := os.ReadFile("/proc/self/status"); err != nil {
+			t.Errorf("reading /proc: %v", err)
+		}
+		return
+	}
+	v := fsVars(t)
+	if out, err := runChild(t, "sandboxed", wsSpec(v), v); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if fi, err := os.Stat(filepath.Join(v["work"], "script.sh")); err != nil || fi.Mode().Perm() != 0o755 {
+		t.Errorf("script.sh after the run: %v, %v", fi, err)
+	}
+}
