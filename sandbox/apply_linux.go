@@ -121,13 +121,18 @@ func apply(spec Spec, all bool) (a Applied, err error) {
 		case !ok:
 			// A writable root "/": nothing to make read-only.
 		case admin:
-			if err := readOnlyMounts(roots); err != nil {
+			err := readOnlyMounts(roots)
+			switch {
+			case err == nil:
+				a.ReadOnlyMounts = true
+				notes = append(notes, "mounts: read-only outside the writable roots")
+			case errors.Is(err, errNoMountNS):
+				notes = append(notes, fmt.Sprintf("mounts: left writable (%v): %s", err, metadataNote))
+			default:
 				return a, err
 			}
-			a.ReadOnlyMounts = true
-			notes = append(notes, "mounts: read-only outside the writable roots")
 		case os.Geteuid() == 0:
-			notes = append(notes, "mounts: left writable (no CAP_SYS_ADMIN): as uid 0 the command can change the mode, times and extended attributes of root-owned files outside the writable roots")
+			notes = append(notes, "mounts: left writable (no CAP_SYS_ADMIN): "+metadataNote)
 		}
 	}
 
@@ -163,6 +168,10 @@ func apply(spec Spec, all bool) (a Applied, err error) {
 	}
 	return a, nil
 }
+
+// metadataNote says what a command running as root can do without the
+// read-only mounts.
+const metadataNote = "as uid 0 the command can change the mode, times and extended attributes of root-owned files outside the writable roots"
 
 // Validate says whether Apply would accept spec: it refuses a spec that cannot
 // be applied as written (a mechanism without the means for it, such as a

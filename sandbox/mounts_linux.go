@@ -96,15 +96,32 @@ func hasSysAdmin() (bool, error) {
 	return data[0].Effective&(1<<unix.CAP_SYS_ADMIN) != 0, nil
 }
 
+// errNoMountNS is readOnlyMounts failing before it changed anything, because
+// the system calls it needs are missing (ENOSYS) or refused (EPERM, from a
+// container's seccomp profile for one): the mounts are as they were, and the
+// command may run with Landlock alone.
+var errNoMountNS = errors.New("read-only mounts unavailable")
+
 // readOnlyMounts makes every mount read-only for the calling thread, and the
 // processes it starts, except roots (see above). It must run on the locked
 // thread that starts commands, with CAP_SYS_ADMIN, before Landlock is enforced.
+// An error that wraps errNoMountNS changed nothing; any other may leave the
+// mounts half changed, and the command must not run.
 func readOnlyMounts(roots []string) error {
+	unavailable := func(err error) bool { return errors.Is(err, unix.ENOSYS) || errors.Is(err, unix.EPERM) }
 	if err := unix.Unshare(unix.CLONE_NEWNS); err != nil {
+		if unavailable(err) {
+			return fmt.Errorf("%w: unshare(CLONE_NEWNS): %w", errNoMountNS, err)
+		}
 		return fmt.Errorf("read-only mounts: unshare(CLONE_NEWNS): %w", err)
 	}
+	// From here on the thread has a mount namespace of its own: a failure
+	// changes nothing outside it.
 	if err := unix.MountSetattr(unix.AT_FDCWD, "/", unix.AT_RECURSIVE,
 		&unix.MountAttr{Propagation: unix.MS_PRIVATE}); err != nil {
+		if unavailable(err) {
+			return fmt.Errorf("%w: mount_setattr: %w", errNoMountNS, err)
+		}
 		return fmt.Errorf("read-only mounts: making / private: %w", err)
 	}
 	clones := make([]int, 0, len(roots))
