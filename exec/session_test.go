@@ -120,6 +120,11 @@ func TestLeftoversStoppedAndCallReturns(t *testing.T) {
 	if res.Stdout.Text != "done\n" {
 		t.Fatalf("stdout %q", res.Stdout.Text)
 	}
+	if res.Stderr.Text != "" {
+		// Say "nohup: command not found" (busybox has no nohup) rather than
+		// miscount.
+		t.Fatalf("stderr %q", res.Stderr.Text)
+	}
 	if time.Since(start) > 3*time.Second {
 		t.Fatalf("call held by leftovers for %v", time.Since(start))
 	}

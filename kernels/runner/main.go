@@ -119,7 +119,7 @@ func main() {
 	flag.StringVar(&o.cache, "cache", "", "kernel cache (default ROOT/.cache/kernels)")
 	flag.StringVar(&o.qemu, "qemu", "qemu-system-x86_64", "qemu binary")
 	flag.StringVar(&only, "kernel", "", "boot only the kernels whose name matches this regexp")
-	flag.StringVar(&pkgs, "pkgs", `/(sandbox|degrade|escape[^/]*|cmd/stockade)$`,
+	flag.StringVar(&pkgs, "pkgs", `/(sandbox|degrade|exec|escape[^/]*|cmd/stockade)$`,
 		"run the tests of the packages whose import path matches this regexp")
 	flag.StringVar(&run, "run", "", "passed to the test binaries as -test.run")
 	flag.DurationVar(&o.timeout, "timeout", 5*time.Minute, "time limit of one guest")
@@ -283,6 +283,10 @@ func buildGuest(o options) (*archive, []testBinary, error) {
 			a.symlink("/bin/"+ap, "busybox")
 		}
 	}
+	// Debian's busybox-static has no nohup applet; tests start detached
+	// processes with it as agents do. This is all nohup does when its
+	// output is not a terminal.
+	a.file("/bin/nohup", 0o755, []byte("#!/bin/sh\n# nohup for the kernel-matrix guests (busybox has none)\ntrap '' HUP\nexec \"$@\"\n"))
 	a.symlink("/sbin", "bin")
 	a.symlink("/usr/bin", "../bin")
 	a.symlink("/usr/sbin", "../bin")
