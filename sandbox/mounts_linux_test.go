@@ -135,3 +135,35 @@ func TestReadOnlyMountsAllow(t *testing.T) {
 		t.Errorf("script.sh after the run: %v, %v", fi, err)
 	}
 }
+
+// TestAttackMetadataThroughOtherThreads goes around the read-only mounts
+// through /proc/PID/task/TID/root of the process that started the command:
+// its other threads never entered the mount namespace (Apply enters it on the
+// thread that starts commands only), so their root is the host's, writable.
+// What stops it: below Landlock ABI 8 each thread has a Landlock domain of its
+// own (see restrict), and a domain may not look into a sibling's; from ABI 8
+// on, all share one, and it is that the zygote makes itself non-dumpable after
+// Apply (as this test does), so a process without capabilities may not look
+// into it. In exec mode the other threads are gone with the execve.
+func TestAttackMetadataThroughOtherThreads(t *testing.T) {
+	requireRoot(t)
+	requireABI(t, 1)
+	attack{setup: fsVars, spec: wsSpec, want: unix.EACCES, do: func(t *testing.T, v map[string]string) error {
+		startThreads(2)
+		unix.Prctl(unix.PR_SET_DUMPABLE, 0, 0, 0, 0)
+		script := `for t in /proc/$PPID/task/*; do chmod 0777 "$t/root$1" && echo CHANGED; done; true`
+		out, err := exec.Command("sh", "-c", script, "sh", filepath.Join(v["out"], "file")).CombinedOutput()
+		switch {
+		case err != nil:
+			t.Fatalf("%v\n%s", err, out)
+		case strings.Contains(string(out), "CHANGED"):
+			return nil
+		case strings.Contains(string(out), "Permission denied"):
+			return unix.EACCES
+		}
+		t.Fatalf("unexpected output:\n%s", out)
+		return nil
+	}, after: func(t *testing.T, v map[string]string, sandboxed bool, out string) {
+		os.Chmod(filepath.Join(v["out"], "file"), 0o644)
+	}}.run(t)
+}
