@@ -52,7 +52,13 @@ func zygoteMain() int {
 		z.reply(Reply{Error: err.Error(), Stage: "sandbox"})
 		return ExitSetupFailed
 	}
-	unix.Prctl(unix.PR_SET_DUMPABLE, 0, 0, 0, 0)
+	// Not dumpable: a command cannot ptrace the zygote or reach its other
+	// threads through /proc/PID/task/*/root, which, outside the command's
+	// mount namespace, see the host's writable mounts.
+	if err := unix.Prctl(unix.PR_SET_DUMPABLE, 0, 0, 0, 0); err != nil {
+		z.reply(Reply{Error: "prctl(PR_SET_DUMPABLE): " + err.Error(), Stage: "sandbox"})
+		return ExitSetupFailed
+	}
 	z.reply(Reply{Applied: &applied})
 
 	sigchld := make(chan os.Signal, 1)
