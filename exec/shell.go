@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/stockade/stockade/sandbox"
 	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -61,7 +62,6 @@ const reportFD = 3
 type shellInit struct {
 	nonce string
 	path  string // the BASH_ENV file
-	trap  string
 
 	mu          sync.Mutex
 	lastExports []byte   // the last `export -p` output parsed...
@@ -74,14 +74,24 @@ func newShellInit(dir string) (*shellInit, error) {
 		return nil, err
 	}
 	si := &shellInit{nonce: "stockade-report-" + hex.EncodeToString(b[:])}
-	si.trap = fmt.Sprintf(`__stockade_rc=$?; { printf '%%s\0%%s\0' '%s' "$PWD"; export -p; } >&%d 2>/dev/null; exit "$__stockade_rc"`, si.nonce, reportFD)
 	si.path = filepath.Join(dir, "bash_env.sh")
 	script := "# stockade: reports the cwd and environment when the command's shell exits.\nunset BASH_ENV\ntrap '" +
-		strings.ReplaceAll(si.trap, "'", `'\''`) + "' EXIT\n"
+		strings.ReplaceAll(si.trap(true), "'", `'\''`) + "' EXIT\n"
 	if err := os.WriteFile(si.path, []byte(script), 0o444); err != nil {
 		return nil, err
 	}
 	return si, nil
+}
+
+// trap is the EXIT trap's code. bash un-exports the per-command task marker
+// first, so the report of a command that changed nothing is the same as the
+// previous one; in a POSIX sh, `export -n` would be an error that ends the trap.
+func (si *shellInit) trap(bash bool) string {
+	unexport := ""
+	if bash {
+		unexport = "export -n " + sandbox.TaskEnv + "; "
+	}
+	return fmt.Sprintf(`__stockade_rc=$?; { printf '%%s\0%%s\0' '%s' "$PWD"; %sexport -p; } >&%d 2>/dev/null; exit "$__stockade_rc"`, si.nonce, unexport, reportFD)
 }
 
 // argv returns the command line and the extra environment to run script with.
@@ -89,7 +99,7 @@ func (si *shellInit) argv(sh Shell, script string) (argv []string, env []string)
 	if sh.isBash {
 		return []string{sh.Path, "-c", script}, []string{"BASH_ENV=" + si.path}
 	}
-	wrapper := "trap '" + strings.ReplaceAll(si.trap, "'", `'\''`) + "' EXIT\n__stockade_script=$1; shift; eval \"$__stockade_script\""
+	wrapper := "trap '" + strings.ReplaceAll(si.trap(false), "'", `'\''`) + "' EXIT\n__stockade_script=$1; shift; eval \"$__stockade_script\""
 	return []string{sh.Path, "-c", wrapper, "sh", script}, nil
 }
 
