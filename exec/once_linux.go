@@ -109,19 +109,9 @@ func (c *Child) output(w io.Writer) (*os.File, error) {
 	return wf, nil
 }
 
-// drainOutput waits, at most d, for the copies of the output to reach end of
-// file; then it stops them.
+// drainOutput reads the rest of the output, at most d, and closes the pipes.
 func (c *Child) drainOutput(d time.Duration) {
-	done := make(chan struct{})
-	go func() { c.copies.Wait(); close(done) }()
-	select {
-	case <-done:
-	case <-time.After(d):
-		for _, r := range c.readers {
-			r.SetReadDeadline(time.Now())
-		}
-		<-done
-	}
+	drain(&c.copies, c.readers, d)
 	for _, r := range c.readers {
 		r.Close()
 	}

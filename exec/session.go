@@ -231,9 +231,7 @@ func (s *Session) Run(ctx context.Context, req Request) (Result, error) {
 	case <-s.spawner.gone():
 		supervisorGone = true
 	}
-	// Everything the command started is stopped by now, so the pipes reach end
-	// of file; a writer that escaped must not hold the call, though.
-	p.drain(&wg, 2*time.Second)
+	drain(&wg, p.readers, 2*time.Second)
 
 	res.Stdout, res.Stderr = outCap.Finish(), errCap.Finish()
 	res.Duration = time.Since(start)
@@ -385,14 +383,17 @@ func (p *pipes) closeWriters() {
 	p.writers = nil
 }
 
-// drain waits for the readers to reach end of file, at most d; then it stops them.
-func (p *pipes) drain(wg *sync.WaitGroup, d time.Duration) {
+// drain waits, at most d, for the copies (counted by wg) out of readers to
+// reach end of file; then it stops them. Everything a command started is
+// stopped before, so the pipes close; a writer that escaped must not hold the
+// caller, though.
+func drain(wg *sync.WaitGroup, readers []*os.File, d time.Duration) {
 	done := make(chan struct{})
 	go func() { wg.Wait(); close(done) }()
 	select {
 	case <-done:
 	case <-time.After(d):
-		for _, r := range p.readers {
+		for _, r := range readers {
 			r.SetReadDeadline(time.Now())
 		}
 		<-done
