@@ -248,30 +248,17 @@ func killStrays() int {
 		reapStrays(time.Second) // the dead ones are still ours to reap
 		return 0                // the common case, without reading every process
 	}
-	killed := map[int]bool{}
-	for round := 0; round < 100; round++ {
-		table := proctree.Table()
+	killed := proctree.Kill(func(table map[int]proctree.Proc) []int {
 		var victims []int
 		for _, pid := range proctree.Children(table, self) {
-			if _, ok := knownChildren.Load(pid); ok {
-				continue
-			}
-			victims = append(victims, proctree.Subtree(table, pid)...)
-		}
-		fresh := 0
-		for _, pid := range victims {
-			if unix.Kill(pid, unix.SIGKILL) == nil && !killed[pid] {
-				killed[pid] = true
-				fresh++
+			if _, ok := knownChildren.Load(pid); !ok {
+				victims = append(victims, proctree.Subtree(table, pid)...)
 			}
 		}
-		if fresh == 0 {
-			break
-		}
-		reapStrays(time.Millisecond)
-	}
+		return victims
+	}, func() { reapStrays(time.Millisecond) })
 	reapStrays(time.Second)
-	return len(killed)
+	return killed
 }
 
 // reapStrays waits, at most d, until no child of this process but the known

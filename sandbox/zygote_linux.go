@@ -237,27 +237,11 @@ func (z *zygote) killAll() {
 	})
 }
 
-// killTrees kills the processes victims picks from the process table, again
-// and again until it picks none that are alive: a process forked between two
-// looks is found by the next.
+// killTrees kills what victims picks, until nothing it picks is alive. A
+// killed process is not gone at once: the pause lets the next look see only
+// what is still alive or was just forked.
 func (z *zygote) killTrees(victims func(map[int]proctree.Proc) []int) int {
-	killed := map[int]bool{}
-	for round := 0; round < 100; round++ {
-		fresh := 0
-		for _, pid := range victims(proctree.Table()) {
-			if unix.Kill(pid, unix.SIGKILL) == nil && !killed[pid] {
-				killed[pid] = true
-				fresh++
-			}
-		}
-		if fresh == 0 {
-			break
-		}
-		// A killed process is not gone at once; give it a moment, so that the
-		// next look sees only what is still alive or was just forked.
-		time.Sleep(time.Millisecond)
-	}
-	return len(killed)
+	return proctree.Kill(victims, func() { time.Sleep(time.Millisecond) })
 }
 
 // nothingLeft is the fast path after a command's shell exited: every process a

@@ -9,6 +9,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"syscall"
 )
 
 // Proc is what the tree needs to know of a process.
@@ -112,6 +113,29 @@ func Group(table map[int]Proc, pgid int) []int {
 		}
 	}
 	return out
+}
+
+// Kill sends SIGKILL to the processes victims picks from the process table,
+// again and again until it picks none that are alive: a process forked
+// between two looks is found by the next. pause runs between rounds, so a
+// killed process is gone (or reaped) before the next look. It returns how many
+// processes it killed.
+func Kill(victims func(map[int]Proc) []int, pause func()) int {
+	killed := map[int]bool{}
+	for round := 0; round < 100; round++ {
+		fresh := 0
+		for _, pid := range victims(Table()) {
+			if syscall.Kill(pid, syscall.SIGKILL) == nil && !killed[pid] {
+				killed[pid] = true
+				fresh++
+			}
+		}
+		if fresh == 0 {
+			break
+		}
+		pause()
+	}
+	return len(killed)
 }
 
 // Environ returns the value of the environment variable name in process pid as it
