@@ -2,7 +2,6 @@ package main
 
 import (
 	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
 	"strings"
@@ -35,11 +34,8 @@ func cmdCheck(args []string, io stdio) int {
 	policyFile := fs.String("policy", "", "policy `file` (default: the built-in policy)")
 	asJSON := fs.Bool("json", false, "print one JSON object")
 	fs.Usage = func() { fmt.Fprint(io.err, checkUsage); fs.PrintDefaults() }
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0
-		}
-		return 2
+	if status, ok := parseFlags(fs, args); !ok {
+		return status
 	}
 	if fs.NArg() != 1 {
 		return fail(io.err, fmt.Errorf("check takes one script, got %d arguments", fs.NArg()),

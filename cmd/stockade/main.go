@@ -9,6 +9,7 @@ package main
 
 import (
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -74,6 +75,19 @@ func run(args []string, io stdio) int {
 		return fail(io.err, fmt.Errorf("unknown command %q", args[0]), "run 'stockade help' for the list of commands")
 	}
 	return handler(args[1:], io)
+}
+
+// parseFlags parses args; when it returns false, the command is over with
+// the status it returns (0 for -h, whose usage was printed; 2 for a bad flag,
+// which the flag package reported).
+func parseFlags(fs *flag.FlagSet, args []string) (int, bool) {
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0, false
+		}
+		return 2, false
+	}
+	return 0, true
 }
 
 // fail prints err and hints in the CLI error format and returns exit status 2

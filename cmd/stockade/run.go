@@ -56,11 +56,8 @@ func cmdRun(args []string, io stdio) int {
 		fmt.Fprintln(io.err, "usage: stockade run [flags] -- CMD [ARGS...]\n       stockade run [flags] -c 'SCRIPT'\n\nflags:")
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0
-		}
-		return 2
+	if status, ok := parseFlags(fs, args); !ok {
+		return status
 	}
 	level := slog.LevelWarn
 	if *verbose {

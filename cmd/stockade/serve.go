@@ -35,11 +35,8 @@ func cmdServe(args []string, io stdio) int {
 		fmt.Fprintln(io.err, "usage: stockade serve [flags]\n\nflags:")
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0
-		}
-		return 2
+	if status, ok := parseFlags(fs, args); !ok {
+		return status
 	}
 	if fs.NArg() > 0 {
 		return fail(io.err, fmt.Errorf("unexpected argument %q", fs.Arg(0)), "run 'stockade serve -h' for the flags")
