@@ -69,7 +69,7 @@ func StartChild(stdin io.Reader, stdout, stderr io.Writer) (*Child, error) {
 		}
 	}
 	c.cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
-	err = c.cmd.Start()
+	err = startKnown(c.cmd)
 	ctlR.Close()
 	repW.Close()
 	for _, f := range writeEnds {
@@ -80,7 +80,6 @@ func StartChild(stdin io.Reader, stdout, stderr io.Writer) (*Child, error) {
 		repR.Close()
 		return nil, &SandboxError{Stage: "request", Msg: "start the sandbox child: " + err.Error()}
 	}
-	knownChildren.Store(c.cmd.Process.Pid, true)
 	return c, nil
 }
 

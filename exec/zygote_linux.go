@@ -15,7 +15,6 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/stockade/stockade/internal/proctree"
 	"github.com/stockade/stockade/sandbox"
 	"golang.org/x/sys/unix"
 )
@@ -32,7 +31,8 @@ type zygoteClient struct {
 	waiters map[uint64]chan sandbox.ZygoteMsg
 	nextID  atomic.Uint64
 
-	dead    chan struct{} // closed when the zygote is gone
+	dead    chan struct{} // closed when the zygote is gone and what it left is stopped
+	exited  chan struct{} // closed when the zygote has been waited for
 	deadErr error
 	closing atomic.Bool
 	closed  sync.Once
@@ -65,13 +65,15 @@ func startZygote(spec sandbox.Spec, stderr io.Writer) (*zygoteClient, error) {
 	cmd.ExtraFiles = []*os.File{childEnd}
 	cmd.Stderr = stderr
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
-	err = cmd.Start()
+	err = startKnown(cmd)
 	childEnd.Close()
 	if err != nil {
 		unix.Close(fds[0])
 		return nil, fmt.Errorf("start sandbox child: %w", err)
 	}
-	z := &zygoteClient{cmd: cmd, fd: fds[0], waiters: map[uint64]chan sandbox.ZygoteMsg{}, dead: make(chan struct{})}
+	z := &zygoteClient{cmd: cmd, fd: fds[0], waiters: map[uint64]chan sandbox.ZygoteMsg{},
+		dead: make(chan struct{}), exited: make(chan struct{})}
+	go func() { cmd.Wait(); close(z.exited) }()
 
 	reply, err := z.handshake(spec)
 	if err == nil && reply.Error != "" {
@@ -82,7 +84,6 @@ func startZygote(spec sandbox.Spec, stderr io.Writer) (*zygoteClient, error) {
 		return nil, err
 	}
 	z.applied = *reply.Applied
-	knownChildren.Store(cmd.Process.Pid, true)
 	z.reading = true
 	go z.readLoop()
 	return z, nil
@@ -122,17 +123,18 @@ func (z *zygoteClient) readLoop() {
 			continue
 		}
 		if err != nil || n == 0 {
-			z.mu.Lock()
-			z.deadErr = errSupervisorGone
-			close(z.dead)
-			z.mu.Unlock()
 			if !z.closing.Load() {
-				// Killed from inside the sandbox: what it ran was reparented to us.
-				z.cmd.Wait()
+				// Killed from inside the sandbox: what it ran was reparented
+				// to us, and is stopped before anyone is told it is gone.
+				<-z.exited
 				knownChildren.Delete(z.cmd.Process.Pid)
 				killStrays()
 				removeProcLimit(z.applied.ProcLimit)
 			}
+			z.mu.Lock()
+			z.deadErr = errSupervisorGone
+			close(z.dead)
+			z.mu.Unlock()
 			return
 		}
 		var m sandbox.ZygoteMsg
@@ -208,82 +210,22 @@ func (z *zygoteClient) close() {
 	z.closed.Do(func() {
 		z.closing.Store(true)
 		unix.Shutdown(z.fd, unix.SHUT_RDWR)
-		done := make(chan struct{})
-		go func() { z.cmd.Wait(); close(done) }()
 		select {
-		case <-done:
+		case <-z.exited:
 		case <-time.After(3 * time.Second):
 			z.cmd.Process.Kill()
-			<-done
+			<-z.exited
 		}
+		knownChildren.Delete(z.cmd.Process.Pid)
 		// The zygote killed everything below it before leaving; anything that
 		// still reached us (it was killed, or raced it) is stopped here.
 		killStrays()
 		if z.reading {
 			<-z.dead
 		}
-		knownChildren.Delete(z.cmd.Process.Pid)
 		unix.Close(z.fd)
 		removeProcLimit(z.applied.ProcLimit)
 	})
-}
-
-// knownChildren are the processes this package started and still waits for;
-// every other child of this process is a stray.
-var knownChildren sync.Map
-
-// becomeSubreaper makes this process the reaper of every orphan below it, so a
-// command's processes cannot escape by losing their parent.
-var becomeSubreaper = sync.OnceFunc(func() {
-	unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
-})
-
-// killStrays kills, with their descendants, the children of this process that
-// it did not start: orphans reparented here after a sandbox supervisor died.
-// A process that serves sessions starts nothing else, so every unknown child is
-// a command's leftover, whatever it did to its environment.
-func killStrays() int {
-	self := os.Getpid()
-	if children, ok := proctree.DirectChildren(self); ok && allKnownOrDead(children) {
-		reapStrays(time.Second) // the dead ones are still ours to reap
-		return 0                // the common case, without reading every process
-	}
-	killed := proctree.Kill(func(table map[int]proctree.Proc) []int {
-		var victims []int
-		for _, pid := range proctree.Children(table, self) {
-			if _, ok := knownChildren.Load(pid); !ok {
-				victims = append(victims, proctree.Subtree(table, pid)...)
-			}
-		}
-		return victims
-	}, func() { reapStrays(time.Millisecond) })
-	reapStrays(time.Second)
-	return killed
-}
-
-// reapStrays waits, at most d, until no child of this process but the known
-// ones is left, reaping the stray ones: a killed process is gone only once its
-// parent has waited for it, and a caller that returns before would leave it
-// behind as a zombie.
-func reapStrays(d time.Duration) {
-	deadline := time.Now().Add(d)
-	for {
-		children, ok := proctree.DirectChildren(os.Getpid())
-		left := 0
-		for _, pid := range children {
-			if _, known := knownChildren.Load(pid); known {
-				continue
-			}
-			var ws unix.WaitStatus
-			if got, _ := unix.Wait4(pid, &ws, unix.WNOHANG, nil); got != pid {
-				left++
-			}
-		}
-		if !ok || left == 0 || time.Now().After(deadline) {
-			return
-		}
-		time.Sleep(time.Millisecond)
-	}
 }
 
 // removeProcLimit stops what is left in a process-bound cgroup and removes it.
@@ -294,13 +236,4 @@ func removeProcLimit(dir string) {
 	if err := sandbox.RemoveProcLimit(dir); err != nil {
 		slog.Warn("could not remove the process-bound cgroup", "dir", dir, "error", err)
 	}
-}
-
-func allKnownOrDead(pids []int) bool {
-	for _, pid := range pids {
-		if _, ok := knownChildren.Load(pid); !ok && !proctree.Zombie(pid) {
-			return false
-		}
-	}
-	return true
 }
