@@ -17,6 +17,9 @@ func (a *analyzer) call(f *frame, c *syntax.CallExpr, redirs []Redirect, stdin *
 		text, _ := a.assign(f, as, len(c.Args) == 0)
 		env = append(env, text)
 	}
+	// Taken before pushWords: brace expansion rewrites the words, and may
+	// leave one with no parts.
+	pos := c.Pos()
 	start := len(a.stack)
 	defer func() { a.stack = a.stack[:start] }()
 	for _, w := range c.Args {
@@ -29,7 +32,7 @@ func (a *analyzer) call(f *frame, c *syntax.CallExpr, redirs []Redirect, stdin *
 	argv := a.stack[start:len(a.stack):len(a.stack)]
 	if len(argv) == 0 {
 		if len(redirs) > 0 {
-			a.out = append(a.out, Invocation{Pos: f.pos(a, c.Pos()), Args: []string{}, Env: env, Redirects: redirs,
+			a.out = append(a.out, Invocation{Pos: f.pos(a, pos), Args: []string{}, Env: env, Redirects: redirs,
 				Background: f.background, Via: f.via, PipedInto: f.piped})
 		}
 		return

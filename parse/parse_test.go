@@ -115,6 +115,8 @@ var parseTests = []struct {
 	{"brace-args", "rm -rf /{bin,etc}", []string{"rm -rf /bin /etc"}},
 	{"brace-seq", "echo {1..3} {a..c}", []string{"echo 1 2 3 a b c"}},
 	{"brace-empty", "echo {,} x{,}", []string{"echo x x"}},
+	// Words that expand to nothing, with a redirection (found by FuzzParse; once an internal error).
+	{"brace-empty-redirect", "{,} >0", []string{" {> 0}"}},
 	// A dynamic word whose first brace element is empty: its text is the
 	// whole word (found by FuzzParse; once an internal error).
 	{"brace-empty-first-dynamic", "{,$0}; echo {,$x} > {,a,b}", []string{"!{,$0}", "echo ?{,$x} {> ?{,a,b}}"}},
