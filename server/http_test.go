@@ -180,6 +180,10 @@ func TestHTTPSessionsAreSeparateAndIdleOnesClose(t *testing.T) {
 		time.Sleep(50 * time.Millisecond)
 	}
 	assertDead(t, pid)
+	// The close is logged once the session's processes are stopped: just after.
+	for !strings.Contains(s.log.String(), "session closed") && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
 	if !strings.Contains(s.log.String(), "session closed") {
 		t.Errorf("no session close was logged:\n%s", s.log.String())
 	}
