@@ -2,8 +2,8 @@
 GO        ?= go
 BIN       := bin/stockade
 STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
-# `make test` runs every fuzz target's seeds and saved corpus; `make fuzz`
-# searches for new inputs (random, so it stays out of the gate CI runs).
+# Fuzz targets run briefly in `make test` (after their seeds and saved corpus
+# in go test), longer in `make fuzz`.
 FUZZTIME  ?= 5s
 
 .PHONY: build demo test lint bench fuzz cross test-kernels clean
@@ -19,6 +19,7 @@ demo: build
 # tests start a fresh copy of theirs for every attack.
 test: lint
 	GORACE=atexit_sleep_ms=0 CGO_ENABLED=1 $(GO) test -race -count=1 -timeout 12m ./...
+	$(MAKE) --no-print-directory fuzz FUZZTIME=3s
 
 lint:
 	@out=$$(gofmt -s -l .); if [ -n "$$out" ]; then echo "gofmt -s needed:"; echo "$$out"; exit 1; fi
