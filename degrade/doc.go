@@ -34,7 +34,7 @@
 // # Strict and best-effort
 //
 // A protection is required when the policy asks for it: fs-write and deny-read
-// unless filesystem = "off", the network pair when network = "off",
+// unless filesystem = "off" (deny-read is then still applied where Landlock is), the network pair when network = "off",
 // unix-sockets when unix_sockets = "deny", process-bound when max_processes > 0.
 // The others (device-ioctl, signals, containment, env-scrub) are reported but
 // never required: no policy line could relax them.

@@ -95,8 +95,11 @@ func Plan(h Host, want policy.Sandbox, workdir, tmpdir string) (sandbox.Spec, Re
 	switch {
 	case len(deny) == 0:
 		add(Protection{Name: DenyRead, Status: Off, Note: "deny_read is empty"})
+	case !fsOn && abi == 0:
+		add(Protection{Name: DenyRead, Status: Off, Note: `filesystem = "off" and ` + noLandlock + `: deny_read is not applied`})
 	case !fsOn:
-		add(Protection{Name: DenyRead, Status: Off, Note: `filesystem = "off": deny_read is not applied`})
+		// Not required, but the secrets stay unreadable where the kernel can do it.
+		add(Protection{Name: DenyRead, Status: Enforced, By: ll, Note: `applied although filesystem = "off"`})
 	case abi == 0:
 		add(Protection{Name: DenyRead, Status: NotEnforced, Required: true, Note: noLandlock})
 	default:

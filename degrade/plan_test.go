@@ -96,7 +96,7 @@ func TestPlan(t *testing.T) {
 		{host: "abi7", policy: bound, spec: mech{abi: 7, seccomp: true, scopes: true, dropCaps: true, maxProcs: 64, netOff: true, unixOff: true, fs: "workspace-write"},
 			status: map[string]Status{ProcessBound: Enforced}, full: true},
 		{host: "abi7", policy: all(netOn, fsOff), spec: mech{abi: 7, scopes: true, dropCaps: true, fs: "off"},
-			status: map[string]Status{FSWrite: Off, DenyRead: Off, NetworkTCP: Off, NetworkOther: Off, UnixSockets: Off, DeviceIoctl: Off, Signals: Enforced},
+			status: map[string]Status{FSWrite: Off, DenyRead: Enforced, NetworkTCP: Off, NetworkOther: Off, UnixSockets: Off, DeviceIoctl: Off, Signals: Enforced},
 			full:   true},
 		{host: "abi7", policy: all(netOn, func(s *policy.Sandbox) { s.UnixSockets = "deny" }),
 			spec:   mech{abi: 7, seccomp: true, scopes: true, dropCaps: true, unixOff: true, fs: "workspace-write"},
