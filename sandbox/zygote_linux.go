@@ -199,7 +199,7 @@ func (z *zygote) reap() {
 // to a running command other than id. It returns how many processes it killed.
 func (z *zygote) killLeftovers(id uint64, pgid int) int {
 	self := os.Getpid()
-	if z.nothingLeft(self) {
+	if z.nothingLeft(self, pgid) {
 		return 0
 	}
 	return z.killTrees(func(table map[int]proctree.Proc) []int {
@@ -246,15 +246,19 @@ func (z *zygote) killTrees(victims func(map[int]proctree.Proc) []int) int {
 
 // nothingLeft is the fast path after a command's shell exited: every process a
 // command starts stays below the zygote (a child subreaper), so when the
-// zygote's only live children are running shells, nothing was left behind and
-// the whole process table need not be read.
-func (z *zygote) nothingLeft(self int) bool {
+// zygote's only children are running shells and the shell that just exited,
+// nothing was left behind and the whole process table need not be read.
+//
+// Any other child, even a zombie, sends the caller to the table: a process
+// seen alive here and dead a moment later hands its children to the zygote
+// after this look, and they would be missed.
+func (z *zygote) nothingLeft(self, exited int) bool {
 	children, ok := proctree.DirectChildren(self)
 	if !ok {
 		return false
 	}
 	for _, pid := range children {
-		if _, shell := z.byPid[pid]; !shell && !proctree.Zombie(pid) {
+		if _, shell := z.byPid[pid]; !shell && pid != exited {
 			return false
 		}
 	}

@@ -78,12 +78,6 @@ func DirectChildren(pid int) (children []int, ok bool) {
 	return children, true
 }
 
-// Zombie tells whether pid has exited and waits to be reaped (or is gone).
-func Zombie(pid int) bool {
-	_, ok := read(strconv.Itoa(pid))
-	return !ok
-}
-
 // Children lists the processes whose parent is pid.
 func Children(table map[int]Proc, pid int) []int {
 	var out []int
