@@ -125,6 +125,10 @@ type Host struct {
 
 	NoNewPrivs bool `json:"no_new_privs"` // already set on this process
 	Root       bool `json:"root"`         // effective uid 0
+	// SysAdmin: CAP_SYS_ADMIN is in the effective set, so root's sandbox can
+	// make every mount outside the writable roots read-only (Landlock does not
+	// cover a file's mode, times or extended attributes).
+	SysAdmin bool `json:"sys_admin"`
 
 	// PidsCgroup is the directory of a writable pids cgroup a process bound
 	// can be made under; empty when none, and PidsReason says why.

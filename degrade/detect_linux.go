@@ -30,6 +30,7 @@ func detect() Host {
 		}
 	}
 	h.Root = os.Geteuid() == 0
+	h.SysAdmin = hasSysAdmin()
 
 	abi, errno := landlockVersion()
 	if errno != 0 {
@@ -222,4 +223,15 @@ func hasWord(s, w string) bool {
 		}
 	}
 	return false
+}
+
+// hasSysAdmin reports whether CAP_SYS_ADMIN is in the effective set of the
+// calling thread, which is what the sandbox child asks before its mounts.
+func hasSysAdmin() bool {
+	hdr := unix.CapUserHeader{Version: unix.LINUX_CAPABILITY_VERSION_3}
+	var data [2]unix.CapUserData
+	if unix.Capget(&hdr, &data[0]) != nil {
+		return false
+	}
+	return data[0].Effective&(1<<unix.CAP_SYS_ADMIN) != 0
 }

@@ -86,9 +86,11 @@ func Plan(h Host, want policy.Sandbox, workdir, tmpdir string) (sandbox.Spec, Re
 		if abi < abiRefer {
 			note += "; " + without(abiRefer)
 		}
-		add(Protection{Name: FSWrite, Status: Partial, Required: true, By: ll, Note: join(note, abiNote)})
+		by, rootNote := fsWriteAsRoot(h, ll)
+		add(Protection{Name: FSWrite, Status: Partial, Required: true, By: by, Note: join(note, abiNote, rootNote)})
 	default:
-		add(Protection{Name: FSWrite, Status: Enforced, Required: true, By: ll, Note: join(erratumNote(h, abi), abiNote)})
+		by, rootNote := fsWriteAsRoot(h, ll)
+		add(Protection{Name: FSWrite, Status: Enforced, Required: true, By: by, Note: join(erratumNote(h, abi), abiNote, rootNote)})
 	}
 
 	// deny-read
@@ -364,12 +366,27 @@ func erratumNote(h Host, abi int) string {
 	return ""
 }
 
-func join(a, b string) string {
-	switch {
-	case a == "":
-		return b
-	case b == "":
-		return a
+func join(notes ...string) string {
+	var out []string
+	for _, n := range notes {
+		if n != "" {
+			out = append(out, n)
+		}
 	}
-	return a + "; " + b
+	return strings.Join(out, "; ")
+}
+
+// fsWriteAsRoot is what fs-write adds for root: Landlock does not cover a
+// file's mode, times or extended attributes, which uid 0 may change on any
+// file; the sandbox closes that with read-only mounts when it has
+// CAP_SYS_ADMIN, and the note says so when it has not.
+func fsWriteAsRoot(h Host, ll string) (by, note string) {
+	switch {
+	case h.OS != "linux" || !h.Root:
+		return ll, ""
+	case h.SysAdmin:
+		return ll + " + read-only mounts", ""
+	default:
+		return ll, "as root without CAP_SYS_ADMIN: no read-only mounts, so the mode, times and extended attributes of files outside the writable roots can still be changed"
+	}
 }

@@ -22,7 +22,10 @@ var update = flag.Bool("update", false, "rewrite testdata/degrade/matrix.txt")
 var hosts = map[string]Host{
 	// This machine: Linux 6.18, everything.
 	"abi7": {OS: "linux", Arch: "amd64", Kernel: "6.18.0", LandlockABI: 7, LandlockErrata: 7, LandlockErrataKnown: true,
-		Seccomp: true, Root: true, PidsCgroup: "/sys/fs/cgroup/pids"},
+		Seccomp: true, Root: true, SysAdmin: true, PidsCgroup: "/sys/fs/cgroup/pids"},
+	// The same machine as root in a container without CAP_SYS_ADMIN (Docker's default).
+	"abi7-container-root": {OS: "linux", Arch: "amd64", Kernel: "6.18.0", LandlockABI: 7, LandlockErrata: 7, LandlockErrataKnown: true,
+		Seccomp: true, Root: true},
 	// 6.12 LTS before the erratum 2 backport: go-landlock drops to 5.
 	"abi6-no-erratum2": {OS: "linux", Arch: "amd64", Kernel: "6.12.0", LandlockABI: 6, Seccomp: true,
 		PidsReason: "cgroup /sys/fs/cgroup/user.slice is not writable (not delegated to this user)"},
@@ -435,6 +438,27 @@ func TestPlanSpecsApply(t *testing.T) {
 					}
 				}
 			}
+		}
+	}
+}
+
+// As root, Landlock leaves a file's mode, times and extended attributes open;
+// the report says whether read-only mounts close that.
+func TestFSWriteAsRoot(t *testing.T) {
+	for _, tt := range []struct {
+		host, by, note string
+	}{
+		{host: "abi7", by: "landlock abi 7 + read-only mounts"},
+		{host: "abi7-container-root", by: "landlock abi 7", note: "as root without CAP_SYS_ADMIN"},
+		{host: "abi4", by: "landlock abi 4"},
+	} {
+		_, rep, err := Plan(hosts[tt.host], sb(nil), "/work", "/tmp/s")
+		if err != nil {
+			t.Fatalf("%s: %v", tt.host, err)
+		}
+		p, _ := rep.Get(FSWrite)
+		if p.Status != Enforced || p.By != tt.by || tt.note == "" && strings.Contains(p.Note, "root") || !strings.Contains(p.Note, tt.note) {
+			t.Errorf("%s: fs-write %s by %q, note %q; want enforced by %q, note with %q", tt.host, p.Status, p.By, p.Note, tt.by, tt.note)
 		}
 	}
 }
