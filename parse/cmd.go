@@ -33,7 +33,7 @@ func (a *analyzer) call(f *frame, c *syntax.CallExpr, redirs []Redirect, stdin *
 	if len(argv) == 0 {
 		if len(redirs) > 0 {
 			a.out = append(a.out, Invocation{Pos: f.pos(a, pos), Args: []string{}, Env: env, Redirects: redirs,
-				Background: f.background, Via: f.via, PipedInto: f.piped})
+				Background: f.background, EndlessLoop: f.endless, Via: f.via, PipedInto: f.piped})
 		}
 		return
 	}
@@ -48,7 +48,7 @@ func (a *analyzer) invocation(f *frame, argv []word, via []string) Invocation {
 	inv := Invocation{
 		Name: argv[0].text, Dynamic: argv[0].dyn, Pos: argv[0].pos,
 		Args:       a.newStrings(len(argv) - 1),
-		Background: f.background, PipedInto: f.piped,
+		Background: f.background, EndlessLoop: f.endless, PipedInto: f.piped,
 		Via: f.via,
 	}
 	if len(via) > 0 {
@@ -148,7 +148,7 @@ func (c *cmdCtx) unknown(k int, viaName string) {
 	}
 	via := append(append(append([]string(nil), c.f.via...), c.via...), viaName)
 	c.a.out = append(c.a.out, Invocation{Name: strings.Join(texts, " "), Args: []string{}, Dynamic: true,
-		Pos: c.argv[k].pos, Background: c.f.background, PipedInto: c.inv().PipedInto, Via: via})
+		Pos: c.argv[k].pos, Background: c.f.background, EndlessLoop: c.f.endless, PipedInto: c.inv().PipedInto, Via: via})
 }
 
 // code parses text that a bash-like shell will read as code.
@@ -157,7 +157,7 @@ func (c *cmdCtx) code(w word, viaName string) {
 		g := *c.f
 		g.via = append(append([]string(nil), c.f.via...), c.via...)
 		c.a.out = append(c.a.out, Invocation{Name: w.text, Args: []string{}, Dynamic: true, Pos: w.pos,
-			Background: c.f.background, PipedInto: c.inv().PipedInto, Via: appendVia(g.via, viaName)})
+			Background: c.f.background, EndlessLoop: c.f.endless, PipedInto: c.inv().PipedInto, Via: appendVia(g.via, viaName)})
 		return
 	}
 	g := *c.f

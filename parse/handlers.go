@@ -472,6 +472,12 @@ func suHandler(c *cmdCtx) {
 	}
 }
 
+// script (util-linux) runs the command of -c/--command in a shell. Short
+// options combine (-qc CMD, -qcCMD); these take a value.
+const scriptValueShort = "IOBTmoE"
+
+var scriptValueLong = []string{"log-in", "log-out", "log-io", "log-timing", "logging-format", "output-limit", "echo"}
+
 func scriptHandler(c *cmdCtx) {
 	for i := 1; i < len(c.argv); i++ {
 		w := c.argv[i]
@@ -479,21 +485,49 @@ func scriptHandler(c *cmdCtx) {
 			c.unknown(i, "script")
 			return
 		}
+		t := w.text
 		var cw word
+		found := false
 		switch {
-		case w.text == "-c" || w.text == "--command":
+		case t == "--":
+			return // the rest is the typescript file
+		case t == "--command":
 			if i+1 >= len(c.argv) {
 				return
 			}
-			cw = c.argv[i+1]
-		case strings.HasPrefix(w.text, "--command="):
-			cw = word{text: strings.TrimPrefix(w.text, "--command="), pos: w.pos}
-		default:
-			continue
+			cw, found = c.argv[i+1], true
+		case strings.HasPrefix(t, "--command="):
+			cw, found = word{text: strings.TrimPrefix(t, "--command="), pos: w.pos}, true
+		case strings.HasPrefix(t, "--"):
+			if contains(scriptValueLong, t[2:]) {
+				i++
+			}
+		case len(t) > 1 && t[0] == '-':
+		letters:
+			for j := 1; j < len(t); j++ {
+				switch {
+				case t[j] == 'c' && j+1 < len(t):
+					cw, found = word{text: t[j+1:], pos: w.pos}, true
+					break letters
+				case t[j] == 'c':
+					if i+1 >= len(c.argv) {
+						return
+					}
+					cw, found = c.argv[i+1], true
+					break letters
+				case strings.IndexByte(scriptValueShort, t[j]) >= 0:
+					if j+1 == len(t) {
+						i++
+					}
+					break letters
+				}
+			}
 		}
-		c.inv().InlineCode = &InlineCode{Interpreter: "sh", Code: cw.text, Dynamic: cw.dyn}
-		c.code(cw, "script -c")
-		return
+		if found {
+			c.inv().InlineCode = &InlineCode{Interpreter: "sh", Code: cw.text, Dynamic: cw.dyn}
+			c.code(cw, "script -c")
+			return
+		}
 	}
 }
 

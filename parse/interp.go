@@ -127,6 +127,8 @@ type interpSpec struct {
 	// scriptStops: the first operand is a script; later words are its arguments.
 	scriptStops bool
 	stdinCode   bool // with no program given, the program is read from standard input
+	// dataOperands: operands are files to work on, never the program (ed).
+	dataOperands bool
 }
 
 // interps is built on first use, not when the program starts.
@@ -147,6 +149,8 @@ var interps = sync.OnceValue(func() map[string]*interpSpec {
 		"expect":    {codeShort: "c", stdinCode: false},
 		"gdb":       {codeWords: []string{"-ex", "--ex", "-eval-command", "--eval-command", "-iex", "--iex"}},
 		"vim":       {codeShort: "c", codeLong: []string{"cmd"}},
+		// ed's operand is the file to edit; its commands (! runs a shell) come on stdin.
+		"ed": {argShort: "p", argLong: []string{"prompt"}, stdinCode: true, dataOperands: true},
 		"awk": {codeShort: "e", codeLong: []string{"source"}, argShort: "Fvil", fileShort: "fE",
 			argLong: []string{"field-separator", "assign", "include", "load"}, fileLong: []string{"file", "exec"}, operandProgram: true},
 		"sed": {codeShort: "e", codeLong: []string{"expression"}, argShort: "l", attached: "i", fileShort: "f",
@@ -173,6 +177,8 @@ func interpName(base string) string {
 		return "sed"
 	case base == "vi" || base == "nvim" || base == "ex" || base == "view":
 		return "vim"
+	case base == "red":
+		return "ed"
 	case base == "pwsh" || base == "powershell" || base == "deno":
 		return base
 	}
@@ -204,6 +210,9 @@ func interpHandler(c *cmdCtx) {
 	haveFile, haveScript := false, false
 	argv := c.argv
 	operand := func(w word) bool { // reports whether scanning stops
+		if spec.dataOperands {
+			return false
+		}
 		if spec.operandProgram && len(codes) == 0 && !haveFile {
 			codes = append(codes, w)
 			return true

@@ -107,6 +107,9 @@ type Invocation struct {
 	// Background is true when the command runs asynchronously (cmd &, or inside
 	// a list run with &).
 	Background bool `json:"background,omitempty"`
+	// EndlessLoop is true inside the body of a loop whose condition never
+	// ends it: while true, while :, until false, for ((;;)).
+	EndlessLoop bool `json:"endless_loop,omitempty"`
 	// Via lists, outermost first, what this invocation was found inside of:
 	// "$(...)", "`...`", "<(...)", ">(...)", "bash -c", "eval", "bash <<",
 	// "trap", "sudo", "xargs", "find -exec", "function f", ...

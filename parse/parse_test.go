@@ -10,7 +10,7 @@ import (
 // summary renders an invocation compactly for table comparisons:
 //
 //	name arg... [!name when Dynamic, ?arg when the arg is dynamic]
-//	 {via a>b} {piped} {bg} {fn} {code interp: text} {env K=V} {> target}
+//	 {via a>b} {piped} {bg} {endless} {fn} {code interp: text} {env K=V} {> target}
 func summary(inv Invocation) string {
 	var sb strings.Builder
 	if inv.Dynamic {
@@ -32,6 +32,9 @@ func summary(inv Invocation) string {
 	}
 	if inv.Background {
 		sb.WriteString(" {bg}")
+	}
+	if inv.EndlessLoop {
+		sb.WriteString(" {endless}")
 	}
 	if inv.Function {
 		sb.WriteString(" {fn}")
@@ -70,12 +73,16 @@ var parseTests = []struct {
 	{"pipeline3", "a | b |& c", []string{"a", "b {piped}", "c {piped}"}},
 	{"pipe-stdin-redirected", "a | b < f", []string{"a", "b {< f}"}},
 	{"background", "sleep 10 & ls", []string{"sleep 10 {bg}", "ls"}},
+	{"endless-loops", "while true; do a & done; until false; do b; done; for ((;;)); do c; done; while :; do sh -c 'd'; done",
+		[]string{"true", "a {bg} {endless}", "false", "b {endless}", "c {endless}", ":", "sh -c d {endless} {code sh: d}", "d {via sh -c} {endless}"}},
+	{"ending-loops", "while read l; do a; done; while ! true; do b; done; for ((i=0;i<3;i++)); do c; done; while true; do f() { g; }; done",
+		[]string{"read l", "a", "true", "b", "c", "true", "g {via function f}"}},
 	{"background-group", "(a; b) &", []string{"a {bg}", "b {bg}"}},
 	{"subshell", "(cd x && rm y)", []string{"cd x", "rm y"}},
 	{"block-redirect", "{ a; b; } > out", []string{"a {> out}", "b {> out}"}},
 	{"if", "if test -f x; then rm x; elif true; then :; else echo; fi", []string{"test -f x", "rm x", "true", ":", "echo"}},
 	{"while", "while read l; do echo \"$l\"; done < f", []string{"read l {< f}", "echo ?\"$l\" {< f}"}},
-	{"until", "until false; do x; done", []string{"false", "x"}},
+	{"until", "until false; do x; done", []string{"false", "x {endless}"}},
 	{"for", "for f in $(ls); do rm \"$f\"; done", []string{"ls {via $(...)}", "rm ?\"$f\""}},
 	{"for-c", "for ((i=$(id -u); i<3; i++)); do :; done", []string{"id -u {via $(...)}", ":"}},
 	{"select", "select x in a b; do y; done", []string{"y"}},
@@ -175,7 +182,10 @@ var parseTests = []struct {
 	{"find-exec-dynamic-command", `find . -exec {} \;`, []string{"find . -exec {} ;", "!{} {via find -exec}"}},
 	{"watch", "watch -n 1 'ls; rm x'", []string{"watch -n 1 ls; rm x {code sh: ls; rm x}", "ls {via watch}", "rm x {via watch}"}},
 	{"flock", "flock /tmp/l rm x; flock -c 'rm y' /tmp/l", []string{"flock /tmp/l rm x", "rm x {via flock}", "flock -c rm y /tmp/l {code sh: rm y}", "rm y {via flock -c}"}},
-	{"script", "script -qc 'rm x' /dev/null", []string{"script -qc rm x /dev/null"}},
+	{"ed-stdin", "ed -s README.md <<< '!id'; ed f < cmds", []string{"ed -s README.md {<<< !id} {code ed: !id\n}", "ed f {< cmds} {code ed: ?}"}},
+	{"script", "script -qc 'rm x' /dev/null", []string{"script -qc rm x /dev/null {code sh: rm x}", "rm x {via script -c}"}},
+	{"script-attached", "script -qfc'rm x'", []string{"script -qfcrm x {code sh: rm x}", "rm x {via script -c}"}},
+	{"script-values", "script -T t.log --log-out o.log -ec 'rm x' f; script -Bc f", []string{"script -T t.log --log-out o.log -ec rm x f {code sh: rm x}", "rm x {via script -c}", "script -Bc f"}},
 	{"script-c", "script -q -c 'rm x' /dev/null", []string{"script -q -c rm x /dev/null {code sh: rm x}", "rm x {via script -c}"}},
 	{"su", "su - root -c 'rm x'", []string{"su - root -c rm x {code sh: rm x}", "rm x {via su -c}"}},
 	{"busybox", "busybox rm -rf x", []string{"busybox rm -rf x", "rm -rf x {via busybox}"}},

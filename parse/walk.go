@@ -31,6 +31,7 @@ type frame struct {
 	via        []string // see Invocation.Via
 	piped      bool     // standard input comes from a pipe
 	background bool
+	endless    bool // inside the body of a loop that never ends (while true)
 	// placeholder, when set, is text a wrapper (xargs -I, find -exec, parallel)
 	// replaces at run time: words containing it are dynamic.
 	placeholder string
@@ -108,7 +109,7 @@ func (a *analyzer) stmt(f *frame, s *syntax.Stmt) {
 		// Only redirections: `> file`.
 		if len(redirs) > 0 {
 			a.out = append(a.out, Invocation{Name: "", Pos: g.pos(a, s.Pos()), Redirects: redirs,
-				Background: g.background, Via: g.via, PipedInto: g.piped})
+				Background: g.background, EndlessLoop: g.endless, Via: g.via, PipedInto: g.piped})
 		}
 	case *syntax.CallExpr:
 		a.call(&g, c, redirs, stdin)
@@ -142,7 +143,9 @@ func (a *analyzer) compound(f *frame, cmd syntax.Command, redirs []Redirect) {
 		}
 	case *syntax.WhileClause:
 		a.stmts(f, c.Cond)
-		a.stmts(f, c.Do)
+		g := *f
+		g.endless = g.endless || endlessCond(c.Cond, c.Until)
+		a.stmts(&g, c.Do)
 	case *syntax.ForClause:
 		switch l := c.Loop.(type) {
 		case *syntax.WordIter:
@@ -154,7 +157,11 @@ func (a *analyzer) compound(f *frame, cmd syntax.Command, redirs []Redirect) {
 			a.subs(f, l.Cond)
 			a.subs(f, l.Post)
 		}
-		a.stmts(f, c.Do)
+		g := *f
+		if l, ok := c.Loop.(*syntax.CStyleLoop); ok && l.Cond == nil {
+			g.endless = true // for ((;;))
+		}
+		a.stmts(&g, c.Do)
 	case *syntax.CaseClause:
 		a.subs(f, c.Word)
 		for _, it := range c.Items {
@@ -171,7 +178,7 @@ func (a *analyzer) compound(f *frame, cmd syntax.Command, redirs []Redirect) {
 		a.funcs[name] = true
 		g := *f
 		g.via = appendVia(f.via, "function "+name)
-		g.background, g.piped = false, false
+		g.background, g.piped, g.endless = false, false, false
 		a.stmt(&g, c.Body)
 		return // redirections of a definition apply when it is called
 	case *syntax.ArithmCmd:
@@ -185,7 +192,7 @@ func (a *analyzer) compound(f *frame, cmd syntax.Command, redirs []Redirect) {
 			args[i] = f.source(e)
 		}
 		a.out = append(a.out, Invocation{Name: "let", Args: args, DynamicArgs: make([]bool, len(args)),
-			Pos: f.pos(a, c.Pos()), Background: f.background, Via: f.via, PipedInto: f.piped})
+			Pos: f.pos(a, c.Pos()), Background: f.background, EndlessLoop: f.endless, Via: f.via, PipedInto: f.piped})
 	case *syntax.TimeClause:
 		if c.Stmt != nil {
 			g := *f
@@ -394,13 +401,13 @@ func (a *analyzer) walkSubs(fv frame, n syntax.Node) {
 // dynamicCode records code that will run but cannot be known statically.
 func (a *analyzer) dynamicCode(f *frame, p syntax.Pos, text, via string) {
 	a.out = append(a.out, Invocation{Name: text, Args: []string{}, Dynamic: true, Pos: f.pos(a, p),
-		Background: f.background, Via: appendVia(f.via, via), PipedInto: f.piped})
+		Background: f.background, EndlessLoop: f.endless, Via: appendVia(f.via, via), PipedInto: f.piped})
 }
 
 // decl handles declare, export, local, readonly, typeset and nameref.
 func (a *analyzer) decl(f *frame, c *syntax.DeclClause, redirs []Redirect) {
 	inv := Invocation{Name: c.Variant.Value, Pos: f.pos(a, c.Pos()), Redirects: redirs,
-		Background: f.background, Via: f.via, PipedInto: f.piped}
+		Background: f.background, EndlessLoop: f.endless, Via: f.via, PipedInto: f.piped}
 	for _, as := range c.Args {
 		text, dyn := a.assign(f, as, true)
 		if a.err != nil {
@@ -584,4 +591,23 @@ func checkBraces(w *syntax.Word) string {
 		}
 	}
 	return ""
+}
+
+// endlessCond reports whether a while (or until) condition is a constant that
+// never ends the loop: true or : (false for until).
+func endlessCond(cond []*syntax.Stmt, until bool) bool {
+	if len(cond) != 1 || cond[0].Negated || len(cond[0].Redirs) > 0 {
+		return false
+	}
+	call, ok := cond[0].Cmd.(*syntax.CallExpr)
+	if !ok || len(call.Args) != 1 || len(call.Assigns) > 0 {
+		return false
+	}
+	switch call.Args[0].Lit() {
+	case "true", ":":
+		return !until
+	case "false":
+		return until
+	}
+	return false
 }
