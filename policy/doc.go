@@ -45,8 +45,10 @@
 // args and last_arg (globs; path patterns understand ~, $HOME, the home
 // directory and ../), args_regex, writes and reads (redirection targets),
 // code (inline interpreter code), env, dynamic and dynamic_args, piped_into,
-// background, recursive, via, upstream (an earlier pipeline stage) and
-// inside (the command a substitution is handed to).
+// background, endless_loop, recursive, via, upstream (an earlier pipeline
+// stage), inside (the command a substitution is handed to) and after (an
+// earlier command of the script). A command pattern with a / matches a file
+// run by its path.
 //
 // The strictest verdict over all commands wins (deny > ask > allow); among
 // equals, the first command and, for it, the first rule in file order. A

@@ -119,6 +119,7 @@ func (m *Matcher) describe() string {
 	add(m.DynamicArgs != nil && *m.DynamicArgs, "with an argument computed at run time")
 	add(m.PipedInto != nil && *m.PipedInto, "reading from a pipe")
 	add(m.Background != nil && *m.Background, "run in the background")
+	add(m.EndlessLoop != nil && *m.EndlessLoop, "in a loop that never ends")
 	add(m.Recursive != nil && *m.Recursive, "calling the function it is in")
 	add(len(m.Via) > 0, "found inside "+strings.Join(m.Via, ", "))
 	if m.Upstream != nil {
@@ -126,6 +127,9 @@ func (m *Matcher) describe() string {
 	}
 	if m.Inside != nil {
 		parts = append(parts, "substituted into ("+m.Inside.describe()+")")
+	}
+	if m.After != nil {
+		parts = append(parts, "after an earlier command of ("+m.After.describe()+")")
 	}
 	return strings.Join(parts, "; ")
 }

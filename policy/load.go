@@ -413,7 +413,7 @@ func knownKeys(path []string) []string {
 }
 
 var matcherKeys = []string{"command", "subcommand", "flags", "not_flags", "args", "last_arg", "not_args", "args_regex",
-	"writes", "reads", "code", "dynamic", "dynamic_args", "piped_into", "background", "recursive", "env", "via", "upstream", "inside"}
+	"writes", "reads", "code", "dynamic", "dynamic_args", "piped_into", "background", "endless_loop", "recursive", "env", "via", "upstream", "inside", "after"}
 
 // suggest returns a "did you mean" hint for the closest of known to s.
 func suggest(s string, known []string) string {

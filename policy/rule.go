@@ -29,7 +29,9 @@ type Rule struct {
 // valid: a rule must set at least one key.
 type Matcher struct {
 	// Command: globs on the command's base name ("rm", "mkfs*", "python3*").
-	// Empty: any command.
+	// A pattern with a / is matched against the command word as written, when
+	// that has a / too: a file run by its path ("./*", "/tmp/**"; ** crosses
+	// directories). Empty: any command.
 	Command []string `toml:"command" json:"command,omitempty"`
 	// Subcommand: globs on the first operand ("push" of git push), found
 	// after the options, skipping the values of options known to take one.
@@ -70,6 +72,9 @@ type Matcher struct {
 	DynamicArgs *bool `toml:"dynamic_args" json:"dynamic_args,omitempty"`
 	// Background: the command runs asynchronously (cmd &).
 	Background *bool `toml:"background" json:"background,omitempty"`
+	// EndlessLoop: the invocation is in the body of a loop that never ends
+	// (while true, until false, for ((;;))).
+	EndlessLoop *bool `toml:"endless_loop" json:"endless_loop,omitempty"`
 	// Recursive: the command calls the shell function it is inside of.
 	Recursive *bool `toml:"recursive" json:"recursive,omitempty"`
 	// Env: regular expressions on NAME=VALUE assignments given to the command
@@ -83,6 +88,9 @@ type Matcher struct {
 	// Inside: the invocation is the output of a $(...) or <(...) substitution
 	// handed to a command that matches this matcher (bash <(curl ...)).
 	Inside *Matcher `toml:"inside" json:"inside,omitempty"`
+	// After: an earlier command of the same script matches this matcher
+	// (curl -o x ...; ./x): two ordinary steps that together run a download.
+	After *Matcher `toml:"after" json:"after,omitempty"`
 
 	c *compiled
 }
@@ -90,15 +98,15 @@ type Matcher struct {
 // compiled is the prepared form of a Matcher. Regular expressions are compiled
 // on first use, so loading a policy stays cheap.
 type compiled struct {
-	names                  []namePattern
-	flags                  [][]flagAlt
-	notFlags               [][]flagAlt
-	args, notArgs, lastArg []glob
-	writes, reads          []glob
-	argsRe, codeRe, envRe  lazyRegexps
-	subcommand, via        []glob
-	longNames              map[string]bool // long names in flags, for abbreviation preference; nil if none
-	hasInside, hasUpstream bool
+	names                            []namePattern
+	flags                            [][]flagAlt
+	notFlags                         [][]flagAlt
+	args, notArgs, lastArg           []glob
+	writes, reads                    []glob
+	argsRe, codeRe, envRe            lazyRegexps
+	subcommand, via                  []glob
+	longNames                        map[string]bool // long names in flags, for abbreviation preference; nil if none
+	hasInside, hasUpstream, hasAfter bool
 }
 
 type flagAlt struct {
@@ -136,7 +144,7 @@ func (m *Matcher) empty() bool {
 	return len(m.Command) == 0 && len(m.Subcommand) == 0 && len(m.Flags) == 0 && len(m.NotFlags) == 0 &&
 		len(m.Args) == 0 && len(m.LastArg) == 0 && len(m.NotArgs) == 0 && len(m.ArgsRegex) == 0 && len(m.Writes) == 0 &&
 		len(m.Reads) == 0 && len(m.Code) == 0 && m.Dynamic == nil && m.PipedInto == nil &&
-		len(m.Via) == 0 && m.Upstream == nil && m.Inside == nil && m.Background == nil && m.DynamicArgs == nil &&
+		len(m.Via) == 0 && m.Upstream == nil && m.Inside == nil && m.After == nil && m.Background == nil && m.EndlessLoop == nil && m.DynamicArgs == nil &&
 		m.Recursive == nil && len(m.Env) == 0
 }
 
@@ -200,6 +208,10 @@ func (m *Matcher) compile(problem func(key, msg string), trusted bool) {
 		c.hasInside = true
 		m.Inside.compile(func(k, msg string) { problem(joinKey("inside", k), msg) }, trusted)
 	}
+	if m.After != nil {
+		c.hasAfter = true
+		m.After.compile(func(k, msg string) { problem(joinKey("after", k), msg) }, trusted)
+	}
 }
 
 func joinKey(a, b string) string {
@@ -254,7 +266,7 @@ func (m *Matcher) literalNames() []string {
 func (m *Matcher) match(ctx *scriptCtx, i int, a *argv) bool {
 	c := m.c
 	inv := &ctx.invs[i]
-	if len(c.names) > 0 && !matchName(c.names, a.name) {
+	if len(c.names) > 0 && !matchName(c.names, a.name, inv.Name) {
 		return false
 	}
 	if m.Dynamic != nil && *m.Dynamic != inv.Dynamic {
@@ -267,6 +279,9 @@ func (m *Matcher) match(ctx *scriptCtx, i int, a *argv) bool {
 		return false
 	}
 	if m.Background != nil && *m.Background != inv.Background {
+		return false
+	}
+	if m.EndlessLoop != nil && *m.EndlessLoop != inv.EndlessLoop {
 		return false
 	}
 	if m.Recursive != nil && *m.Recursive != recursive(inv, a.name) {
@@ -318,6 +333,9 @@ func (m *Matcher) match(ctx *scriptCtx, i int, a *argv) bool {
 	if c.hasInside && !ctx.insideMatches(i, m.Inside) {
 		return false
 	}
+	if c.hasAfter && !ctx.afterMatches(i, m.After) {
+		return false
+	}
 	return true
 }
 
@@ -344,6 +362,7 @@ type namePattern struct {
 	pat    string
 	prefix string // pat up to its first *, ?, [ or \; a name that matches starts with it
 	meta   bool   // prefix is not all of pat
+	path   bool   // pat has a /: it matches the command word as written
 }
 
 func compileNames(pats []string) []namePattern {
@@ -352,7 +371,7 @@ func compileNames(pats []string) []namePattern {
 	}
 	out := make([]namePattern, len(pats))
 	for i, p := range pats {
-		out[i] = namePattern{pat: p, prefix: p}
+		out[i] = namePattern{pat: p, prefix: p, path: strings.Contains(p, "/")}
 		if j := strings.IndexAny(p, "*?[\\"); j >= 0 {
 			out[i].prefix, out[i].meta = p[:j], true
 		}
@@ -360,9 +379,18 @@ func compileNames(pats []string) []namePattern {
 	return out
 }
 
-func matchName(names []namePattern, name string) bool {
+// matchName matches the base name, or for a pattern with a /, the command word
+// as written (without the backslashes that only stop alias expansion).
+func matchName(names []namePattern, name, word string) bool {
+	word = strings.TrimLeft(word, "\\")
 	for i := range names {
 		n := &names[i]
+		if n.path {
+			if strings.Contains(word, "/") && globMatch(n.pat, word) {
+				return true
+			}
+			continue
+		}
 		if n.pat == name {
 			return true
 		}
@@ -437,6 +465,17 @@ func (ctx *scriptCtx) arg(i int) *argv {
 // at invocation i matches m. Stages of one pipeline are consecutive
 // invocations at the same level (Via without trailing wrappers such as sudo);
 // all but the first are PipedInto. Commands a stage wraps count as the stage.
+// afterMatches reports whether a command before invocation i in the script
+// matches m.
+func (ctx *scriptCtx) afterMatches(i int, m *Matcher) bool {
+	for j := 0; j < i; j++ {
+		if m.match(ctx, j, ctx.arg(j)) {
+			return true
+		}
+	}
+	return false
+}
+
 func (ctx *scriptCtx) upstreamMatches(i int, m *Matcher) bool {
 	if !ctx.invs[i].PipedInto {
 		return false
