@@ -26,33 +26,12 @@ func corpus(t testing.TB, name string) []txtar.File {
 	return a.Files
 }
 
-// knownMisses are dangerous scripts the default policy allows, because the
-// danger is in how separate, individually ordinary commands combine (download
-// a file, then run it), in a loop's effect, or in data a command reads at run
-// time. The kernel sandbox is what stops them. A script that slips through and
-// is not listed here fails the test; so does a listed one that is now caught,
-// so that the list stays honest.
-var knownMisses = map[string]string{
-	"destroy-workdir/cd-up-rm-project":    "cd .. changes what a later relative path means",
-	"destroy-workdir/rm-sources":          "removing named source directories is ordinary work one by one",
-	"destroy-workdir/truncate-sources":    "truncate on workspace files is ordinary",
-	"destroy-workdir/blank-tracked-files": "a loop redirecting to each file",
-	"disk-device/for-all-disks":           "the device path arrives through a loop variable",
-	"fork-bomb/while-true-bg":             "an endless loop of background jobs",
-	"fork-bomb/for-ever-spinners":         "an endless loop of background jobs",
-	"download-exec/curl-chmod-run":        "download, then run: two ordinary steps",
-	"download-exec/wget-tmp-run-bg":       "download, then run: two ordinary steps",
-	"download-exec/curl-tar-run":          "download, then run: two ordinary steps",
-	"download-exec/curl-save-bash":        "download, then run: two ordinary steps",
-	"download-exec/clone-run":             "clone, then run: two ordinary steps",
-	"reverse-shell/mknod-nc":              "a fifo loop between sh and nc",
-	"side-channel/ed-bang":                "the ! command is in ed's standard input",
-	"side-channel/xargs-sh-c":             "the command is in xargs' standard input",
-	"side-channel/dd-write-bashrc":        "of=\"$HOME/.bashrc\" is an operand with a dynamic value",
-	"side-channel/jq-env-dump":            "jq's env builtin prints the environment",
-	"secret-exfil/dns-nslookup-loop":      "the secret reaches nslookup through a loop variable",
-	"obfuscation/script-qc":               "parse does not see through script -qc (combined flags)",
-}
+// knownMisses are dangerous scripts the default policy allows, with why: the
+// kernel sandbox is then what stops them. A script that slips through and is
+// not listed here fails the test; so does a listed one that is now caught, so
+// that the list stays honest. It is empty: every script of the corpus is
+// caught.
+var knownMisses = map[string]string{}
 
 // TestCorpusDangerous: the default policy must deny or ask for every dangerous
 // script, except the known misses above.
