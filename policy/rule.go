@@ -445,6 +445,8 @@ type scriptCtx struct {
 	analyzed []bool
 	matched  []bool
 	home     string
+	// firstMatch caches, per after matcher, the first invocation it matches.
+	firstMatch map[*Matcher]int
 }
 
 func newScriptCtx(p *Policy, invs []parse.Invocation) *scriptCtx {
@@ -466,14 +468,24 @@ func (ctx *scriptCtx) arg(i int) *argv {
 // invocations at the same level (Via without trailing wrappers such as sudo);
 // all but the first are PipedInto. Commands a stage wraps count as the stage.
 // afterMatches reports whether a command before invocation i in the script
-// matches m.
+// matches m. The first match is looked for once per script, so a long script
+// costs one pass per after key, not one per invocation.
 func (ctx *scriptCtx) afterMatches(i int, m *Matcher) bool {
-	for j := 0; j < i; j++ {
-		if m.match(ctx, j, ctx.arg(j)) {
-			return true
+	first, ok := ctx.firstMatch[m]
+	if !ok {
+		first = len(ctx.invs)
+		for j := range ctx.invs {
+			if m.match(ctx, j, ctx.arg(j)) {
+				first = j
+				break
+			}
 		}
+		if ctx.firstMatch == nil {
+			ctx.firstMatch = map[*Matcher]int{}
+		}
+		ctx.firstMatch[m] = first
 	}
-	return false
+	return first < i
 }
 
 func (ctx *scriptCtx) upstreamMatches(i int, m *Matcher) bool {
