@@ -126,7 +126,7 @@ func (z *zygoteClient) readLoop() {
 			if !z.closing.Load() {
 				// Killed from inside the sandbox: what it ran was reparented
 				// to us, and is stopped before anyone is told it is gone.
-				<-z.exited
+				z.waitExited()
 				knownChildren.Delete(z.cmd.Process.Pid)
 				killStrays()
 				removeProcLimit(z.applied.ProcLimit)
@@ -210,12 +210,7 @@ func (z *zygoteClient) close() {
 	z.closed.Do(func() {
 		z.closing.Store(true)
 		unix.Shutdown(z.fd, unix.SHUT_RDWR)
-		select {
-		case <-z.exited:
-		case <-time.After(3 * time.Second):
-			z.cmd.Process.Kill()
-			<-z.exited
-		}
+		z.waitExited()
 		knownChildren.Delete(z.cmd.Process.Pid)
 		// The zygote killed everything below it before leaving; anything that
 		// still reached us (it was killed, or raced it) is stopped here.
@@ -226,6 +221,17 @@ func (z *zygoteClient) close() {
 		unix.Close(z.fd)
 		removeProcLimit(z.applied.ProcLimit)
 	})
+}
+
+// waitExited waits until the zygote has exited and been waited for; one that
+// is still there after 3 s is killed.
+func (z *zygoteClient) waitExited() {
+	select {
+	case <-z.exited:
+	case <-time.After(3 * time.Second):
+		z.cmd.Process.Kill()
+		<-z.exited
+	}
 }
 
 // removeProcLimit stops what is left in a process-bound cgroup and removes it.
