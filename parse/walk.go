@@ -147,6 +147,7 @@ func (a *analyzer) compound(f *frame, cmd syntax.Command, redirs []Redirect) {
 		g.endless = g.endless || endlessCond(c.Cond, c.Until)
 		a.stmts(&g, c.Do)
 	case *syntax.ForClause:
+		g := *f
 		switch l := c.Loop.(type) {
 		case *syntax.WordIter:
 			for _, w := range l.Items {
@@ -156,10 +157,7 @@ func (a *analyzer) compound(f *frame, cmd syntax.Command, redirs []Redirect) {
 			a.subs(f, l.Init)
 			a.subs(f, l.Cond)
 			a.subs(f, l.Post)
-		}
-		g := *f
-		if l, ok := c.Loop.(*syntax.CStyleLoop); ok && l.Cond == nil {
-			g.endless = true // for ((;;))
+			g.endless = g.endless || l.Cond == nil // for ((;;))
 		}
 		a.stmts(&g, c.Do)
 	case *syntax.CaseClause:
