@@ -101,9 +101,7 @@ func (c *Child) output(w io.Writer) (*os.File, error) {
 	c.copies.Add(1)
 	go func() {
 		defer c.copies.Done()
-		buf := copyBuffers.Get().(*[]byte)
-		io.CopyBuffer(w, r, *buf)
-		copyBuffers.Put(buf)
+		copyOutput(w, r)
 	}()
 	return wf, nil
 }

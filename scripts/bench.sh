@@ -31,7 +31,7 @@ PY
 echo
 echo "== MCP bash round-trips and a 1 GiB stream (real stockade serve, go-sdk client)"
 go run ./internal/benchmcp -stockade "$bin" -rounds 300
-echo "  targets: no sandbox p50 <= 1.2×, sandbox p50 <= 1.5× the direct spawn; >= 500 MB/s; peak RSS < 64 MiB"
+echo "  targets: sandbox p50 <= 1.0× the direct spawn; >= 500 MB/s with peak RSS < 64 MiB; 64 calls in flight <= 32 MiB; idle zygote PSS <= 2 MiB"
 
 echo
 echo "== Go benchmarks"
