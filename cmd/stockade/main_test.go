@@ -22,8 +22,16 @@ func TestScript(t *testing.T) {
 		Dir:                 "../../testdata/script",
 		RequireExplicitExec: true,
 		Setup: func(env *testscript.Env) error {
-			env.Setenv("HOME", env.WorkDir+"/home")
-			return os.MkdirAll(env.WorkDir+"/home", 0o755)
+			// HOME is beside $WORK, not inside it, as a project is not the
+			// directory that holds the home directory (stockade refuses such a
+			// workdir); the archive's home/ files are moved there.
+			home := env.WorkDir + ".home"
+			env.Setenv("HOME", home)
+			env.Defer(func() { os.RemoveAll(home) })
+			if err := os.Rename(env.WorkDir+"/home", home); err == nil || !os.IsNotExist(err) {
+				return err
+			}
+			return os.MkdirAll(home, 0o755)
 		},
 		Condition: func(cond string) (bool, error) {
 			switch cond {
