@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"os"
+	"os/exec"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
@@ -41,6 +42,9 @@ func TestScript(t *testing.T) {
 				// matrix without Landlock, or with ABI 2).
 				_, _, err := degrade.Plan(degrade.Detect(), policy.Default().Sandbox, "/", os.TempDir())
 				return err == nil, nil
+			case "pip":
+				// python3 -m pip works (Debian's python3 comes without it).
+				return exec.Command("python3", "-m", "pip", "--version").Run() == nil, nil
 			}
 			return false, fmt.Errorf("unknown condition %q", cond)
 		},

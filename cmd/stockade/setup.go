@@ -110,6 +110,7 @@ func (f *sandboxFlags) prepare(tmpdir string) (*setup, error) {
 			slog.Warn("the workdir is writable although it is dangerous (--allow-dangerous-workdir)", "why", err.Error())
 		}
 	}
+	cacheDir := projectBuildCache(&sb, workdir)
 	host := degrade.Detect()
 	if f.hostFile != "" {
 		if host, err = readHost(f.hostFile); err != nil {
@@ -124,5 +125,6 @@ func (f *sandboxFlags) prepare(tmpdir string) (*setup, error) {
 	if len(removed) > 0 {
 		slog.Info("secrets removed from the environment of commands", "names", strings.Join(removed, ","))
 	}
+	env = pointAtBuildCache(env, cacheDir, p, append([]string{workdir}, spec.WritableRoots...))
 	return &setup{policy: p, workdir: workdir, spec: spec, report: report, env: env}, nil
 }
