@@ -57,7 +57,8 @@ func Plan(h Host, want policy.Sandbox, workdir, tmpdir string) (sandbox.Spec, Re
 		LandlockABI:    abi,
 		NetworkOff:     netOff && (h.Seccomp || abi >= abiTCP),
 		UnixSocketsOff: unixOff && h.Seccomp,
-		Seccomp:        h.Seccomp && (netOff || unixOff),
+		Seccomp:        h.Seccomp,
+		IPCNamespace:   linux && h.SysAdmin,
 		Scopes:         abi >= abiScopes,
 		DropCaps:       linux && h.Root,
 	}
@@ -190,6 +191,18 @@ func Plan(h Host, want policy.Sandbox, workdir, tmpdir string) (sandbox.Spec, Re
 	default:
 		add(Protection{Name: Signals, Status: NotEnforced,
 			Note: "processes of the same user outside the sandbox can be signalled and traced"})
+	}
+
+	// kernel-objects: not a policy setting; always wanted.
+	switch {
+	case spec.Seccomp && spec.IPCNamespace:
+		add(Protection{Name: KernelObjects, Status: Enforced, By: "seccomp + ipc namespace"})
+	case spec.Seccomp:
+		add(Protection{Name: KernelObjects, Status: Enforced, By: "seccomp",
+			Note: "no ipc namespace without CAP_SYS_ADMIN: " + mechanism("ipc namespace").Without})
+	default:
+		add(Protection{Name: KernelObjects, Status: NotEnforced,
+			Note: "the command can change the resource limits and priorities of its user's processes, and use its user's keyrings and System V IPC; " + h.seccompWhy()})
 	}
 
 	// containment

@@ -75,6 +75,24 @@ func all(fs ...func(*policy.Sandbox)) func(*policy.Sandbox) {
 	}
 }
 
+// TestPlanIPCNamespace: an IPC namespace where the child will have
+// CAP_SYS_ADMIN, and the report says what stands in for it elsewhere.
+func TestPlanIPCNamespace(t *testing.T) {
+	for host, want := range map[string]string{"abi7": "seccomp + ipc namespace", "abi7-container-root": "seccomp", "abi4": "seccomp"} {
+		spec, rep, err := Plan(hosts[host], sb(nil), "/work", "/tmp/s")
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, _ := rep.Get(KernelObjects)
+		if p.Status != Enforced || p.By != want || spec.IPCNamespace != (want != "seccomp") {
+			t.Errorf("%s: kernel-objects %s by %q (%s), ipc namespace %v; want enforced by %q", host, p.Status, p.By, p.Note, spec.IPCNamespace, want)
+		}
+		if want == "seccomp" && !strings.Contains(p.Note, "System V IPC is refused") {
+			t.Errorf("%s: the note does not say System V IPC is refused: %q", host, p.Note)
+		}
+	}
+}
+
 func TestPlan(t *testing.T) {
 	t.Setenv("HOME", "/home/u")
 	type mech struct {
@@ -94,11 +112,11 @@ func TestPlan(t *testing.T) {
 	}{
 		{host: "abi7", spec: mech{abi: 7, seccomp: true, scopes: true, dropCaps: true, netOff: true, unixOff: true, fs: "workspace-write"},
 			status: map[string]Status{FSWrite: Enforced, DenyRead: Enforced, NetworkTCP: Enforced, NetworkOther: Enforced,
-				UnixSockets: Enforced, DeviceIoctl: Enforced, Signals: Enforced, Containment: Enforced, ProcessBound: Off, EnvScrub: Enforced},
+				UnixSockets: Enforced, DeviceIoctl: Enforced, Signals: Enforced, KernelObjects: Enforced, Containment: Enforced, ProcessBound: Off, EnvScrub: Enforced},
 			full: true},
 		{host: "abi7", policy: bound, spec: mech{abi: 7, seccomp: true, scopes: true, dropCaps: true, maxProcs: 64, netOff: true, unixOff: true, fs: "workspace-write"},
 			status: map[string]Status{ProcessBound: Enforced}, full: true},
-		{host: "abi7", policy: all(netOn, fsOff), spec: mech{abi: 7, scopes: true, dropCaps: true, fs: "off"},
+		{host: "abi7", policy: all(netOn, fsOff), spec: mech{abi: 7, seccomp: true, scopes: true, dropCaps: true, fs: "off"},
 			status: map[string]Status{FSWrite: Off, DenyRead: Enforced, NetworkTCP: Off, NetworkOther: Off, UnixSockets: Off, DeviceIoctl: Off, Signals: Enforced},
 			full:   true},
 		{host: "abi7", policy: all(netOn, func(s *policy.Sandbox) { s.UnixSockets = "deny" }),
@@ -122,7 +140,7 @@ func TestPlan(t *testing.T) {
 			status: map[string]Status{FSWrite: Off}, full: true},
 		// Network off by Landlock TCP rules alone; nothing to refuse unix sockets with.
 		{host: "abi4-no-seccomp", spec: mech{abi: 4, netOff: true, fs: "workspace-write"},
-			status:  map[string]Status{NetworkTCP: Partial, NetworkOther: NotEnforced, UnixSockets: NotEnforced},
+			status:  map[string]Status{NetworkTCP: Partial, NetworkOther: NotEnforced, UnixSockets: NotEnforced, KernelObjects: NotEnforced},
 			refused: []string{NetworkTCP, NetworkOther, UnixSockets}},
 		{host: "abi11-no-seccomp", policy: bestEffort, spec: mech{abi: 11, scopes: true, netOff: true, fs: "workspace-write"},
 			status: map[string]Status{NetworkTCP: Partial, NetworkOther: Partial, UnixSockets: Partial}},
@@ -188,8 +206,8 @@ func TestPlan(t *testing.T) {
 				}
 			}
 			// Invariants over every case.
-			if len(rep.Protections) != 10 {
-				t.Errorf("%d protections, want 10", len(rep.Protections))
+			if len(rep.Protections) != 11 {
+				t.Errorf("%d protections, want 11", len(rep.Protections))
 			}
 			for _, p := range rep.Protections {
 				if (p.Status == Enforced || p.Status == Partial) && p.By == "" {

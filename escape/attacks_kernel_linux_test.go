@@ -8,8 +8,10 @@ package escape
 // root and as the plain user.
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
+	"os/exec"
 	"strconv"
 	"strings"
 	"testing"
@@ -75,9 +77,180 @@ func TestOtherProcesses(t *testing.T) {
 		return attack{name: name, expect: "the " + what + " of the victim", as: rootAndUser,
 			vars: recordVictim(what, read), check: victimChanged(what, read)}
 	}
+	user := victim("renice-user", "nice value", victimNice)
+	// As root, PRIO_USER would renice every root process of the host.
+	user.as = []identity{asUser}
 	run(t, []attack{
+		victim("prlimit-victim", "open-files limit", victimNoFile),
 		victim("renice-victim", "nice value", victimNice),
+		user,
 		victim("ioprio-victim", "I/O priority", victimIOPrio),
 		victim("sched-victim", "scheduling policy", victimSched),
 	})
+}
+
+// tool runs escape-tool as uid, outside any sandbox.
+func runToolAs(t *testing.T, uid int, args ...string) (string, error) {
+	cmd := exec.Command(tool, args...)
+	cmd.SysProcAttr = &unix.SysProcAttr{Credential: credential(uid)}
+	out, err := cmd.Output()
+	if ee, ok := err.(*exec.ExitError); ok {
+		err = fmt.Errorf("%v: %s", err, ee.Stderr)
+	}
+	return strings.TrimSpace(string(out)), err
+}
+
+func TestKeyrings(t *testing.T) {
+	// key makes the description of a key of this run, and removes the key after.
+	key := func(t *testing.T, e *env) string {
+		desc := "escape-" + randHex(6)
+		t.Cleanup(func() { runToolAs(t, e.uid, "key-unlink", desc) })
+		return desc
+	}
+	run(t, []attack{
+		{name: "keyring-read", expect: "a key in the user keyring", as: rootAndUser,
+			vars: func(t *testing.T, e *env) map[string]string {
+				desc, secret := key(t, e), "KEY-"+randHex(12)
+				if _, err := runToolAs(t, e.uid, "key-add", desc, secret); err != nil {
+					t.Skipf("this kernel keeps no keyrings for the test (add_key: %v)", err)
+				}
+				e.secrets["a key in the user keyring"] = secret
+				return map[string]string{"KEYDESC": desc}
+			}},
+		{name: "keyring-plant", expect: "planted", as: rootAndUser,
+			vars: func(t *testing.T, e *env) map[string]string { return map[string]string{"KEYDESC": key(t, e)} },
+			check: func(t *testing.T, e *env, r *result) []string {
+				if v, err := runToolAs(t, e.uid, "key-read", e.vars["KEYDESC"]); err == nil {
+					return []string{fmt.Sprintf("a key planted in the user keyring outlived the command: %q", v)}
+				}
+				return nil
+			}},
+	})
+}
+
+func TestSysVIPC(t *testing.T) {
+	// segment makes a SysV key of this run, and removes its segment after.
+	segment := func(t *testing.T) int {
+		n, _ := strconv.ParseUint(randHex(3), 16, 32)
+		k := int(0x5e000000 | n)
+		t.Cleanup(func() {
+			if id, err := unix.SysvShmGet(k, 0, 0); err == nil {
+				unix.SysvShmCtl(id, unix.IPC_RMID, nil)
+			}
+		})
+		return k
+	}
+	run(t, []attack{
+		{name: "shm-read", expect: "a segment outside", as: rootAndUser,
+			vars: func(t *testing.T, e *env) map[string]string {
+				k, secret := segment(t), "SHM-"+randHex(12)
+				id, err := unix.SysvShmGet(k, 4096, unix.IPC_CREAT|unix.IPC_EXCL|0o600)
+				must(t, err)
+				var ds unix.SysvShmDesc
+				_, err = unix.SysvShmCtl(id, unix.IPC_STAT, &ds)
+				must(t, err)
+				ds.Perm.Uid, ds.Perm.Gid = uint32(e.uid), uint32(e.uid)
+				_, err = unix.SysvShmCtl(id, unix.IPC_SET, &ds)
+				must(t, err)
+				b, err := unix.SysvShmAttach(id, 0, 0)
+				must(t, err)
+				copy(b, secret+"\x00")
+				unix.SysvShmDetach(b)
+				e.secrets["a segment outside the sandbox"] = secret
+				return map[string]string{"SHMKEY": strconv.Itoa(k)}
+			},
+			check: func(t *testing.T, e *env, r *result) []string {
+				k, _ := strconv.Atoi(e.vars["SHMKEY"])
+				id, err := unix.SysvShmGet(k, 0, 0)
+				must(t, err)
+				b, err := unix.SysvShmAttach(id, 0, unix.SHM_RDONLY)
+				must(t, err)
+				defer unix.SysvShmDetach(b)
+				if got := string(b[:len("OVERWRITTEN")]); got == "OVERWRITTEN" {
+					return []string{"a segment outside the sandbox was overwritten"}
+				}
+				return nil
+			}},
+		{name: "shm-plant", expect: "outlived", as: rootAndUser,
+			vars: func(t *testing.T, e *env) map[string]string {
+				return map[string]string{"SHMKEY": strconv.Itoa(segment(t))}
+			},
+			check: func(t *testing.T, e *env, r *result) []string {
+				k, _ := strconv.Atoi(e.vars["SHMKEY"])
+				if _, err := unix.SysvShmGet(k, 0, 0); err == nil {
+					return []string{fmt.Sprintf("a segment made by the command (key %#x) outlived it", k)}
+				}
+				return nil
+			}},
+	})
+}
+
+// TestOwnKernelObjects: what a command does with its own process and its own
+// objects keeps working in the sandbox: its own resource limits and priority,
+// and, where stockade gives it an IPC namespace (as root), System V shared
+// memory with itself. Without one, System V IPC is refused, and the report
+// says so.
+func TestOwnKernelObjects(t *testing.T) {
+	if skipReason != "" {
+		t.Skip(skipReason)
+	}
+	for _, id := range rootAndUser {
+		t.Run(id.name, func(t *testing.T) {
+			requireStrict(t, id.uid())
+			home := ownedDir(t, id.uid())
+			script := `set -e
+ulimit -n 64; test "$(ulimit -n)" = 64
+ulimit -S -u 4000
+nice -n 5 sh -c 'test "$(nice)" -ge 5'
+if command -v ionice >/dev/null; then ionice -c 3 true; fi
+if command -v taskset >/dev/null; then taskset -c 0 true; fi
+"$TOOL" rlimit-self
+if "$TOOL" shm-self; then echo shm=ok; else echo shm=refused; fi`
+			cmd := exec.Command(stockade, "run", "--json", "--policy", dataDir+"/allow-all.toml", "-c", script)
+			cmd.Dir = home
+			cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + home, "TOOL=" + tool}
+			cmd.SysProcAttr = &unix.SysProcAttr{Credential: credential(id.uid())}
+			out, _ := cmd.Output()
+			var r struct {
+				ExitCode int `json:"exit_code"`
+				Stdout   struct {
+					Text string `json:"text"`
+				} `json:"stdout"`
+				Stderr struct {
+					Text string `json:"text"`
+				} `json:"stderr"`
+				Applied struct {
+					IPCNamespace bool `json:"ipc_namespace"`
+				} `json:"applied"`
+				Enforcement struct {
+					Protections []struct {
+						Name, Status, By, Note string
+					} `json:"protections"`
+				} `json:"enforcement"`
+			}
+			if err := json.Unmarshal(out, &r); err != nil {
+				t.Fatalf("no JSON result: %v\n%s", err, out)
+			}
+			if r.ExitCode != 0 {
+				t.Fatalf("the command failed (exit %d):\n%s%s", r.ExitCode, r.Stdout.Text, r.Stderr.Text)
+			}
+			var report string
+			for _, p := range r.Enforcement.Protections {
+				if p.Name == "kernel-objects" {
+					report = p.Status + " by " + p.By + ": " + p.Note
+				}
+			}
+			_, shm, _ := strings.Cut(r.Stdout.Text, "shm=")
+			shm = "shm=" + strings.TrimSpace(shm)
+			t.Logf("%s; kernel-objects %s", shm, report)
+			switch {
+			case r.Applied.IPCNamespace && shm != "shm=ok":
+				t.Errorf("System V shared memory with itself failed in an IPC namespace of its own:\n%s", r.Stderr.Text)
+			case !r.Applied.IPCNamespace && (shm != "shm=refused" || !strings.Contains(report, "System V IPC is refused")):
+				t.Errorf("without an IPC namespace, System V IPC should be refused and the report should say so: %s, report %q", shm, report)
+			case id.uid() == 0 && !r.Applied.IPCNamespace && os.Getenv("STOCKADE_BINARY") == "":
+				t.Errorf("root got no IPC namespace: %s", report)
+			}
+		})
+	}
 }

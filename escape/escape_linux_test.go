@@ -535,7 +535,7 @@ func runAttack(t *testing.T, a attack) {
 	}
 	for _, id := range a.as {
 		t.Run(id.name, func(t *testing.T) {
-			requireStrict(t, id.uid)
+			requireStrict(t, id.uid())
 			runPair(t, a, id)
 		})
 	}
@@ -564,7 +564,7 @@ func runPair(t *testing.T, a attack, id identity) {
 		t.Logf("no unsandboxed run: %s", a.noControl)
 	} else {
 		t.Run("unsandboxed", func(t *testing.T) {
-			uid := id.uid
+			uid := id.uid()
 			if a.controlUID != 0 {
 				uid = a.controlUID
 			}
@@ -586,9 +586,9 @@ func runPair(t *testing.T, a attack, id identity) {
 		if a.before != nil {
 			a.before(t)
 		}
-		e := newEnv(t, a, id.uid)
+		e := newEnv(t, a, id.uid())
 		before := usr1.Load()
-		r := execute(t, a, e, script, true, id.uid)
+		r := execute(t, a, e, script, true, id.uid())
 		time.Sleep(50 * time.Millisecond)
 		f, left := findings(t, a, e, r, before)
 		cleanupRun(e, left)
@@ -603,7 +603,7 @@ func runPair(t *testing.T, a attack, id identity) {
 			t.Fatalf("inconclusive: no JSON result from stockade run\n%s", r.output())
 		case r.json.Error != "":
 			t.Fatalf("inconclusive: stockade did not run the command: %s\n%s", r.json.Error, r.output())
-		case r.json.Applied == nil || r.json.Applied.LandlockABI == 0 || !r.json.Applied.Seccomp || !r.json.Applied.NoNewPrivs || (id.uid == 0 && !r.json.Applied.CapsDropped):
+		case r.json.Applied == nil || r.json.Applied.LandlockABI == 0 || !r.json.Applied.Seccomp || !r.json.Applied.NoNewPrivs || (id.uid() == 0 && !r.json.Applied.CapsDropped):
 			t.Fatalf("inconclusive: the sandbox was not fully applied: %+v\n%s", r.json.Applied, r.output())
 		case !r.json.Enforcement.Full:
 			t.Fatalf("inconclusive: best-effort enforcement\n%s", r.output())

@@ -36,16 +36,25 @@ import (
 
 // identity is who runs the command, in both runs of an attack.
 type identity struct {
-	name string // the subtest's name
-	uid  int    // 0: root; the gid is the same number
+	name  string // the subtest's name
+	plain bool   // the plain user, not root
 }
 
 var (
-	asRoot = identity{name: "root"}
-	// asUser is filled in by TestMain (setupUser).
-	asUser      = identity{name: "user"}
+	asRoot      = identity{name: "root"}
+	asUser      = identity{name: "user", plain: true}
 	rootAndUser = []identity{asRoot, asUser}
+	// userUID is the plain user's uid (and gid), picked by setupUser.
+	userUID int
 )
+
+// uid is the identity's uid; 0 for root.
+func (id identity) uid() int {
+	if id.plain {
+		return userUID
+	}
+	return 0
+}
 
 var (
 	// shared is a directory every uid may read and enter, with the binaries
@@ -59,7 +68,7 @@ var (
 // setupUser picks the plain user and makes the binaries reachable for it. It
 // runs in TestMain, as root, after stockade is built.
 func setupUser() error {
-	asUser.uid = freeUID()
+	userUID = freeUID()
 	dir, err := os.MkdirTemp("", "escape-shared-")
 	if err != nil {
 		return err

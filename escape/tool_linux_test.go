@@ -124,11 +124,15 @@ func runTool(args []string) int {
 		case "shm-self":
 			return shmSelf()
 		case "rlimit-self":
-			lim := unix.Rlimit{Cur: 100, Max: 200}
+			var old unix.Rlimit
+			if err := unix.Getrlimit(unix.RLIMIT_NOFILE, &old); err != nil {
+				return err
+			}
+			lim := unix.Rlimit{Cur: old.Cur / 2, Max: old.Max}
 			if err := unix.Prlimit(0, unix.RLIMIT_NOFILE, &lim, nil); err != nil {
 				return fmt.Errorf("prlimit(0): %w", err)
 			}
-			lim = unix.Rlimit{Cur: 50, Max: 150}
+			lim = unix.Rlimit{Cur: old.Cur / 4, Max: old.Max - 1}
 			if err := unix.Setrlimit(unix.RLIMIT_NOFILE, &lim); err != nil {
 				return fmt.Errorf("setrlimit: %w", err)
 			}

@@ -40,6 +40,10 @@ type Spec struct {
 	DropCaps bool `json:"drop_caps"`
 	// MaxProcs bounds the number of processes (0: no bound).
 	MaxProcs int `json:"max_procs"`
+	// IPCNamespace gives the command a System V IPC namespace of its own
+	// (it needs CAP_SYS_ADMIN, that is root). The seccomp filter refuses
+	// System V IPC to a command that has none.
+	IPCNamespace bool `json:"ipc_namespace"`
 }
 
 // Applied is what the child really put in force, checked after applying
@@ -59,5 +63,8 @@ type Applied struct {
 	// every process the command starts; the parent passes it to
 	// RemoveProcLimit once the child is gone.
 	ProcLimit string `json:"proc_limit,omitempty"`
-	Notes     string `json:"notes,omitempty"`
+	// IPCNamespace: the command has a System V IPC namespace of its own, so
+	// the filter lets it use System V IPC.
+	IPCNamespace bool   `json:"ipc_namespace,omitempty"`
+	Notes        string `json:"notes,omitempty"`
 }
