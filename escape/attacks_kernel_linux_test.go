@@ -8,8 +8,12 @@ package escape
 // root and as the plain user.
 
 import (
+	"sync/atomic"
+	"time"
+
 	"encoding/json"
 	"fmt"
+	"github.com/stockade/stockade/policy"
 	"os"
 	"os/exec"
 	"strconv"
@@ -253,4 +257,76 @@ if "$TOOL" shm-self; then echo shm=ok; else echo shm=refused; fi`
 			}
 		})
 	}
+}
+
+// TestForkBombDefault: under a policy that says nothing of processes (the
+// built-in sandbox), a command that starts 1100 processes meets the default
+// bound of 1024: a pids cgroup as root here, RLIMIT_NPROC for the plain user
+// without one. Without the sandbox all of them run.
+func TestForkBombDefault(t *testing.T) {
+	var most atomic.Int64
+	run(t, []attack{{name: "fork-default", as: rootAndUser, expect: "processes at once", before: requireDefaultBound,
+		during: func(e *env, stop <-chan struct{}) {
+			most.Store(0)
+			for {
+				if n := int64(len(named(e.mark))); n > most.Load() {
+					most.Store(n)
+				}
+				select {
+				case <-stop:
+					return
+				case <-time.After(100 * time.Millisecond):
+				}
+			}
+		},
+		check: func(t *testing.T, e *env, r *result) []string {
+			t.Logf("at most %d processes at once; %s", most.Load(), strings.TrimSpace(r.stdout))
+			if most.Load() > policy.DefaultMaxProcesses {
+				return []string{fmt.Sprintf("%d processes at once, over the default bound of %d", most.Load(), policy.DefaultMaxProcesses)}
+			}
+			return nil
+		},
+	}})
+}
+
+// requireDefaultBound skips the test unless stockade reports a process bound
+// for the built-in sandbox to this test's identity, with the reason it gives.
+func requireDefaultBound(t *testing.T) {
+	uid := 0
+	if strings.HasSuffix(t.Name(), "/user/sandboxed") {
+		uid = userUID
+	}
+	home := ownedDir(t, uid)
+	cmd := exec.Command(stockade, "run", "--json", "--policy", dataDir+"/allow-all.toml", "-c", "true")
+	cmd.Dir, cmd.Env = home, []string{"PATH=" + os.Getenv("PATH"), "HOME=" + home}
+	cmd.SysProcAttr = &unix.SysProcAttr{Credential: credential(uid)}
+	out, _ := cmd.Output()
+	var r struct {
+		Applied struct {
+			MaxProcs   int `json:"max_procs"`
+			NprocLimit int `json:"nproc_limit"`
+		} `json:"applied"`
+		Enforcement struct {
+			Protections []struct{ Name, Status, By, Note string } `json:"protections"`
+		} `json:"enforcement"`
+	}
+	if err := json.Unmarshal(out, &r); err != nil {
+		t.Fatalf("no JSON result: %v\n%s", err, out)
+	}
+	for _, p := range r.Enforcement.Protections {
+		if p.Name != "process-bound" {
+			continue
+		}
+		switch {
+		case p.Status == "enforced" && r.Applied.MaxProcs != policy.DefaultMaxProcesses:
+			t.Fatalf("process-bound is enforced by %s, but the applied bound is %d", p.By, r.Applied.MaxProcs)
+		case p.Status == "partial" && r.Applied.NprocLimit == 0:
+			t.Fatalf("process-bound is partial by %s, but no RLIMIT_NPROC was applied", p.By)
+		case p.Status != "enforced" && p.Status != "partial":
+			t.Skipf("stockade bounds no processes for uid %d on this host: %s", uid, p.Note)
+		}
+		t.Logf("process-bound %s by %s: %s", p.Status, p.By, p.Note)
+		return
+	}
+	t.Fatalf("no process-bound in the report:\n%s", out)
 }

@@ -14,6 +14,8 @@ import (
 	"fmt"
 	"os"
 	"strconv"
+	"syscall"
+	"time"
 	"unsafe"
 
 	"golang.org/x/sys/unix"
@@ -31,7 +33,8 @@ const usageTool = `usage: escape-tool CMD ARGS
   shm-read KEY         attach the SysV segment KEY, print it, overwrite it
   shm-create KEY       create a SysV segment KEY (mode 0600) and leave it
   shm-self             a private SysV segment: create, attach, write, read, remove
-  rlimit-self          lower its own open-files limit with prlimit(0) and setrlimit`
+  rlimit-self          lower its own open-files limit with prlimit(0) and setrlimit
+  spawn N NAME         start N sleepers named NAME, hold them a second, stop them`
 
 // Values from the kernel's uapi headers.
 const (
@@ -121,6 +124,8 @@ func runTool(args []string) int {
 		case "shm-create":
 			_, err := unix.SysvShmGet(num(1), 4096, unix.IPC_CREAT|unix.IPC_EXCL|0o600)
 			return err
+		case "spawn":
+			return spawn(num(1), arg(2))
 		case "shm-self":
 			return shmSelf()
 		case "rlimit-self":
@@ -189,5 +194,31 @@ func shmSelf() error {
 		return errors.New("the segment did not keep what was written")
 	}
 	fmt.Println("ok")
+	return nil
+}
+
+// spawn starts n sleepers named name as fast as it can, reports how many
+// started and the first error, holds them a second (the test counts them from
+// /proc) and stops them.
+func spawn(n int, name string) error {
+	var pids []int
+	var first error
+	attr := &syscall.ProcAttr{Env: os.Environ(), Files: []uintptr{0, 1, 2}}
+	for range n {
+		pid, err := syscall.ForkExec("/bin/sleep", []string{name, "30"}, attr)
+		if err != nil {
+			if first == nil {
+				first = err
+			}
+			continue
+		}
+		pids = append(pids, pid)
+	}
+	fmt.Printf("started %d of %d (first error: %v)\n", len(pids), n, first)
+	time.Sleep(time.Second)
+	for _, pid := range pids {
+		syscall.Kill(pid, syscall.SIGKILL)
+		syscall.Wait4(pid, nil, 0, nil)
+	}
 	return nil
 }

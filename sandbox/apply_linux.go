@@ -81,6 +81,12 @@ func apply(spec Spec, all bool) (a Applied, err error) {
 		}()
 	}
 
+	if spec.NprocLimit > 0 {
+		if a.NprocLimit, err = setNprocLimit(spec.NprocLimit); err != nil {
+			return a, err
+		}
+	}
+
 	if err := setNoNewPrivs(all); err != nil {
 		return a, err
 	}
@@ -212,8 +218,8 @@ func Validate(spec Spec) error {
 	if spec.Scopes && spec.LandlockABI < 6 {
 		return fmt.Errorf("landlock scopes need ABI 6 or later, the spec asks for ABI %d", spec.LandlockABI)
 	}
-	if spec.MaxProcs < 0 {
-		return fmt.Errorf("bad process bound %d", spec.MaxProcs)
+	if spec.MaxProcs < 0 || spec.NprocLimit < 0 {
+		return fmt.Errorf("bad process bound %d", min(spec.MaxProcs, spec.NprocLimit))
 	}
 	if spec.FS == FSWorkspaceWrite && spec.Workdir == "" && spec.TmpDir == "" && len(spec.WritableRoots) == 0 {
 		return errors.New("workspace-write with no workdir, tmpdir or writable root")

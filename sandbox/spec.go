@@ -40,6 +40,11 @@ type Spec struct {
 	DropCaps bool `json:"drop_caps"`
 	// MaxProcs bounds the number of processes (0: no bound).
 	MaxProcs int `json:"max_procs"`
+	// NprocLimit, where there is no pids cgroup, lets the command start at
+	// most this many processes more than its user runs when it starts, with
+	// RLIMIT_NPROC (which counts all of the user's processes, and does not
+	// bind uid 0).
+	NprocLimit int `json:"nproc_limit,omitempty"`
 	// IPCNamespace gives the command a System V IPC namespace of its own
 	// (it needs CAP_SYS_ADMIN, that is root). The seccomp filter refuses
 	// System V IPC to a command that has none.
@@ -55,6 +60,8 @@ type Applied struct {
 	Scopes      bool `json:"scopes"`
 	CapsDropped bool `json:"caps_dropped"`
 	MaxProcs    int  `json:"max_procs"`
+	// NprocLimit is the RLIMIT_NPROC set for NprocLimit (0: none).
+	NprocLimit int `json:"nproc_limit,omitempty"`
 	// ReadOnlyMounts: every mount outside the writable roots is read-only
 	// for the command (root only; see mounts_linux.go), so it cannot change
 	// the mode, times or extended attributes of files there either.
