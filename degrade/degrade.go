@@ -237,7 +237,7 @@ func (r *Refusal) Hints() []string {
 		case UnixSockets:
 			h = `or allow unix sockets: unix_sockets = "allow" in [sandbox]`
 		case ProcessBound:
-			h = `or drop the process bound: max_processes = 0 in [sandbox]`
+			h = `or keep only the default process bound, which is not required: max_processes = 0 in [sandbox]`
 		}
 		if h != "" && !seen[h] {
 			seen[h] = true
