@@ -114,7 +114,13 @@ func TestPlanProcessBound(t *testing.T) {
 		{"darwin", 0, NotEnforced, "", 0, 0, false},
 	}
 	for _, c := range cases {
-		want := sb(func(s *policy.Sandbox) { s.MaxProcesses = c.max; s.Enforce = "strict"; s.Filesystem = "off"; s.Network = "on"; s.UnixSockets = "allow" })
+		want := sb(func(s *policy.Sandbox) {
+			s.MaxProcesses = c.max
+			s.Enforce = "strict"
+			s.Filesystem = "off"
+			s.Network = "on"
+			s.UnixSockets = "allow"
+		})
 		spec, rep, err := Plan(hosts[c.host], want, "/work", "/tmp/s")
 		p, _ := rep.Get(ProcessBound)
 		name := fmt.Sprintf("%s max_processes=%d", c.host, c.max)
