@@ -47,6 +47,8 @@ func (p *Policy) Explain(w io.Writer) {
 	}
 	if s.MaxProcesses > 0 {
 		fmt.Fprintf(w, "  - At most %d processes.\n", s.MaxProcesses)
+	} else {
+		fmt.Fprintf(w, "  - At most %d processes where the host can enforce it (the default).\n", DefaultMaxProcesses)
 	}
 	if s.Enforce == "best-effort" {
 		fmt.Fprintln(w, "  - Enforcement: best-effort; on hosts that lack a feature the command runs anyway, with a report.")

@@ -126,7 +126,7 @@ func (p *Policy) prepare(v *validator, trusted, verifyExamples bool) (*Policy, e
 		}
 	}
 	if p.Sandbox.MaxProcesses < 0 {
-		v.add("sandbox.max_processes", "max_processes is negative: want 0 (no bound) or more", "")
+		v.add("sandbox.max_processes", "max_processes is negative: want 0 (the default bound) or more", "")
 	}
 	for _, k := range []struct {
 		key   string
