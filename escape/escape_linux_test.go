@@ -275,8 +275,12 @@ func newEnv(t *testing.T, a attack, uid int) *env {
 	e.victim = victim
 	t.Cleanup(func() { victim.Process.Kill(); victim.Wait() })
 
+	// stockade's own build caches (a writable root of the command's) live
+	// outside the directories watched for changes.
+	cache := ownedDir(t, uid)
 	e.vars = map[string]string{
-		"W": e.work, "OUT": e.out, "HOME": e.home, "PY": python, "MARK": e.mark,
+		"XDG_CACHE_HOME": cache,
+		"W":              e.work, "OUT": e.out, "HOME": e.home, "PY": python, "MARK": e.mark,
 		"TESTPID": strconv.Itoa(os.Getpid()), "TOOL": tool, "VICTIM": strconv.Itoa(victim.Process.Pid),
 		"TCP4": e.ln.port("tcp4"), "TCP6": e.ln.port("tcp6"), "UDP4": e.ln.port("udp4"), "UDP6": e.ln.port("udp6"),
 		"DNS": e.ln.port("dns"), "SOCK": e.ln.addr["unix"], "ASOCK": e.ln.addr["abstract"],
