@@ -254,7 +254,19 @@ func newEnv(t *testing.T, a attack, uid int) *env {
 	e.victim = victim
 	t.Cleanup(func() { victim.Process.Kill(); victim.Wait() })
 
+	// stockade keeps the project's build cache (a writable root) under
+	// XDG_CACHE_HOME: here a directory of its own, beside HOME, which the
+	// snapshots do not cover; attacks_buildcache checks what is in it.
+	cache := t.TempDir()
+	if uid != 0 {
+		dir, err := os.MkdirTemp("", "escape-cache-")
+		must(t, err)
+		os.Chmod(dir, 0o777)
+		t.Cleanup(func() { os.RemoveAll(dir) })
+		cache = dir
+	}
 	e.vars = map[string]string{
+		"XDG_CACHE_HOME": cache,
 		"W": e.work, "OUT": e.out, "HOME": e.home, "PY": python, "MARK": e.mark,
 		"TESTPID": strconv.Itoa(os.Getpid()), "VICTIM": strconv.Itoa(victim.Process.Pid),
 		"TCP4": e.ln.port("tcp4"), "TCP6": e.ln.port("tcp6"), "UDP4": e.ln.port("udp4"), "UDP6": e.ln.port("udp6"),
