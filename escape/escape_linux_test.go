@@ -266,9 +266,8 @@ func newEnv(t *testing.T, a attack, uid int) *env {
 		cache = dir
 	}
 	e.vars = map[string]string{
-		"XDG_CACHE_HOME": cache,
 		"W": e.work, "OUT": e.out, "HOME": e.home, "PY": python, "MARK": e.mark,
-		"TESTPID": strconv.Itoa(os.Getpid()), "VICTIM": strconv.Itoa(victim.Process.Pid),
+		"TESTPID": strconv.Itoa(os.Getpid()), "VICTIM": strconv.Itoa(victim.Process.Pid), "XDG_CACHE_HOME": cache,
 		"TCP4": e.ln.port("tcp4"), "TCP6": e.ln.port("tcp6"), "UDP4": e.ln.port("udp4"), "UDP6": e.ln.port("udp6"),
 		"DNS": e.ln.port("dns"), "SOCK": e.ln.addr["unix"], "ASOCK": e.ln.addr["abstract"],
 	}
