@@ -275,8 +275,9 @@ func newEnv(t *testing.T, a attack, uid int) *env {
 	e.victim = victim
 	t.Cleanup(func() { victim.Process.Kill(); victim.Wait() })
 
-	// stockade's own build caches (a writable root of the command's) live
-	// outside the directories watched for changes.
+	// stockade keeps the project's build cache (a writable root) under
+	// XDG_CACHE_HOME: here a directory of its own, which the snapshots do not
+	// cover; attacks_buildcache checks what is in it.
 	cache := ownedDir(t, uid)
 	e.vars = map[string]string{
 		"XDG_CACHE_HOME": cache,

@@ -18,7 +18,7 @@ func (p *Policy) Explain(w io.Writer) {
 	case "read-only":
 		fmt.Fprintln(w, "  - Files: nothing is writable except a private TMPDIR.")
 	case "workspace-write":
-		fmt.Fprintln(w, "  - Files: the working directory and a private TMPDIR are writable; the rest is read-only.")
+		fmt.Fprintln(w, "  - Files: the working directory, a private TMPDIR and the project's own build cache (~/.cache/stockade/build/NAME-HASH) are writable; the rest is read-only.")
 	case "off":
 		fmt.Fprintln(w, "  - Files: NOT confined; the command may write anywhere the user can.")
 	}

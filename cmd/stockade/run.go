@@ -206,7 +206,8 @@ func offending(d policy.Decision) string {
 	return fmt.Sprintf("offending command at %d:%d: %s", inv.Pos.Line, inv.Pos.Col, strings.TrimSpace(inv.Name+" "+strings.Join(inv.Args, " ")))
 }
 
-// tailBuffer keeps the last max bytes written to it.
+// tailBuffer keeps (at least) the last max bytes written to it; it trims
+// only when it holds twice that, so a long stream costs O(bytes) copying.
 type tailBuffer struct {
 	mu  sync.Mutex
 	max int
@@ -214,19 +215,23 @@ type tailBuffer struct {
 }
 
 func (t *tailBuffer) Write(p []byte) (int, error) {
+	n := len(p)
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	t.buf = append(t.buf, p...)
-	if over := len(t.buf) - t.max; over > 0 {
-		t.buf = append(t.buf[:0], t.buf[over:]...)
+	if len(p) > t.max {
+		p = p[len(p)-t.max:]
 	}
-	return len(p), nil
+	t.buf = append(t.buf, p...)
+	if len(t.buf) > 2*t.max {
+		t.buf = append(t.buf[:0], t.buf[len(t.buf)-t.max:]...)
+	}
+	return n, nil
 }
 
 func (t *tailBuffer) String() string {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	return string(t.buf)
+	return string(t.buf[max(0, len(t.buf)-t.max):])
 }
 
 // teeWriter writes to w, and a copy to tail.
