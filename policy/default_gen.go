@@ -7,6 +7,7 @@ package policy
 func defaultGo() *Policy {
 	return &Policy{
 		Version: 1,
+		Extends: "none",
 		Default: Verdict("allow"),
 		Sandbox: Sandbox{
 			Filesystem:    "workspace-write",

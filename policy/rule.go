@@ -17,6 +17,12 @@ type Rule struct {
 	Name     string  `toml:"name" json:"name"`
 	Decision Verdict `toml:"decision" json:"decision"`
 	Reason   string  `toml:"reason" json:"reason"`
+	// Override names a rule of an earlier layer that this rule takes the
+	// place of, for the invocations this rule matches: the only way an allow
+	// beats a stricter rule.
+	Override string `toml:"override" json:"override,omitempty"`
+	// Origin says which layer (and file) the rule comes from.
+	Origin string `toml:"-" json:"origin,omitempty"`
 	Matcher
 	// Examples are scripts this rule must match and the policy must give
 	// Decision; NotExamples are scripts this rule must not match. Load fails
@@ -61,6 +67,10 @@ type Matcher struct {
 	// input (<) redirections, with the same path handling as Args.
 	Writes []string `toml:"writes" json:"writes,omitempty"`
 	Reads  []string `toml:"reads" json:"reads,omitempty"`
+	// Script: the whole script, word for word (white space around it
+	// aside); one of these must be it. The advice printed for an ask uses it,
+	// so that the rule allows exactly the command that was asked about.
+	Script []string `toml:"script" json:"script,omitempty"`
 	// Code: regular expressions on inline interpreter code (python -c, node -e,
 	// perl -e, bash -c ...), one of which must match.
 	Code []string `toml:"code" json:"code,omitempty"`
@@ -143,7 +153,7 @@ func (l *lazyRegexps) any(s string) bool {
 func (m *Matcher) empty() bool {
 	return len(m.Command) == 0 && len(m.Subcommand) == 0 && len(m.Flags) == 0 && len(m.NotFlags) == 0 &&
 		len(m.Args) == 0 && len(m.LastArg) == 0 && len(m.NotArgs) == 0 && len(m.ArgsRegex) == 0 && len(m.Writes) == 0 &&
-		len(m.Reads) == 0 && len(m.Code) == 0 && m.Dynamic == nil && m.PipedInto == nil &&
+		len(m.Reads) == 0 && len(m.Code) == 0 && len(m.Script) == 0 && m.Dynamic == nil && m.PipedInto == nil &&
 		len(m.Via) == 0 && m.Upstream == nil && m.Inside == nil && m.After == nil && m.Background == nil && m.EndlessLoop == nil && m.DynamicArgs == nil &&
 		m.Recursive == nil && len(m.Env) == 0
 }
@@ -267,6 +277,9 @@ func (m *Matcher) match(ctx *scriptCtx, i int, a *argv) bool {
 	c := m.c
 	inv := &ctx.invs[i]
 	if len(c.names) > 0 && !matchName(c.names, a.name, inv.Name) {
+		return false
+	}
+	if len(m.Script) > 0 && (ctx.text == nil || !contains(m.Script, strings.TrimSpace(*ctx.text))) {
 		return false
 	}
 	if m.Dynamic != nil && *m.Dynamic != inv.Dynamic {
@@ -445,6 +458,7 @@ type scriptCtx struct {
 	analyzed []bool
 	matched  []bool
 	home     string
+	text     *string // the script's text, when known
 	// firstMatch caches, per after matcher, the first invocation it matches.
 	firstMatch map[*Matcher]int
 }
