@@ -130,6 +130,19 @@ func LoadLayers(s Sources) (*Policy, error) {
 	return mergeLayers(files, true)
 }
 
+// LoadIn reads the file at path and merges it over the built-in policy, as
+// a layer of a policy for commands run in workdir: if the file is inside
+// workdir, it may only add restrictions. `stockade policy lint` uses it.
+func LoadIn(path, workdir string) (*Policy, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("reading policy: %w", err)
+	}
+	f := layerFile{kind: LayerCommandLine, path: path, data: data}
+	f.restricted = workdir != "" && insideAny(path, []string{workdir})
+	return mergeLayers([]layerFile{f}, true)
+}
+
 // insideAny reports whether path is in (or is) one of dirs, after symbolic
 // links are resolved.
 func insideAny(path string, dirs []string) bool {
@@ -272,11 +285,12 @@ func (out *Policy) mergeLayer(p *Policy, v *validator, f layerFile, names map[st
 	case "none":
 		if f.restricted {
 			restricted("extends", `extends = "none" drops the built-in rules`)
+			return // its rules would only repeat the built-in names
 		}
 	default:
 		v.add("extends", fmt.Sprintf("extends is %q: want \"built-in\" (the default) or \"none\"", p.Extends), "")
 	}
-	if p.Default != "" {
+	if p.Default.valid() {
 		if f.restricted && out.defaultVerdict().Stricter(p.Default) {
 			restricted("default", fmt.Sprintf("default = %q is less strict than %q", p.Default, out.defaultVerdict()))
 		} else {
@@ -285,8 +299,8 @@ func (out *Policy) mergeLayer(p *Policy, v *validator, f layerFile, names map[st
 	}
 	for _, e := range sandboxEnums {
 		val := *e.get(&p.Sandbox)
-		if val == "" {
-			continue
+		if !contains(e.values, val) {
+			continue // unset, or reported by prepare
 		}
 		cur := *e.get(&out.Sandbox)
 		if order := sandboxStrictness[e.key]; f.restricted && slices.Index(order, val) < slices.Index(order, cur) {

@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"os"
 
 	"github.com/stockade/stockade/policy"
 )
@@ -11,7 +12,8 @@ const policyUsage = `usage: stockade policy <command>
 
 commands:
   default              print the built-in policy (a commented policy file)
-  lint FILE            load FILE strictly and check every rule's examples
+  lint FILE            load FILE strictly over the built-in policy and check every
+                       rule's examples (a FILE inside this directory may only restrict)
   explain [FILE]       say in plain words what the merged policy allows (built-in,
                        user and project files, and FILE) and where each rule comes from
   test FILE CASES      run the [[case]] table CASES against FILE
@@ -65,7 +67,8 @@ func cmdPolicy(args []string, io stdio) int {
 }
 
 func policyLint(file string, io stdio) int {
-	p, err := policy.Load(file)
+	wd, _ := os.Getwd()
+	p, err := policy.LoadIn(file, wd)
 	var errs policy.Errors
 	if errors.As(err, &errs) {
 		for _, e := range errs {
