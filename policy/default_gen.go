@@ -1083,7 +1083,7 @@ func defaultGo() *Policy {
 					Command:     []string{"dd"},
 					DynamicArgs: boolPtr(true),
 				},
-				Examples:    []string{"for d in /dev/sd?; do dd if=/dev/zero of=\"$d\" bs=1M count=100; done", "dd if=payload.txt of=\"$HOME/.bashrc\" conv=notrunc oflag=append"},
+				Examples:    []string{"for d in /dev/sd?; do dd if=/dev/zero of=\"$d\" bs=1M count=100; done", "dd if=payload.txt of=\"$TARGET\" conv=notrunc oflag=append"},
 				NotExamples: []string{"dd if=/dev/zero of=disk.img bs=1M count=10"},
 			},
 			{

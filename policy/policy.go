@@ -126,7 +126,7 @@ func (p *Policy) CheckScript(s *parse.Script) Decision { return p.checkScript(s,
 
 // checkScript is CheckScript; text, when known, is the script's text.
 func (p *Policy) checkScript(s *parse.Script, text *string) Decision {
-	invs := s.Invocations
+	invs := expandScript(s)
 	if invs == nil {
 		invs = []parse.Invocation{}
 	}
