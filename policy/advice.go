@@ -40,12 +40,13 @@ func (p *Policy) AdviceRules(script string) string {
 	if err != nil {
 		return ""
 	}
-	ctx := newScriptCtx(p, s.Invocations)
+	invs := expandScript(s)
+	ctx := newScriptCtx(p, invs)
 	ctx.text = &script
 	var rules []adviceRule
 	seen := map[string]bool{}
 	unmatched := false
-	for i := range s.Invocations {
+	for i := range invs {
 		a := ctx.arg(i)
 		any := false
 		for _, r := range p.Rules {

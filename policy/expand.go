@@ -20,9 +20,32 @@ import (
 // maxExpansions bounds the copies one script may add.
 const maxExpansions = 256
 
-// expandScript returns the invocations of s with the resolved copies
-// inserted, or s.Invocations itself when there is nothing to resolve.
+// expandScript returns the invocations to judge: those of s, with the
+// resolved copies inserted after their originals.
+//
+// Assignments the script makes for the rest of it (FOO=1 alone) are
+// judged as the declare that says the same (declare FOO=1), added at the
+// end: PROMPT_COMMAND=..., PATH=.:$PATH.
 func expandScript(s *parse.Script) []parse.Invocation {
+	invs := resolveScript(s)
+	if len(s.Assignments) == 0 {
+		return invs
+	}
+	out := make([]parse.Invocation, len(invs), len(invs)+len(s.Assignments))
+	copy(out, invs)
+	for _, as := range s.Assignments {
+		inv := parse.Invocation{Name: "declare", Args: []string{as.Name + "=" + as.Value}, Pos: as.Pos, Via: []string{"assignment"}}
+		if as.Dynamic {
+			inv.DynamicArgs = []bool{true}
+		}
+		out = append(out, inv)
+	}
+	return out
+}
+
+// resolveScript returns the invocations of s with the resolved copies
+// inserted, or s.Invocations itself when there is nothing to resolve.
+func resolveScript(s *parse.Script) []parse.Invocation {
 	invs := s.Invocations
 	anyDyn := false
 	for i := range invs {

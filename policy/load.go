@@ -282,8 +282,9 @@ func (p *Policy) checkWith(script string, ri int) (Decision, bool, error) {
 		return Decision{}, false, err
 	}
 	d := p.CheckScript(s)
-	ctx := newScriptCtx(p, s.Invocations)
-	for i := range s.Invocations {
+	invs := expandScript(s)
+	ctx := newScriptCtx(p, invs)
+	for i := range invs {
 		if p.Rules[ri].match(ctx, i, ctx.arg(i)) {
 			return d, true, nil
 		}
@@ -417,7 +418,7 @@ func knownKeys(path []string) []string {
 }
 
 var matcherKeys = []string{"command", "subcommand", "flags", "not_flags", "args", "last_arg", "not_args", "args_regex",
-	"writes", "reads", "code", "script", "dynamic", "dynamic_args", "piped_into", "background", "endless_loop", "recursive", "env", "via", "upstream", "inside", "after"}
+	"writes", "reads", "deletes", "executes", "reads_denied", "executes_created", "program_unseen", "code", "script", "dynamic", "dynamic_args", "piped_into", "background", "endless_loop", "recursive", "env", "via", "upstream", "inside", "after"}
 
 // suggest returns a "did you mean" hint for the closest of known to s.
 func suggest(s string, known []string) string {
