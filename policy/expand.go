@@ -39,6 +39,32 @@ func expandScript(s *parse.Script) []parse.Invocation {
 			inv.DynamicArgs = []bool{true}
 		}
 		out = append(out, inv)
+		out = append(out, codeInValue(as)...)
+	}
+	return out
+}
+
+// codeInValue returns the commands in the command substitutions a static
+// value holds as text (x='a[$(rm -rf ~)]'): bash runs them when the value
+// is evaluated as arithmetic ($((x)), ((x)), [[ x -eq 1 ]], an array
+// index) or as code.
+func codeInValue(as parse.Assignment) []parse.Invocation {
+	if as.Dynamic || !(strings.Contains(as.Value, "$(") || strings.Contains(as.Value, "`")) {
+		return nil
+	}
+	inner, err := parseScript(": " + as.Value)
+	if err != nil {
+		// Not code bash can read as a word: judged as a dynamic command.
+		return []parse.Invocation{{Name: as.Value, Dynamic: true, Pos: as.Pos, Via: []string{"assignment", "value"}}}
+	}
+	var out []parse.Invocation
+	for _, inv := range inner.Invocations {
+		if inv.Name == ":" && len(inv.Via) == 0 {
+			continue
+		}
+		inv.Pos = as.Pos
+		inv.Via = append([]string{"assignment", "value"}, inv.Via...)
+		out = append(out, inv)
 	}
 	return out
 }
