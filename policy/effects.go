@@ -173,6 +173,24 @@ func (ctx *scriptCtx) fedByFetch(i int) bool {
 	return false
 }
 
+// plainProgram reports whether a program an option names is one of a few
+// that only filter data (man -P cat, tar -I zstd, rsync -e ssh), with
+// nothing a shell would read specially.
+func plainProgram(v string) bool {
+	if strings.ContainsAny(v, ";|&$`()<>!'\"\\\n") {
+		return false
+	}
+	f := strings.Fields(v)
+	if len(f) == 0 {
+		return false
+	}
+	switch f[0] {
+	case "cat", "less", "more", "most", "gzip", "gunzip", "pigz", "zstd", "unzstd", "xz", "unxz", "bzip2", "lz4", "lzip", "lzop", "brotli", "ssh", "true", "head", "tail":
+		return true
+	}
+	return false
+}
+
 // containsLong reports whether one of the written long options longs could
 // be name (itself or an abbreviation of it).
 func containsLong(longs []string, name string) bool {
@@ -218,7 +236,7 @@ func signatureEffects(inv *parse.Invocation, a *argv, push func(effect), add fun
 			continue
 		}
 		switch {
-		case k == 'x':
+		case k == 'x' && !plainProgram(o.value):
 			push(effect{kind: effExec, path: o.value, unseen: true})
 		case o.dyn:
 		case k == 'r':

@@ -28,11 +28,14 @@ const maxExpansions = 256
 // end: PROMPT_COMMAND=..., PATH=.:$PATH.
 func expandScript(s *parse.Script) []parse.Invocation {
 	invs := resolveScript(s)
-	if len(s.Assignments) == 0 {
+	if len(s.Assignments) == 0 && !anyCommandArg(invs) {
 		return invs
 	}
 	out := make([]parse.Invocation, len(invs), len(invs)+len(s.Assignments))
 	copy(out, invs)
+	for i := range invs {
+		out = append(out, commandArgCode(&invs[i])...)
+	}
 	for _, as := range s.Assignments {
 		inv := parse.Invocation{Name: "declare", Args: []string{as.Name + "=" + as.Value}, Pos: as.Pos, Via: []string{"assignment"}}
 		if as.Dynamic {
@@ -441,4 +444,51 @@ func (x *expander) expandWord(src string, at parse.Pos, pos []string, havePos bo
 	}
 	flush()
 	return fields, true
+}
+
+// commandArgCode returns the commands in the shell code some git commands
+// take as an argument (git submodule foreach CMD, git rebase --exec CMD),
+// which parse does not read.
+func commandArgCode(inv *parse.Invocation) []parse.Invocation {
+	if inv.Dynamic || commandName(inv.Name) != "git" {
+		return nil
+	}
+	var code []string
+	for k, a := range inv.Args {
+		switch {
+		case a == "foreach" && k > 0 && inv.Args[k-1] == "submodule":
+			code = append(code, strings.Join(inv.Args[k+1:], " "))
+		case (a == "-x" || a == "--exec") && k+1 < len(inv.Args):
+			code = append(code, inv.Args[k+1])
+		case strings.HasPrefix(a, "--exec="):
+			code = append(code, a[len("--exec="):])
+		}
+	}
+	var out []parse.Invocation
+	for _, c := range code {
+		inner, err := parseScript(c)
+		if err != nil {
+			out = append(out, parse.Invocation{Name: c, Dynamic: true, Pos: inv.Pos, Via: []string{"git"}})
+			continue
+		}
+		for _, x := range inner.Invocations {
+			x.Pos = inv.Pos
+			x.Via = append(append([]string(nil), inv.Via...), append([]string{"git"}, x.Via...)...)
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+func anyCommandArg(invs []parse.Invocation) bool {
+	for i := range invs {
+		if !invs[i].Dynamic && commandName(invs[i].Name) == "git" {
+			for _, a := range invs[i].Args {
+				if a == "foreach" || a == "-x" || a == "--exec" || strings.HasPrefix(a, "--exec=") {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }

@@ -85,8 +85,9 @@ var signatures = map[string]*signature{
 	"dd": {},
 	"tar": {reads: all, valueShort: "fCbFIHgKLNTVX", valueLong: []string{"file", "directory", "use-compress-program", "to-command", "rsh-command", "info-script", "new-volume-script", "files-from", "exclude", "exclude-from", "transform", "xform", "owner", "group", "mode", "format", "checkpoint-action", "index-file", "listed-incremental", "newer", "after-date"},
 		abbrev: true, optionFiles: map[string]byte{"I": 'x', "use-compress-program": 'x', "to-command": 'x', "rsh-command": 'x', "F": 'x', "info-script": 'x', "new-volume-script": 'x', "T": 'r', "files-from": 'r'}},
-	"zip": {reads: butFirst, writes: first, valueShort: "bnitx", valueLong: []string{"unzip-command"}, abbrev: true, optionFiles: map[string]byte{"TT": 'x', "unzip-command": 'x'}},
-	"man": {valueShort: "PMLSCm", valueLong: []string{"pager", "manpath", "locale", "sections", "config-file", "html", "preprocessor"}, abbrev: true, optionFiles: map[string]byte{"P": 'x', "pager": 'x', "html": 'x', "H": 'x', "preprocessor": 'x'}},
+	"zip":        {reads: butFirst, writes: first, valueShort: "bnitx", valueLong: []string{"unzip-command"}, abbrev: true, optionFiles: map[string]byte{"TT": 'x', "unzip-command": 'x'}},
+	"ssh-keygen": {valueShort: "fbtCNEIOZaDnrVwz", optionFiles: map[string]byte{"f": 'w'}},
+	"man":        {valueShort: "PMLSCm", valueLong: []string{"pager", "manpath", "locale", "sections", "config-file", "html", "preprocessor"}, abbrev: true, optionFiles: map[string]byte{"P": 'x', "pager": 'x', "html": 'x', "H": 'x', "preprocessor": 'x'}},
 }
 
 // signatureOf returns the signature of the command named name (a base
