@@ -125,6 +125,9 @@ type expander struct {
 	sets  []positional          // set -- ARGS, in script order
 	calls map[string][][]string // function name -> argument lists of its static calls
 	ifs   bool                  // the script assigns IFS: word splitting is not known
+	// unknownPos: set -- with words that do not resolve; "$@" after them
+	// does not resolve either.
+	unknownPos []parse.Pos
 }
 
 type positional struct {
@@ -142,11 +145,22 @@ func (x *expander) scan() {
 	}
 	for i := range x.s.Invocations {
 		inv := &x.s.Invocations[i]
+		if inv.Name == "set" && !inv.Dynamic && len(inv.Args) > 0 && inv.Args[0] == "--" {
+			args := inv.Args[1:]
+			if inv.DynamicArgs != nil {
+				// set -- -rf "$HOME": resolved as any other word.
+				c, ok := x.resolveWith(inv, nil, false)
+				if !ok {
+					x.sets = append(x.sets, positional{inv.Pos, nil})
+					x.unknownPos = append(x.unknownPos, inv.Pos)
+					continue
+				}
+				args = c.Args[1:]
+			}
+			x.sets = append(x.sets, positional{inv.Pos, args})
+		}
 		if inv.Dynamic || inv.DynamicArgs != nil {
 			continue
-		}
-		if inv.Name == "set" && len(inv.Args) > 0 && inv.Args[0] == "--" {
-			x.sets = append(x.sets, positional{inv.Pos, inv.Args[1:]})
 		}
 		if inv.Function {
 			if x.calls == nil {
@@ -205,6 +219,11 @@ func (x *expander) resolve(inv *parse.Invocation) []parse.Invocation {
 			}
 		}
 		if last != nil {
+			for _, u := range x.unknownPos {
+				if u == last.pos {
+					return nil
+				}
+			}
 			posLists = [][]string{last.args}
 		}
 	}
@@ -491,4 +510,35 @@ func anyCommandArg(invs []parse.Invocation) bool {
 		}
 	}
 	return false
+}
+
+// codeInQuotedText returns the commands in single-quoted text that holds a
+// command substitution, in a script that evaluates text as arithmetic
+// ([[ $n -eq 'x[$(cmd)]' ]], (( ... )), let): bash runs the substitution
+// in an array subscript of the text.
+func codeInQuotedText(text string) []parse.Invocation {
+	if !strings.Contains(text, "[[") && !strings.Contains(text, "((") && !strings.Contains(text, "let ") && !strings.Contains(text, "declare -i") {
+		return nil
+	}
+	var out []parse.Invocation
+	for rest := text; ; {
+		i := strings.IndexByte(rest, '\'')
+		if i < 0 {
+			break
+		}
+		j := strings.IndexByte(rest[i+1:], '\'')
+		if j < 0 {
+			break
+		}
+		q := rest[i+1 : i+1+j]
+		rest = rest[i+j+2:]
+		if !strings.Contains(q, "$(") && !strings.Contains(q, "`") {
+			continue
+		}
+		out = append(out, codeInValue(parse.Assignment{Name: "_", Value: q, Pos: parse.Pos{Line: 1, Col: 1}})...)
+		if len(out) > maxExpansions {
+			break
+		}
+	}
+	return out
 }

@@ -127,6 +127,11 @@ func (p *Policy) CheckScript(s *parse.Script) Decision { return p.checkScript(s,
 // checkScript is CheckScript; text, when known, is the script's text.
 func (p *Policy) checkScript(s *parse.Script, text *string) Decision {
 	invs := expandScript(s)
+	if text != nil {
+		if extra := codeInQuotedText(*text); len(extra) > 0 {
+			invs = append(invs[:len(invs):len(invs)], extra...)
+		}
+	}
 	if invs == nil {
 		invs = []parse.Invocation{}
 	}
