@@ -242,3 +242,10 @@ func overridden(p *Policy, matched []int, name string) bool {
 	}
 	return false
 }
+
+// checkScriptPlain judges the invocations of s alone, without resolved
+// copies or effects of the script's text; the fuzz tests compare it.
+func (p *Policy) checkScriptPlain(s *parse.Script) Decision {
+	plain := &parse.Script{Invocations: s.Invocations}
+	return p.checkScript(plain, nil)
+}
