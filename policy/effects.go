@@ -462,14 +462,8 @@ func (ctx *scriptCtx) anyEffect(i int, k effectKind, globs []glob) bool {
 // readsDenied reports whether invocation i reads (or runs) a path on the
 // policy's deny_read list or inside one.
 func (ctx *scriptCtx) readsDenied(i int) bool {
-	if ctx.denyRead == nil {
-		ctx.denyRead = make([]string, 0, len(ctx.p.Sandbox.DenyRead))
-		for _, d := range ctx.p.Sandbox.DenyRead {
-			ctx.denyRead = append(ctx.denyRead, normPath(d, ctx.home))
-		}
-	}
 	for _, e := range ctx.effectsOf(i) {
-		if (e.kind == effRead || e.kind == effExec) && !e.unseen && under(e.path, ctx.denyRead) {
+		if (e.kind == effRead || e.kind == effExec) && !e.unseen && under(e.path, ctx.p.denyRead) {
 			return true
 		}
 	}

@@ -224,6 +224,10 @@ func validEnvName(s string) bool {
 }
 
 func (p *Policy) index() {
+	p.denyRead = make([]string, 0, len(p.Sandbox.DenyRead))
+	for _, d := range p.Sandbox.DenyRead {
+		p.denyRead = append(p.denyRead, normPath(d, p.homeDir))
+	}
 	n := 0
 	for _, r := range p.Rules {
 		n += len(r.literalNames())

@@ -66,6 +66,7 @@ type Policy struct {
 	// overrides is set when some rule overrides another by name; judge then
 	// collects every match instead of keeping the strictest as it goes.
 	overrides bool
+	denyRead  []string // Sandbox.DenyRead in the form of effect paths; see readsDenied
 	// Layers lists where the merged policy came from, in merge order.
 	Layers []LayerInfo `toml:"-" json:"layers,omitempty"`
 }

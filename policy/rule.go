@@ -497,7 +497,6 @@ type scriptCtx struct {
 	home     string
 	text     *string    // the script's text, when known
 	effects  [][]effect // see effectsOf; nil until first used
-	denyRead []string   // the policy's deny_read, normalised; see readsDenied
 	// firstMatch caches, per after matcher, the first invocation it matches.
 	firstMatch map[*Matcher]int
 }
