@@ -66,51 +66,35 @@ func (ctx *scriptCtx) effectsOf(i int) []effect {
 // a path created for the executions after it.
 func (ctx *scriptCtx) computeEffects() {
 	ctx.effects = make([][]effect, len(ctx.invs))
-	cwd, cwdKnown := "", true
-	created := map[string]bool{}
-	var createdDirs []string
-	resolve := func(p string) string {
-		if p == "" {
-			return p
-		}
-		if !(p[0] == '/' || p[0] == '~' || strings.HasPrefix(p, "$HOME") || strings.HasPrefix(p, "${HOME}")) && cwd != "" {
-			p = cwd + "/" + p
-		}
-		return normPath(p, ctx.home)
-	}
+	b := effectBuilder{home: ctx.home, cwdKnown: true}
+	// One backing array for the whole script; each invocation's effects
+	// are a slice of it.
+	b.all = make([]effect, 0, len(ctx.invs))
 	for i := range ctx.invs {
 		inv := &ctx.invs[i]
 		a := ctx.arg(i)
-		var effs []effect
-		push := func(e effect) { effs = append(effs, e) }
-		add := func(k effectKind, p string) {
-			if p == "" {
-				return
-			}
-			e := effect{kind: k, path: resolve(p)}
-			if k == effExec && cwdKnown {
-				e.created = created[e.path] || under(e.path, createdDirs)
-			}
-			effs = append(effs, e)
-		}
+		start := len(b.all)
 		for _, r := range inv.Redirects {
 			if r.Dynamic {
 				continue
 			}
 			switch {
 			case isWriteOp(r.Op) && r.Op != ">&":
-				add(effWrite, r.Target)
+				b.add(effWrite, r.Target)
 			case r.Op == "<":
-				add(effRead, r.Target)
+				b.add(effRead, r.Target)
 			}
 		}
 		if !inv.Dynamic && strings.Contains(inv.Name, "/") {
-			add(effExec, strings.TrimLeft(inv.Name, "\\"))
+			b.add(effExec, strings.TrimLeft(inv.Name, "\\"))
 		}
 		if !inv.Dynamic {
-			signatureEffects(inv, a, push, add)
+			signatureEffects(inv, a, &b)
 		}
-		ctx.effects[i] = effs
+		effs := b.all[start:len(b.all):len(b.all)]
+		if len(effs) > 0 {
+			ctx.effects[i] = effs
+		}
 		// What this invocation leaves behind for the ones after it.
 		switch {
 		case inv.Dynamic:
@@ -120,29 +104,68 @@ func (ctx *scriptCtx) computeEffects() {
 				dir = a.positionals[0]
 			}
 			if a.dynamicArg || dir == "-" {
-				cwd, cwdKnown = "", false
+				b.cwd, b.cwdKnown = "", false
 				break
 			}
-			cwd = resolve(dir)
+			b.cwd = b.resolve(dir)
 		case a.name == "git" && a.subcommand == "clone" && len(a.positionals) >= 2:
 			dir := a.positionals[len(a.positionals)-1]
 			if len(a.positionals) == 2 {
 				dir = strings.TrimSuffix(path.Base(a.positionals[1]), ".git")
 			}
-			createdDirs = append(createdDirs, resolve(dir))
+			b.createdDirs = append(b.createdDirs, b.resolve(dir))
 		case a.name == "tar" || a.name == "unzip" || a.name == "7z" || a.name == "bsdtar":
-			createdDirs = append(createdDirs, resolve("."))
+			b.createdDirs = append(b.createdDirs, b.resolve("."))
 		case a.name == "curl" && (a.hasShort('O') || containsLong(a.longs, "remote-name")) || a.name == "wget" && !hasWgetOutput(a):
-			createdDirs = append(createdDirs, resolve(".")) // the file is named after the URL
+			b.createdDirs = append(b.createdDirs, b.resolve(".")) // the file is named after the URL
 		}
-		if fetches(a.name) || ctx.fedByFetch(i) {
+		if len(effs) > 0 && (fetches(a.name) || ctx.fedByFetch(i)) {
 			for _, e := range effs {
 				if e.kind == effWrite {
-					created[e.path] = true
+					if b.created == nil {
+						b.created = map[string]bool{}
+					}
+					b.created[e.path] = true
 				}
 			}
 		}
 	}
+}
+
+// effectBuilder collects the effects of a script's invocations in order,
+// with what earlier ones left: the directory cd'd into, the files fetched.
+type effectBuilder struct {
+	all         []effect
+	home        string
+	cwd         string
+	cwdKnown    bool
+	created     map[string]bool
+	createdDirs []string
+}
+
+func (b *effectBuilder) resolve(p string) string {
+	if p == "" {
+		return p
+	}
+	if !(p[0] == '/' || p[0] == '~' || strings.HasPrefix(p, "$HOME") || strings.HasPrefix(p, "${HOME}")) && b.cwd != "" {
+		p = b.cwd + "/" + p
+	}
+	return normPath(p, b.home)
+}
+
+// push records an effect as it is.
+func (b *effectBuilder) push(e effect) { b.all = append(b.all, e) }
+
+// add records an effect on path p, resolved first.
+func (b *effectBuilder) add(k effectKind, p string) {
+	if p == "" {
+		return
+	}
+	e := effect{kind: k, path: b.resolve(p)}
+	if k == effExec && b.cwdKnown {
+		e.created = b.created[e.path] || under(e.path, b.createdDirs)
+	}
+	b.all = append(b.all, e)
 }
 
 // fetches: the command brings in content from outside the script (a
@@ -223,8 +246,7 @@ func under(p string, dirs []string) bool {
 
 // signatureEffects adds the effects the command's signature gives its
 // operands and option values.
-// push records an effect as it is; add resolves a path first.
-func signatureEffects(inv *parse.Invocation, a *argv, push func(effect), add func(effectKind, string)) {
+func signatureEffects(inv *parse.Invocation, a *argv, b *effectBuilder) {
 	sig := signatureOf(a.name)
 	if sig == nil {
 		return
@@ -237,20 +259,20 @@ func signatureEffects(inv *parse.Invocation, a *argv, push func(effect), add fun
 		}
 		switch {
 		case k == 'x' && !plainProgram(o.value):
-			push(effect{kind: effExec, path: o.value, unseen: true})
+			b.push(effect{kind: effExec, path: o.value, unseen: true})
 		case o.dyn:
 		case k == 'r':
-			add(effRead, o.value)
+			b.add(effRead, o.value)
 		case k == 'w':
-			add(effWrite, o.value)
+			b.add(effWrite, o.value)
 		}
 	}
 	if a.name == "dd" {
 		for _, w := range inv.Args {
 			if v, ok := strings.CutPrefix(w, "if="); ok {
-				add(effRead, v)
+				b.add(effRead, v)
 			} else if v, ok := strings.CutPrefix(w, "of="); ok {
-				add(effWrite, v)
+				b.add(effWrite, v)
 			}
 		}
 	}
@@ -274,7 +296,7 @@ func signatureEffects(inv *parse.Invocation, a *argv, push func(effect), add fun
 				take = j > 0
 			}
 			if take && !o.dyn {
-				add(k, o.value)
+				b.add(k, o.value)
 			}
 		}
 	}
@@ -282,7 +304,7 @@ func signatureEffects(inv *parse.Invocation, a *argv, push func(effect), add fun
 	apply(effWrite, sig.writes)
 	apply(effDelete, sig.deletes)
 	if sig.execs != none && isInterpreter(a.name) {
-		interpreterEffects(inv, a, ops, push, add)
+		interpreterEffects(inv, a, ops, b)
 	} else {
 		apply(effExec, sig.execs)
 	}
@@ -290,10 +312,10 @@ func signatureEffects(inv *parse.Invocation, a *argv, push func(effect), add fun
 
 // interpreterEffects: the program a shell or interpreter runs is its first
 // operand (unless code comes with -c/-e), or else its standard input.
-func interpreterEffects(inv *parse.Invocation, a *argv, ops []word, push func(effect), add func(effectKind, string)) {
+func interpreterEffects(inv *parse.Invocation, a *argv, ops []word, b *effectBuilder) {
 	if ic := inv.InlineCode; ic != nil {
 		if ic.Dynamic && !a.hasShort('c') {
-			push(effect{kind: effExec, path: ic.Code, unseen: true}) // < file, <<< "$(...)"
+			b.push(effect{kind: effExec, path: ic.Code, unseen: true}) // < file, <<< "$(...)"
 		}
 		return // code on the command line, or a here-document the analysis read
 	}
@@ -304,11 +326,11 @@ func interpreterEffects(inv *parse.Invocation, a *argv, ops []word, push func(ef
 		o := ops[0]
 		switch {
 		case o.dyn && strings.HasPrefix(o.value, "<("):
-			push(effect{kind: effExec, path: o.value, unseen: true})
+			b.push(effect{kind: effExec, path: o.value, unseen: true})
 		case o.value == "/dev/stdin" || strings.HasPrefix(o.value, "/dev/fd/") || strings.HasPrefix(o.value, "/proc/self/fd/") || o.value == "-":
-			push(effect{kind: effExec, path: o.value, unseen: true})
+			b.push(effect{kind: effExec, path: o.value, unseen: true})
 		case !o.dyn:
-			add(effExec, o.value)
+			b.add(effExec, o.value)
 		}
 		return
 	}
@@ -318,10 +340,10 @@ func interpreterEffects(inv *parse.Invocation, a *argv, ops []word, push func(ef
 		}
 		switch r.Op {
 		case "<", "<>", "<&":
-			push(effect{kind: effExec, path: r.Target, unseen: true})
+			b.push(effect{kind: effExec, path: r.Target, unseen: true})
 		case "<<<":
 			if r.Dynamic {
-				push(effect{kind: effExec, path: r.Target, unseen: true})
+				b.push(effect{kind: effExec, path: r.Target, unseen: true})
 			}
 		}
 	}

@@ -23,7 +23,11 @@ func TestLayersOrder(t *testing.T) {
 	dir := t.TempDir()
 	work := filepath.Join(dir, "work")
 	user := writeFile(t, filepath.Join(dir, "user.toml"), `version = 1
+extends = "built-in"
 default = "ask"
+[env]
+set = { A = "1" }
+scrub = ["USER_*"]
 [sandbox]
 network = "on"
 max_processes = 100
@@ -34,6 +38,8 @@ command = ["make"]
 `)
 	writeFile(t, ProjectFile(work), `version = 1
 default = "deny"
+[env]
+scrub = ["PROJECT_*"]
 [sandbox]
 filesystem = "read-only"
 max_processes = 50
@@ -48,6 +54,8 @@ subcommand = ["deploy"]
 	cli := writeFile(t, filepath.Join(dir, "cli.toml"), `version = 1
 [sandbox]
 network = "off"
+[env]
+set = { B = "2" }
 `)
 	p, err := LoadLayers(Sources{Workdir: work, User: user, Files: []string{cli}})
 	if err != nil {
@@ -59,6 +67,9 @@ network = "off"
 	}
 	if !contains(s.DenyRead, "~/.ssh") || !contains(s.DenyRead, "~/.vault") {
 		t.Errorf("a file in the workdir adds to deny_read, got %q", s.DenyRead)
+	}
+	if p.Env.Set["A"] != "1" || p.Env.Set["B"] != "2" || !contains(p.Env.Scrub, "USER_*") || !contains(p.Env.Scrub, "PROJECT_*") {
+		t.Errorf("env: set adds names, a file in the workdir adds to scrub: %+v", p.Env)
 	}
 	kinds := []string{}
 	for _, l := range p.Layers {
@@ -135,5 +146,17 @@ args = ["wip"]
 		if d := p.Check(script); d.Verdict != want {
 			t.Errorf("%q: %s by %s, want %s", script, d.Verdict, d.Rule, want)
 		}
+	}
+}
+
+func TestUserFile(t *testing.T) {
+	t.Setenv("XDG_CONFIG_HOME", "/cfg")
+	if got := UserFile(); got != "/cfg/stockade/policy.toml" {
+		t.Errorf("with XDG_CONFIG_HOME: %s", got)
+	}
+	t.Setenv("XDG_CONFIG_HOME", "")
+	t.Setenv("HOME", "/home/u")
+	if got := UserFile(); got != "/home/u/.config/stockade/policy.toml" {
+		t.Errorf("without: %s", got)
 	}
 }
