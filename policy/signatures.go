@@ -101,12 +101,3 @@ func signatureOf(name string) *signature {
 	}
 	return nil
 }
-
-// longOption reports whether the written long option w (no dashes) stands
-// for name under the tool's rules.
-func (s *signature) longOption(w, name string) bool {
-	if w == name {
-		return true
-	}
-	return s.abbrev && len(w) >= 2 && strings.HasPrefix(name, w)
-}
