@@ -257,10 +257,7 @@ func probeLandlock(spec Spec, p plan, procSelf int) error {
 
 // writesProc reports whether a writable root of spec covers /proc.
 func writesProc(spec Spec) bool {
-	if spec.FS != FSWorkspaceWrite {
-		return false
-	}
-	for _, p := range append([]string{spec.Workdir, spec.TmpDir}, spec.WritableRoots...) {
+	for _, p := range writableRoots(spec) {
 		if p != "" && (p == "/" || p == "/proc" || strings.HasPrefix("/proc/", strings.TrimSuffix(p, "/")+"/")) {
 			return true
 		}
