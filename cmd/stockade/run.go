@@ -143,10 +143,26 @@ func cmdRun(args []string, io stdio) int {
 		printError(io.err, fmt.Errorf("denied by policy rule %q: %s", decision.Rule, decision.Reason), offending(decision))
 		return finish(exitDenied)
 	case policy.Ask:
-		out.Error = "approval required: " + decision.Reason
-		printError(io.err, fmt.Errorf("rule %q asks for a person's approval, which stockade run cannot get: %s", decision.Rule, decision.Reason),
-			offending(decision), "to allow it in CI, add a rule with decision = \"allow\" for this command to your policy file and pass --policy")
-		return finish(exitDenied)
+		if !approvedForSession(analysed) {
+			a, asked := askTerminal(decision, analysed)
+			switch {
+			case !asked:
+				out.Error = "approval required: " + decision.Reason
+				printError(io.err, fmt.Errorf("rule %q asks for a person's approval, and there is no terminal to ask on: %s", decision.Rule, decision.Reason), offending(decision))
+				if advice := st.policy.ApprovalAdvice(analysed); advice != "" {
+					fmt.Fprintf(io.err, "%s\n", advice)
+				}
+				return finish(exitDenied)
+			case a == answerNo:
+				out.Error = "not approved: " + decision.Reason
+				printError(io.err, fmt.Errorf("not approved at the terminal (rule %q: %s); nothing was run", decision.Rule, decision.Reason))
+				return finish(exitDenied)
+			case a == answerSession:
+				if err := approveForSession(analysed); err != nil {
+					fmt.Fprintf(io.err, "stockade: warning: the approval is for this run only: %v\n", err)
+				}
+			}
+		}
 	}
 	if !st.report.Full {
 		fmt.Fprintf(io.err, "stockade: warning: best-effort enforcement: %s\n", st.report.Summary())
