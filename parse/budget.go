@@ -103,15 +103,16 @@ func (a *analyzer) overBudget(p Pos) {
 
 // nesting contexts of nestingDepth
 const (
-	nestParen   = iota // ( $( <( >(
-	nestArith          // the second ( of (( and $((: << is a shift there
-	nestBrace          // { ...; }
-	nestParam          // ${
-	nestBracket        // [ $[
-	nestDouble         // "
-	nestHeredoc        // the body of a here-document whose delimiter is not quoted
-	nestBack           // `
-	nestCase           // case ... esac: its patterns end in a ) that closes nothing
+	nestParen    = iota // ( $( <( >(
+	nestArith           // the second ( of (( and $((: << is a shift there
+	nestBrace           // { ...; }
+	nestParam           // ${
+	nestBracket         // [ $[
+	nestDouble          // "
+	nestHeredoc         // the body of a here-document whose delimiter is not quoted
+	nestBack            // `
+	nestCase            // case ... esac: its patterns end in a ) that closes nothing
+	nestCompound        // if ... fi, while/until/for/select ... done
 )
 
 // nestingDepth returns the first offset at which code nests deeper than max,
@@ -343,6 +344,19 @@ func scanNesting(code string, stack []byte, max int) int {
 				}
 			} else if wasWordStart && cmdStart && isWord(code, i, "esac") && top() == nestCase {
 				pop()
+			} else if wasWordStart && cmdStart && compoundStart(code, i) {
+				if push(nestCompound) {
+					return i
+				}
+				if isWord(code, i, "if") || isWord(code, i, "while") || isWord(code, i, "until") {
+					i = skipWord(code, i) - 1 // a command follows: still at its start
+					continue
+				}
+			} else if wasWordStart && cmdStart && leadsCommand(code, i) {
+				i = skipWord(code, i) - 1
+				continue
+			} else if wasWordStart && cmdStart && (isWord(code, i, "fi") || isWord(code, i, "done")) && top() == nestCompound {
+				pop()
 			}
 		}
 		cmdStart = false
@@ -431,6 +445,36 @@ func indexByteFrom(s string, from int, c byte) int {
 	return -1
 }
 
+// compoundStart reports whether a compound command that ends in fi or done
+// starts at i.
+func compoundStart(code string, i int) bool {
+	for _, w := range []string{"if", "while", "until", "for", "select"} {
+		if isWord(code, i, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// leadsCommand reports whether a reserved word after which a command starts
+// (then, do, else, elif, !, time) is at i.
+func leadsCommand(code string, i int) bool {
+	for _, w := range []string{"then", "do", "else", "elif", "!", "time"} {
+		if isWord(code, i, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// skipWord returns the offset after the word at i.
+func skipWord(code string, i int) int {
+	for i < len(code) && strings.IndexByte(" \t\n;&|)", code[i]) < 0 {
+		i++
+	}
+	return i
+}
+
 // isWord reports whether s has the whole word w at i.
 func isWord(s string, i int, w string) bool {
 	if len(s)-i < len(w) || s[i:i+len(w)] != w {
@@ -447,5 +491,5 @@ func isWord(s string, i int, w string) bool {
 }
 
 func nestingError(max int) string {
-	return fmt.Sprintf("code nested more than %d levels deep (parentheses, braces, substitutions, quotes, chains of |, && and ||); the analysis refuses it rather than spend unbounded time", max)
+	return fmt.Sprintf("code nested more than %d levels deep (parentheses, braces, substitutions, quotes, if and loops, chains of |, && and ||); the analysis refuses it rather than spend unbounded time", max)
 }

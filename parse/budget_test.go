@@ -26,6 +26,9 @@ func TestNestingBound(t *testing.T) {
 		"echo $((" + nest("a[", "1", "]", deep) + "))",
 		"echo $((" + strings.Repeat("a+", deep) + "1))",
 		strings.Repeat("a | ", deep) + "b",
+		nest("if true; then ", "true", "; fi", deep),
+		nest("while true; do ", "true", "; done", deep),
+		nest("for i in 1; do echo fi done; ", "true", "; done", deep),
 		strings.Repeat("a && ", deep) + "b",
 		strings.Repeat("a || ", deep) + "b",
 		// closers that bash reads as text do not close anything
@@ -58,6 +61,8 @@ func TestNestingBound(t *testing.T) {
 		"for i in $(seq 1 10); do echo $((i*2)); done",
 		"echo " + strings.Repeat("a[b] ", 300),
 		strings.Repeat("a | b | c\n", 300),
+		strings.Repeat("if true; then echo fi; fi\nfor i in a b; do echo done; done\n", 300),
+		nest("if true; then ", "true", "; fi", 30),
 	}
 	for _, src := range ok {
 		if _, err := Parse(src); err != nil {

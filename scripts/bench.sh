@@ -21,6 +21,10 @@ echo "== Go benchmarks"
 go test -run '^$' -benchmem -count 1 \
 	-bench 'BenchmarkParse|BenchmarkCheck|BenchmarkDefault' ./parse/ ./policy/ | grep -E '^(Benchmark|ok)' || true
 echo "  targets: analysis p99 <= 100 µs per everyday command (BenchmarkCheck p99-ns/op); <= 5 ms for a 10 KB script"
+echo
+echo "== The analysis budget: the costliest accepted commands (128 KiB each), judged or refused"
+go test -run '^$' -benchmem -count 1 -benchtime 5x -bench 'BenchmarkAnalysisBudget' ./policy/ | grep -E '^Benchmark' || true
+echo "  target: every one within 100 ms and 64 MiB (TestAnalysisBudget asserts the memory)"
 go test -run '^$' -benchmem -count 1 -bench 'BenchmarkDetect' ./degrade/ | grep -E '^Benchmark' || true
 go test -run '^$' -benchmem -count 1 -bench 'BenchmarkApply|BenchmarkDenyRead' ./sandbox/ | grep -E '^Benchmark' || true
 go test -run '^$' -benchmem -count 1 -benchtime 300x -bench 'BenchmarkRunTrue|BenchmarkDirectBash' ./exec/ | grep -E '^Benchmark' || true
