@@ -109,9 +109,9 @@ func cmdServe(args []string, io stdio) int {
 	return 0
 }
 
-// bearerToken is the HTTP token from --token-file, $STOCKADE_TOKEN or --token,
-// in that order of preference; "" when none was given. --token works but
-// warns: /proc/PID/cmdline is readable by every local user and by commands.
+// bearerToken is the HTTP token from --token-file, else --token, else
+// $STOCKADE_TOKEN; "" when none was given. --token works but warns:
+// /proc/PID/cmdline is readable by every local user and by commands.
 func bearerToken(flagToken, file string, io stdio) (string, error) {
 	if flagToken != "" && file != "" {
 		return "", errors.New("--token and --token-file both given; keep --token-file")
