@@ -77,7 +77,7 @@ func (fs *flags) printHelp(w io.Writer) {
 			}
 			left += " " + strings.ToUpper(value)
 		}
-		if f.DefValue != "" && f.DefValue != "false" && f.DefValue != "0" && f.DefValue != "0s" && !strings.Contains(usage, "default") {
+		if f.DefValue != "" && f.DefValue != "false" && f.DefValue != "0" && f.DefValue != "0s" && !strings.Contains(usage, "(default") {
 			usage += " (default " + f.DefValue + ")"
 		}
 		rows = append(rows, [2]string{left, usage})
@@ -110,7 +110,20 @@ func (t *timeoutFlag) String() string {
 	case t.text != "":
 		return t.text
 	}
-	return strings.TrimSuffix(strings.TrimSuffix(t.d.String(), "0s"), "0m")
+	return shortDuration(t.d)
+}
+
+// shortDuration writes d without zero units: 30m, not 30m0s.
+func shortDuration(d time.Duration) string {
+	switch {
+	case d%time.Hour == 0:
+		return fmt.Sprintf("%dh", d/time.Hour)
+	case d%time.Minute == 0:
+		return fmt.Sprintf("%dm", d/time.Minute)
+	case d%time.Second == 0:
+		return fmt.Sprintf("%ds", d/time.Second)
+	}
+	return d.String()
 }
 
 func (t *timeoutFlag) Set(s string) error {

@@ -39,8 +39,8 @@ func cmdServe(args []string, io stdio) int {
 	timeout := timeoutFlag{d: 120 * time.Second}
 	fs.Var(&timeout, "timeout", "default timeout of a command: seconds (120) or a `DURATION` (2m); at most 600 seconds")
 	noBash := fs.Bool("no-bash", false, "do not offer the bash, task_output and task_kill tools")
-	maxTasks := fs.Int("max-tasks", 10, "running background tasks per session, at least 1")
-	truncate := fs.String("truncate", "head", "which part of an output longer than 30000 characters to keep: head or middle")
+	maxTasks := fs.Int("max-tasks", 10, "at most `N` running background tasks per session (N at least 1)")
+	truncate := fs.String("truncate", "head", "which `PART` of an output longer than 30000 characters to keep: head or middle")
 	idle := timeoutFlag{d: 30 * time.Minute}
 	fs.Var(&idle, "idle-timeout", "with --http: close a session unused this long, stopping its processes: seconds or a `DURATION`")
 	if status, ok := fs.parse(args, io); !ok {
