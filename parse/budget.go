@@ -113,6 +113,7 @@ const (
 	nestBack            // `
 	nestCase            // case ... esac: its patterns end in a ) that closes nothing
 	nestCompound        // if ... fi, while/until/for/select ... done
+	nestElse            // elif and else: the parser nests each in the if before
 )
 
 // nestingDepth returns the first offset at which code nests deeper than max,
@@ -352,11 +353,22 @@ func scanNesting(code string, stack []byte, max int) int {
 					i = skipWord(code, i) - 1 // a command follows: still at its start
 					continue
 				}
+			} else if wasWordStart && cmdStart && (isWord(code, i, "elif") || isWord(code, i, "else")) && (top() == nestCompound || top() == nestElse) {
+				if push(nestElse) {
+					return i
+				}
+				i = skipWord(code, i) - 1
+				continue
 			} else if wasWordStart && cmdStart && leadsCommand(code, i) {
 				i = skipWord(code, i) - 1
 				continue
-			} else if wasWordStart && cmdStart && (isWord(code, i, "fi") || isWord(code, i, "done")) && top() == nestCompound {
-				pop()
+			} else if wasWordStart && cmdStart && (isWord(code, i, "fi") || isWord(code, i, "done")) && (top() == nestCompound || top() == nestElse) {
+				for top() == nestElse {
+					pop()
+				}
+				if top() == nestCompound {
+					pop()
+				}
 			}
 		}
 		cmdStart = false

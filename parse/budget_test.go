@@ -3,6 +3,8 @@ package parse
 import (
 	"strings"
 	"testing"
+
+	"mvdan.cc/sh/v3/syntax"
 )
 
 func nest(open, x, close string, n int) string {
@@ -28,6 +30,7 @@ func TestNestingBound(t *testing.T) {
 		strings.Repeat("a | ", deep) + "b",
 		nest("if true; then ", "true", "; fi", deep),
 		nest("while true; do ", "true", "; done", deep),
+		"if a; then b; " + strings.Repeat("elif c; then d; ", deep) + "fi",
 		nest("for i in 1; do echo fi done; ", "true", "; done", deep),
 		strings.Repeat("a && ", deep) + "b",
 		strings.Repeat("a || ", deep) + "b",
@@ -86,4 +89,98 @@ func TestBraceBudget(t *testing.T) {
 	if s, err := Parse("echo {1..9}{1..9}{1..9}{1..9}"); err != nil || len(s.Invocations[0].Args) != 6561 {
 		t.Errorf("{1..9}^4: %v", err)
 	}
+}
+
+// astNesting is how deeply the parser nested the constructs nestingDepth
+// counts: the bound it must never underestimate. Chains (a | b && c, 1+2+3)
+// are left out: the parser counts each link only once it reaches it, as
+// nestingDepth does, but the tree it builds wraps the whole chain, which
+// budgetInputs' "chains at every depth" measures.
+func astNesting(f *syntax.File) int {
+	depth, deepest := 0, 0
+	var stack []bool
+	syntax.Walk(f, func(n syntax.Node) bool {
+		if n == nil {
+			if stack[len(stack)-1] {
+				depth--
+			}
+			stack = stack[:len(stack)-1]
+			return true
+		}
+		counts := false
+		switch n := n.(type) {
+		case *syntax.Subshell, *syntax.CmdSubst, *syntax.ProcSubst, *syntax.ArithmExp, *syntax.ArithmCmd,
+			*syntax.Block, *syntax.DblQuoted, *syntax.ParenArithm,
+			*syntax.IfClause, *syntax.WhileClause, *syntax.ForClause, *syntax.CaseClause, *syntax.TestClause:
+			counts = true
+		case *syntax.ParamExp:
+			counts = !n.Short
+		}
+		if counts {
+			depth++
+			deepest = max(deepest, depth)
+		}
+		stack = append(stack, counts)
+		return true
+	})
+	return deepest
+}
+
+// TestNestingNeverUnderestimated: on every script of the corpora and the
+// tests, nestingDepth counts at least as deep as the parser nests, so no
+// disguise lets deep nesting past it.
+func TestNestingNeverUnderestimated(t *testing.T) {
+	scripts := []string{}
+	for _, s := range corpus(t) {
+		scripts = append(scripts, s)
+	}
+	for _, tt := range parseTests {
+		scripts = append(scripts, tt.src)
+	}
+	scripts = append(scripts,
+		"case x in a) (echo ')' ) ;; (b) { echo }; } ;; esac",
+		"cat <<E; echo $( (echo x) )\n'$(\nE\necho \"$( (a) )\"",
+		"a=$(( (1<<2) + $((3)) )); [[ ( a && b ) || c ]]",
+		"if true; then while false; do for i in 1; do echo fi done; done; done; fi",
+		"if a; then b; elif c; then if d; then e; elif f; then (g); else $(h); fi; else i; fi",
+		"echo ${x:-${y:-\"$(z)\"}} `echo \\`b\\``",
+	)
+	checked := 0
+	for _, src := range scripts {
+		if d, ok := checkNesting(src); !ok {
+			t.Errorf("the parser nests %d deep, but nestingDepth counts less: %.200q", d, src)
+		} else if d > 0 {
+			checked++
+		}
+	}
+	t.Logf("%d scripts checked", checked)
+}
+
+// checkNesting reports the parser's nesting of src and whether nestingDepth
+// counts at least that deep (true for text that does not parse).
+func checkNesting(src string) (int, bool) {
+	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(src), "")
+	if err != nil {
+		return 0, true
+	}
+	d := astNesting(f)
+	return d, d == 0 || nestingDepth(src, d-1) >= 0
+}
+
+// FuzzNesting looks for text whose nesting nestingDepth underestimates.
+func FuzzNesting(f *testing.F) {
+	for _, s := range corpus(f) {
+		f.Add(s)
+	}
+	for _, tt := range parseTests {
+		f.Add(tt.src)
+	}
+	f.Fuzz(func(t *testing.T, src string) {
+		if len(src) > 4096 {
+			return
+		}
+		if d, ok := checkNesting(src); !ok {
+			t.Errorf("the parser nests %d deep, but nestingDepth counts less: %q", d, src)
+		}
+	})
 }

@@ -4,6 +4,8 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/stockade/stockade/parse"
 )
 
 // maxScript is the largest command the server accepts (exec's bound, the
@@ -22,6 +24,18 @@ func nestTo(open, x, close string, n int) string {
 	return strings.Repeat(open, k) + x + strings.Repeat(close, k)
 }
 
+// chainsAtEveryDepth nests $(...) as deep as the bound allows and gives each
+// level, once its inner levels are closed, as long a pipeline as the bound
+// allows there: the parser never holds more than the bound at once, but the
+// tree it builds wraps each level's pipeline around everything inside it.
+func chainsAtEveryDepth() string {
+	s := "a"
+	for depth := parse.MaxNesting - 2; depth >= 0; depth-- {
+		s = "echo $(" + s + ")" + strings.Repeat("|a", parse.MaxNesting-2-depth)
+	}
+	return s
+}
+
 // budgetInputs are commands of the largest accepted size built to make the
 // analysis expensive: deep nesting, long chains, expansion, re-parsing.
 var budgetInputs = []struct{ name, src string }{
@@ -38,6 +52,7 @@ var budgetInputs = []struct{ name, src string }{
 	{"nested if", nestTo("if true; then ", "true", "; fi", maxScript)},
 	{"nested bash -c", nestTo("bash -c '", "true", "'", maxScript)},
 	{"nested arrays", "echo $((" + nestTo("a[", "1", "]", maxScript-10) + "))"},
+	{"chains at every depth", repeatTo("", chainsAtEveryDepth()+"\n", "", maxScript)},
 	{"long arithmetic chain", "echo $((" + repeatTo("", "a+", "1", maxScript-10) + "))"},
 	{"long pipeline", repeatTo("", "a|", "b", maxScript)},
 	{"long && chain", repeatTo("", "a&&", "b", maxScript)},
