@@ -132,15 +132,28 @@ type heredoc struct {
 }
 
 func scanNesting(code string, stack []byte, max int) int {
-	// chain[i] counts the pipes, && and || (or arithmetic operators) of the
-	// current command at nesting level i: the parser nests one level per
-	// link of a chain too. links is their sum.
-	chain := make([]int, len(stack)+1)
+	// The parser holds at once the open constructs (stack) and the links so
+	// far of the chain of |, && and || (or arithmetic operators) at each
+	// level: links. The tree it builds is deeper: a chain wraps everything
+	// inside its operands, so a level is as deep as its longest chain plus
+	// the deepest construct inside that chain. frames[i] tracks that for
+	// level i; over is set when either depth passes max.
+	type frame struct {
+		links, inner, height int // this chain's links; its deepest construct; the level's depth so far
+	}
+	frames := make([]frame, len(stack)+1)
 	links := 0
+	over := false
+	check := func(f *frame) {
+		if len(stack)+links > max || len(frames)-1+f.links+f.inner > max || len(frames)-1+f.height > max {
+			over = true
+		}
+	}
 	push := func(c byte) bool {
 		stack = append(stack, c)
-		chain = append(chain, 0)
-		return len(stack)+links > max
+		frames = append(frames, frame{})
+		check(&frames[len(frames)-1])
+		return over
 	}
 	top := func() int {
 		if len(stack) == 0 {
@@ -148,24 +161,36 @@ func scanNesting(code string, stack []byte, max int) int {
 		}
 		return int(stack[len(stack)-1])
 	}
+	endChain := func() {
+		f := &frames[len(frames)-1]
+		f.height = maxInt(f.height, f.links+f.inner)
+		links -= f.links
+		f.links, f.inner = 0, 0
+	}
 	pop := func() {
+		endChain()
+		h := frames[len(frames)-1].height + 1
 		stack = stack[:len(stack)-1]
-		links -= chain[len(chain)-1]
-		chain = chain[:len(chain)-1]
+		frames = frames[:len(frames)-1]
+		f := &frames[len(frames)-1]
+		f.inner = maxInt(f.inner, h)
+		check(f)
 	}
 	link := func() bool {
-		chain[len(chain)-1]++
+		f := &frames[len(frames)-1]
+		f.links++
 		links++
-		return len(stack)+links > max
-	}
-	endChain := func() {
-		links -= chain[len(chain)-1]
-		chain[len(chain)-1] = 0
+		check(f)
+		return over
 	}
 	var pending []heredoc
 	cmdStart := true // at the start of a command: } and esac are words there
+	letArgs := false // in the arguments of let, which are arithmetic
 	wordStart := true
 	for i := 0; i < len(code); i++ {
+		if over {
+			return i
+		}
 		c := code[i]
 		if t := top(); t == nestDouble || t == nestHeredoc {
 			switch c {
@@ -196,7 +221,7 @@ func scanNesting(code string, stack []byte, max int) int {
 		}
 		wasWordStart := wordStart
 		wordStart = false
-		if t := top(); (t == nestArith || t == nestBracket) && strings.IndexByte("+-*/%<>&|^,?:=!", c) >= 0 {
+		if t := top(); (t == nestArith || t == nestBracket || t == nestParam || letArgs) && strings.IndexByte("+-*/%<>&|^,?:=!", c) >= 0 {
 			if link() {
 				return i
 			}
@@ -207,7 +232,7 @@ func scanNesting(code string, stack []byte, max int) int {
 			wordStart = true
 			continue
 		case '\n':
-			wordStart, cmdStart = true, true
+			wordStart, cmdStart, letArgs = true, true, false
 			endChain()
 			// Here-document bodies start after the line that names them.
 			for _, h := range pending {
@@ -315,7 +340,13 @@ func scanNesting(code string, stack []byte, max int) int {
 				pop()
 			}
 		case ';', '&', '|':
+			if c == '&' && (i > 0 && (code[i-1] == '>' || code[i-1] == '<') || i+1 < len(code) && code[i+1] == '>') {
+				break // >&, <&, &> and &>> redirect
+			}
 			wordStart, cmdStart = true, true
+			if c != '|' {
+				letArgs = false
+			}
 			if c == '|' || (c == '&' && i+1 < len(code) && code[i+1] == '&') {
 				if c == '&' || (i+1 < len(code) && code[i+1] == '|') {
 					i++ // && and || are one link, as | is
@@ -359,6 +390,8 @@ func scanNesting(code string, stack []byte, max int) int {
 				}
 				i = skipWord(code, i) - 1
 				continue
+			} else if wasWordStart && cmdStart && isWord(code, i, "let") {
+				letArgs = true
 			} else if wasWordStart && cmdStart && leadsCommand(code, i) {
 				i = skipWord(code, i) - 1
 				continue
@@ -373,7 +406,19 @@ func scanNesting(code string, stack []byte, max int) int {
 		}
 		cmdStart = false
 	}
+	endChain()
+	check(&frames[len(frames)-1])
+	if over {
+		return maxInt(len(code)-1, 0)
+	}
 	return -1
+}
+
+func maxInt(a, b int) int {
+	if a > b {
+		return a
+	}
+	return b
 }
 
 // heredocStart reads the delimiter word after << or <<- at i.

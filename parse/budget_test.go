@@ -33,6 +33,17 @@ func TestNestingBound(t *testing.T) {
 		"if a; then b; " + strings.Repeat("elif c; then d; ", deep) + "fi",
 		nest("for i in 1; do echo fi done; ", "true", "; done", deep),
 		strings.Repeat("a && ", deep) + "b",
+		strings.Repeat("a 2>&1 | ", deep) + "b",
+		"let x=" + strings.Repeat("a+", deep) + "1",
+		"echo ${x:" + strings.Repeat("a+", deep) + "1}",
+		// chains count for everything inside them
+		func() string {
+			s := "a"
+			for d := MaxNesting - 2; d >= 0; d-- {
+				s = "echo $(" + s + ")" + strings.Repeat("|a", MaxNesting-2-d)
+			}
+			return s
+		}(),
 		strings.Repeat("a || ", deep) + "b",
 		// closers that bash reads as text do not close anything
 		nest("$(echo ')' ", "true", ")", deep),
@@ -92,10 +103,8 @@ func TestBraceBudget(t *testing.T) {
 }
 
 // astNesting is how deeply the parser nested the constructs nestingDepth
-// counts: the bound it must never underestimate. Chains (a | b && c, 1+2+3)
-// are left out: the parser counts each link only once it reaches it, as
-// nestingDepth does, but the tree it builds wraps the whole chain, which
-// budgetInputs' "chains at every depth" measures.
+// counts, chains (a | b && c, 1+2+3) included: the bound it must never
+// underestimate.
 func astNesting(f *syntax.File) int {
 	depth, deepest := 0, 0
 	var stack []bool
@@ -110,7 +119,7 @@ func astNesting(f *syntax.File) int {
 		counts := false
 		switch n := n.(type) {
 		case *syntax.Subshell, *syntax.CmdSubst, *syntax.ProcSubst, *syntax.ArithmExp, *syntax.ArithmCmd,
-			*syntax.Block, *syntax.DblQuoted, *syntax.ParenArithm,
+			*syntax.Block, *syntax.DblQuoted, *syntax.ParenArithm, *syntax.BinaryCmd, *syntax.BinaryArithm,
 			*syntax.IfClause, *syntax.WhileClause, *syntax.ForClause, *syntax.CaseClause, *syntax.TestClause:
 			counts = true
 		case *syntax.ParamExp:
