@@ -25,7 +25,7 @@ var alwaysKept = []string{
 	"TZ", "TMPDIR", "EDITOR", "VISUAL", "PAGER", "COLORTERM", "NO_COLOR",
 	"GOPATH", "GOROOT", "GOCACHE", "GOMODCACHE", "GOFLAGS", "GOPROXY", "GOTOOLCHAIN",
 	"CARGO_HOME", "RUSTUP_HOME", "NVM_DIR", "VIRTUAL_ENV", "PYTHONPATH", "JAVA_HOME",
-	"HOSTNAME", "SHLVL", "XDG_*",
+	"HOSTNAME", "SHLVL", "XDG_*", "PWD", "OLDPWD",
 	// paths to CA bundles, not credentials
 	"*_CA_BUNDLE", "*_CA_CERTS*", "*_CAINFO", "*_CERT_FILE", "*_CERT_DIR", "*_CA_CERTS_FILE",
 }
@@ -36,6 +36,27 @@ var secretWords = map[string]bool{
 	"PASSWD": true, "PASS": true, "PASSPHRASE": true, "APIKEY": true, "CREDENTIAL": true,
 	"CREDENTIALS": true, "CREDS": true, "AUTH": true, "COOKIE": true, "PRIVATE": true,
 	"DSN": true, "SESSION": true, "SIGNATURE": true, "PAT": true,
+}
+
+// notPasswords are words that end in PASS without meaning a password.
+var notPasswords = map[string]bool{
+	"BYPASS": true, "COMPASS": true, "ENCOMPASS": true, "SURPASS": true,
+	"TRESPASS": true, "OVERPASS": true, "UNDERPASS": true,
+}
+
+// passwordWord tells whether one word of a name spells a password, alone or
+// run together with what it belongs to: SSHPASS, PGPASSWORD, MYSQLPASSWD,
+// KEYSTOREPASS, DBPASSPHRASE.
+func passwordWord(w string) bool {
+	switch {
+	case strings.Contains(w, "PASSWORD"), strings.HasSuffix(w, "PASSWD"),
+		strings.HasSuffix(w, "PASSPHRASE"), strings.HasSuffix(w, "PASSCODE"),
+		strings.HasSuffix(w, "PASSWRD"), strings.HasSuffix(w, "PSWD"), strings.HasSuffix(w, "PWORD"):
+		return true
+	case strings.HasSuffix(w, "PASS"):
+		return !notPasswords[w]
+	}
+	return false
 }
 
 // keyQualifiers make a following KEY a secret (API_KEY, ACCESS_KEY, ...).
@@ -102,9 +123,14 @@ func looksSecret(name, value string) bool {
 			if (w == "KEY" || w == "KEYS") && (i == 0 || keyQualifiers[words[i-1]]) {
 				return true
 			}
-			if strings.HasSuffix(w, "APIKEY") || strings.HasSuffix(w, "TOKEN") || strings.HasSuffix(w, "PASSWORD") {
+			if strings.HasSuffix(w, "APIKEY") || strings.HasSuffix(w, "TOKEN") || passwordWord(w) {
 				return true
 			}
+		}
+		// DB_PWD, MYSQL_PWD, ADMIN_PW: a short spelling of password as the
+		// last word (PWD and OLDPWD alone are directories and kept above).
+		if n := len(words); n > 1 && (words[n-1] == "PWD" || words[n-1] == "PW") {
+			return true
 		}
 	}
 	return secretValuePattern().MatchString(value)

@@ -45,8 +45,11 @@
 // globs @(...) !(...) etc., whose meaning depends on `shopt extglob`; coproc;
 // mksh/bash-5.3 ${ cmd;} substitutions; alias definitions (bash may expand
 // them); $'...' escapes whose value depends on the locale or that produce NUL;
-// brace expansions of more than 16Ki words; scripts over [MaxScriptSize]; and
-// anything mvdan.cc/sh cannot parse as bash.
+// brace expansions of more than 16Ki words (counted before expanding);
+// scripts over [MaxScriptSize]; scripts past the analysis budget (nesting or
+// chains deeper than [MaxNesting], more than [MaxInvocations] commands, more
+// than [MaxWordBytes] of words, more than [MaxParsedBytes] of code to parse);
+// and anything mvdan.cc/sh cannot parse as bash.
 package parse
 
 import (
@@ -165,6 +168,9 @@ func Parse(src string) (s *Script, err error) {
 	}()
 	a.lines = lineStarts(src)
 	a.parseCode(&frame{src: src}, src, "")
+	if a.err == nil && len(a.out) > MaxInvocations {
+		a.overBudget(Pos{1, 1})
+	}
 	if a.err != nil {
 		return nil, a.err
 	}
@@ -231,7 +237,18 @@ func (a *analyzer) parseCode(f *frame, code, via string) {
 		inner.depth++
 		inner.src = code
 	}
-	if off, msg := checkText(code); off >= 0 {
+	off, msg := checkText(code)
+	if off < 0 {
+		if off = nestingDepth(code, MaxNesting); off >= 0 {
+			msg = nestingError(MaxNesting)
+		}
+	}
+	if off < 0 {
+		if a.parsed += len(code); a.parsed > MaxParsedBytes {
+			off, msg = 0, fmt.Sprintf("more than %d bytes of code to parse, counting strings read again as code (eval, bash -c); the analysis refuses it rather than spend unbounded time", MaxParsedBytes)
+		}
+	}
+	if off >= 0 {
 		if inner.outer == nil {
 			a.err = &Error{Pos: a.posAt(off), Msg: msg}
 		} else {

@@ -20,6 +20,10 @@ type analyzer struct {
 	stack []word   // words of the commands being walked; see pushWords
 	buf   []byte   // scratch space for resolving words
 	strs  []string // free space for the Args of invocations; see newStrings
+
+	// work spent so far, against the bounds in budget.go
+	parsed    int // bytes of code given to the parser
+	wordBytes int // bytes of resolved words
 }
 
 // frame is where the walker stands: the text being walked and the context that
@@ -528,6 +532,12 @@ func (a *analyzer) pushBraces(fv frame, w *syntax.Word, src string, p Pos) int {
 		}
 		return 0
 	}
+	if braceWords(w) > maxBraceWords {
+		if a.err == nil {
+			a.err = &Error{Pos: p, Msg: fmt.Sprintf("brace expansion would make more than %d words", maxBraceWords)}
+		}
+		return 0
+	}
 	n := 0
 	for w2, err := range expand.BracesSeq(nil, w) {
 		if err != nil {
@@ -562,6 +572,10 @@ func (a *analyzer) resolveWord(f *frame, w2 *syntax.Word, src string, p Pos) (wo
 		return word{}, false
 	}
 	text := r.String()
+	if a.wordBytes += len(text) + len(src); a.wordBytes > MaxWordBytes || len(a.out) > MaxInvocations {
+		a.overBudget(p)
+		return word{}, false
+	}
 	if r.dyn || (f.placeholder != "" && strings.Contains(text, f.placeholder)) {
 		return word{text: src, dyn: true, pos: p}, true
 	}

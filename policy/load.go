@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"reflect"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -398,9 +400,67 @@ func decodeErrors(err error, file string) error {
 	var de *toml.DecodeError
 	if errors.As(err, &de) {
 		line, col := de.Position()
-		return Errors{{File: file, Line: line, Col: col, Msg: strings.TrimPrefix(de.Error(), "toml: ")}}
+		return Errors{{File: file, Line: line, Col: col, Msg: typeMessage(strings.TrimPrefix(de.Error(), "toml: "), de.Key())}}
 	}
 	return Errors{{File: file, Msg: err.Error()}}
+}
+
+// goTypeMismatch matches go-toml's type errors, which name Go types and fields.
+var goTypeMismatch = regexp.MustCompile(`^cannot decode TOML (.+?) into (?:struct field (\S+) of type )?(\S+)$`)
+
+// policyTypes are the structs a policy file decodes into, by their Go names.
+var policyTypes = map[string]reflect.Type{
+	"policy.Policy": reflect.TypeFor[Policy](), "policy.Rule": reflect.TypeFor[Rule](),
+	"policy.Matcher": reflect.TypeFor[Matcher](), "policy.Sandbox": reflect.TypeFor[Sandbox](),
+	"policy.Env": reflect.TypeFor[Env](),
+}
+
+// typeMessage says a type error in the policy file's own words: the key, what
+// it must hold, and what the file gave, without Go's type names.
+func typeMessage(msg string, key []string) string {
+	m := goTypeMismatch.FindStringSubmatch(msg)
+	if m == nil {
+		return msg
+	}
+	got, field, goType := m[1], m[2], m[3]
+	name := strings.Join(key, ".")
+	if name == "" && field != "" {
+		name = tomlKey(field)
+	}
+	want := map[string]string{
+		"string": "a string", "policy.Verdict": "allow, ask or deny (a string)", "int": "an integer",
+		"bool": "true or false", "[]string": "an array of strings", "map[string]string": "a table of strings",
+		"policy.Matcher": "a table of matcher keys", "[]*policy.Rule": "[[rule]] tables",
+		"policy.Sandbox": "a table", "policy.Env": "a table",
+	}[goType]
+	if want == "" {
+		want = "another type"
+	}
+	article := "a "
+	if strings.IndexAny(got[:1], "aeiou") == 0 {
+		article = "an "
+	}
+	if name == "" {
+		return fmt.Sprintf("expected %s, got %s%s", want, article, got)
+	}
+	return fmt.Sprintf("%s: expected %s, got %s%s", name, want, article, got)
+}
+
+// tomlKey turns a Go field such as policy.Rule.Recursive into its key, recursive.
+func tomlKey(field string) string {
+	i := strings.LastIndexByte(field, '.')
+	if i < 0 {
+		return ""
+	}
+	t, ok := policyTypes[field[:i]]
+	if !ok {
+		return ""
+	}
+	f, ok := t.FieldByName(field[i+1:])
+	if !ok {
+		return ""
+	}
+	return strings.Split(f.Tag.Get("toml"), ",")[0]
 }
 
 // knownKeys lists the keys allowed in the table at path, for suggestions.

@@ -104,7 +104,8 @@ type Matcher struct {
 	// EndlessLoop: the invocation is in the body of a loop that never ends
 	// (while true, until false, for ((;;))).
 	EndlessLoop *bool `toml:"endless_loop" json:"endless_loop,omitempty"`
-	// Recursive: the command calls the shell function it is inside of.
+	// Recursive: the command calls a shell function it is inside of, directly
+	// or through other functions that call each other.
 	Recursive *bool `toml:"recursive" json:"recursive,omitempty"`
 	// Env: regular expressions on NAME=VALUE assignments given to the command
 	// alone (FOO=1 cmd, env FOO=1 cmd), one of which must match.
@@ -319,7 +320,7 @@ func (m *Matcher) match(ctx *scriptCtx, i int, a *argv) bool {
 	if m.EndlessLoop != nil && *m.EndlessLoop != inv.EndlessLoop {
 		return false
 	}
-	if m.Recursive != nil && *m.Recursive != recursive(inv, a.name) {
+	if m.Recursive != nil && *m.Recursive != ctx.recursive(inv, a.name) {
 		return false
 	}
 	if len(c.envRe.src) > 0 && !anyString(inv.Env, c.envRe.any) {
@@ -389,13 +390,89 @@ func (m *Matcher) match(ctx *scriptCtx, i int, a *argv) bool {
 	return true
 }
 
-func recursive(inv *parse.Invocation, name string) bool {
+// recursive reports whether invocation inv, which runs name, calls a shell
+// function it is inside of: directly (f(){ f|f& }) or through other functions
+// (f(){ g|g& }; g(){ f|f& }), that is, name and that function call each other.
+func (ctx *scriptCtx) recursive(inv *parse.Invocation, name string) bool {
 	for _, v := range inv.Via {
-		if strings.HasPrefix(v, "function ") && v[len("function "):] == name {
+		f, ok := strings.CutPrefix(v, "function ")
+		if !ok {
+			continue
+		}
+		if f == name {
 			return true
+		}
+		if inv.Function {
+			if ctx.cycles == nil {
+				ctx.cycles = callCycles(ctx.invs)
+			}
+			if c, ok := ctx.cycles[f]; ok && c == ctx.cycles[name] {
+				return true
+			}
 		}
 	}
 	return false
+}
+
+// callCycles returns, for each shell function of the script that is part of a
+// cycle of calls, a number shared by the functions of the same cycle (the
+// strongly connected components of the call graph, by Tarjan's algorithm, in
+// time linear in the calls). A call inside nested function bodies counts as a
+// call from each of them.
+func callCycles(invs []parse.Invocation) map[string]int {
+	calls := map[string][]string{}
+	for i := range invs {
+		inv := &invs[i]
+		if !inv.Function {
+			continue
+		}
+		for _, v := range inv.Via {
+			if f, ok := strings.CutPrefix(v, "function "); ok {
+				calls[f] = append(calls[f], inv.Name)
+			}
+		}
+	}
+	index := map[string]int{}
+	low := map[string]int{}
+	onStack := map[string]bool{}
+	var stack []string
+	cycles := map[string]int{}
+	var visit func(f string)
+	visit = func(f string) {
+		index[f], low[f] = len(index), len(index)
+		stack = append(stack, f)
+		onStack[f] = true
+		for _, g := range calls[f] {
+			if _, seen := index[g]; !seen {
+				visit(g)
+				low[f] = min(low[f], low[g])
+			} else if onStack[g] {
+				low[f] = min(low[f], index[g])
+			}
+		}
+		if low[f] != index[f] {
+			return
+		}
+		n := len(stack) - 1
+		for stack[n] != f {
+			n--
+		}
+		if component := stack[n:]; len(component) > 1 {
+			for _, g := range component {
+				cycles[g] = index[f] + 1
+			}
+		}
+		for _, g := range stack[n:] {
+			onStack[g] = false
+		}
+		stack = stack[:n]
+	}
+	for f := range calls {
+		if _, seen := index[f]; !seen {
+			visit(f)
+		}
+	}
+	return cycles
 }
 
 func anyString(list []string, f func(string) bool) bool {
@@ -499,6 +576,8 @@ type scriptCtx struct {
 	effects  [][]effect // see effectsOf; nil until first used
 	// firstMatch caches, per after matcher, the first invocation it matches.
 	firstMatch map[*Matcher]int
+	// cycles is callCycles of the script, built on first use.
+	cycles map[string]int
 }
 
 func newScriptCtx(p *Policy, invs []parse.Invocation) *scriptCtx {

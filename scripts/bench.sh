@@ -26,6 +26,10 @@ echo
 echo "== The built-in policy on the corpora (testdata/corpus)"
 go test -count 1 -run 'TestCorpus' -v ./policy/ | grep -E 'dangerous: |everyday: |heldout-[0-9]+\.txtar: ' | sed 's/^ *corpus_test.go:[0-9]*: /  /' || true
 echo "  targets: own corpus 668/668 caught, <= 2% everyday blocked; held-out >= 97% dangerous denied or asked, >= 90% deny rows denied, <= 2% allow rows blocked"
+echo
+echo "== The analysis budget: the costliest accepted commands (128 KiB each), judged or refused"
+go test -run '^$' -benchmem -count 1 -benchtime 5x -bench 'BenchmarkAnalysisBudget' ./policy/ | grep -E '^Benchmark' || true
+echo "  target: every one within 100 ms and 64 MiB (TestAnalysisBudget asserts the memory)"
 go test -run '^$' -benchmem -count 1 -bench 'BenchmarkDetect' ./degrade/ | grep -E '^Benchmark' || true
 go test -run '^$' -benchmem -count 1 -bench 'BenchmarkApply|BenchmarkDenyRead' ./sandbox/ | grep -E '^Benchmark' || true
 go test -run '^$' -benchmem -count 1 -benchtime 300x -bench 'BenchmarkRunTrue|BenchmarkDirectBash' ./exec/ | grep -E '^Benchmark' || true

@@ -25,6 +25,10 @@ type HTTPOptions struct {
 	Ready func(addr string)
 }
 
+// MaxRequestBody bounds an HTTP request body: the largest command (128 KiB)
+// with every character escaped in JSON, and room to spare.
+const MaxRequestBody = 4 << 20
+
 // ListenAddr returns addr with a loopback host when it names none.
 func ListenAddr(addr string) string {
 	if strings.HasPrefix(addr, ":") {
@@ -99,6 +103,12 @@ func (s *Server) guard(next http.Handler, opts HTTPOptions, loopback bool) http.
 			http.Error(w, "stockade: a valid bearer token is required", http.StatusUnauthorized)
 			return
 		}
+		// A request body is read whole by the MCP handler: bound it first.
+		if r.ContentLength > MaxRequestBody {
+			http.Error(w, "stockade: request body too large", http.StatusRequestEntityTooLarge)
+			return
+		}
+		r.Body = http.MaxBytesReader(w, r.Body, MaxRequestBody)
 		next.ServeHTTP(w, r)
 		if r.Method == http.MethodDelete {
 			if id := r.Header.Get("Mcp-Session-Id"); id != "" {

@@ -2,7 +2,6 @@ package main
 
 import (
 	"encoding/json"
-	"flag"
 	"fmt"
 	"os"
 	"strings"
@@ -24,18 +23,14 @@ Prints the decision for SCRIPT (allow, ask or deny), the rule that decided,
 its reason, and every command the script would run. Nothing is run.
 
 Exit status: 0 allow, 1 ask, 126 deny, 2 usage or policy-file error.
-
-flags:
 `
 
 // cmdCheck implements `stockade check`.
 func cmdCheck(args []string, io stdio) int {
-	fs := flag.NewFlagSet("check", flag.ContinueOnError)
-	fs.SetOutput(io.err)
-	policyFile := fs.String("policy", "", "policy `file` (default: the built-in policy)")
+	fs := newFlags("check", checkUsage)
+	policyFile := fs.String("policy", "", "policy `FILE` (default: the built-in policy)")
 	asJSON := fs.Bool("json", false, "print one JSON object")
-	fs.Usage = func() { fmt.Fprint(io.err, checkUsage); fs.PrintDefaults() }
-	if status, ok := parseFlags(fs, args); !ok {
+	if status, ok := fs.parse(args, io); !ok {
 		return status
 	}
 	if fs.NArg() != 1 {

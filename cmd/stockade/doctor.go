@@ -3,7 +3,6 @@ package main
 import (
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -19,12 +18,6 @@ const doctorUsage = `usage: stockade doctor [--json] [--policy FILE] [--host FIL
 Prints what this host can enforce and, for each filesystem mode, what the policy
 would get. Exit status: 0 when the policy would be fully enforced, 1 when only
 best-effort could run it, 2 when strict enforcement would refuse it.
-
-flags:
-  --json         one JSON object for machines
-  --policy FILE  the policy to check (default: the built-in policy)
-  --host FILE    plan against another machine: the "host" object of its
-                 'stockade doctor --json'
 `
 
 // modes are the filesystem modes doctor shows side by side.
@@ -47,20 +40,15 @@ type doctorResult struct {
 
 // cmdDoctor implements `stockade doctor`.
 func cmdDoctor(args []string, io stdio) int {
-	fs := flag.NewFlagSet("doctor", flag.ContinueOnError)
-	fs.SetOutput(discard{})
-	asJSON := fs.Bool("json", false, "")
-	policyFile := fs.String("policy", "", "")
-	hostFile := fs.String("host", "", "")
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			fmt.Fprint(io.out, doctorUsage)
-			return 0
-		}
-		return fail(io.err, err, "run 'stockade doctor -h' for the flags")
+	fs := newFlags("doctor", doctorUsage)
+	asJSON := fs.Bool("json", false, "one JSON object for machines")
+	policyFile := fs.String("policy", "", "the policy `FILE` to check (default: the built-in policy)")
+	hostFile := fs.String("host", "", "plan against another machine: `FILE` holds the \"host\" object of its 'stockade doctor --json'")
+	if status, ok := fs.parse(args, io); !ok {
+		return status
 	}
 	if fs.NArg() > 0 {
-		return fail(io.err, fmt.Errorf("doctor takes no arguments, got %q", fs.Arg(0)), "run 'stockade doctor -h' for the flags")
+		return fail(io.err, fmt.Errorf("doctor takes no arguments, got %q", fs.Arg(0)), fs.helpHint())
 	}
 
 	wd, _ := os.Getwd()
@@ -245,7 +233,3 @@ func orDefault(v, d string) string {
 	}
 	return v
 }
-
-type discard struct{}
-
-func (discard) Write(p []byte) (int, error) { return len(p), nil }

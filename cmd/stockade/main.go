@@ -9,7 +9,6 @@ package main
 
 import (
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -38,6 +37,8 @@ var subcommands = map[string]func(args []string, io stdio) int{
 	"check":  cmdCheck,
 	"policy": cmdPolicy,
 	"doctor": cmdDoctor,
+	// version is the entry SECURITY.md asks reporters for.
+	"version": cmdVersion,
 }
 
 const usage = `usage: stockade <command> [flags]
@@ -51,11 +52,8 @@ commands:
   doctor                what this host can enforce
   version               print the version
 
-Run 'stockade <command> -h' for the flags of a command.
+Run 'stockade help <command>' (or 'stockade <command> --help') for its flags.
 `
-
-// version is set at build time with -ldflags "-X main.version=...".
-var version = "dev"
 
 func run(args []string, io stdio) int {
 	if len(args) == 0 {
@@ -63,31 +61,24 @@ func run(args []string, io stdio) int {
 		return 2
 	}
 	switch args[0] {
-	case "-h", "--help", "help":
+	case "-h", "--help":
 		fmt.Fprint(io.out, usage)
 		return 0
-	case "version", "--version":
-		fmt.Fprintln(io.out, "stockade", version)
-		return 0
+	case "help":
+		// help CMD [SUB] is CMD [SUB] --help.
+		if len(args) == 1 {
+			fmt.Fprint(io.out, usage)
+			return 0
+		}
+		args = append(args[1:len(args):len(args)], "--help")
+	case "--version":
+		args = []string{"version"}
 	}
 	handler, ok := subcommands[args[0]]
 	if !ok {
 		return fail(io.err, fmt.Errorf("unknown command %q", args[0]), "run 'stockade help' for the list of commands")
 	}
 	return handler(args[1:], io)
-}
-
-// parseFlags parses args; when it returns false, the command is over with
-// the status it returns (0 for -h, whose usage was printed; 2 for a bad flag,
-// which the flag package reported).
-func parseFlags(fs *flag.FlagSet, args []string) (int, bool) {
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0, false
-		}
-		return 2, false
-	}
-	return 0, true
 }
 
 // fail prints err and hints in the CLI error format and returns exit status 2

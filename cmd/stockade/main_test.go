@@ -2,9 +2,14 @@ package main
 
 import (
 	"fmt"
+	"net"
+	"net/http"
 	"os"
 	"os/exec"
+	"strconv"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
 	"github.com/stockade/stockade/degrade"
@@ -29,10 +34,20 @@ func TestScript(t *testing.T) {
 			home := env.WorkDir + ".home"
 			env.Setenv("HOME", home)
 			env.Defer(func() { os.RemoveAll(home) })
+			// A loopback port free when the script starts, for `serve --http`.
+			ln, err := net.Listen("tcp", "127.0.0.1:0")
+			if err != nil {
+				return err
+			}
+			env.Setenv("PORT", strconv.Itoa(ln.Addr().(*net.TCPAddr).Port))
+			ln.Close()
 			if err := os.Rename(env.WorkDir+"/home", home); err == nil || !os.IsNotExist(err) {
 				return err
 			}
 			return os.MkdirAll(home, 0o755)
+		},
+		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
+			"mcpstatus": mcpStatus,
 		},
 		Condition: func(cond string) (bool, error) {
 			switch cond {
@@ -49,4 +64,32 @@ func TestScript(t *testing.T) {
 			return false, fmt.Errorf("unknown condition %q", cond)
 		},
 	})
+}
+
+// mcpStatus is the script command `mcpstatus URL TOKEN`: it sends an MCP
+// initialize request with that bearer token, once the server at URL accepts
+// connections (waiting up to 20 s for it to start), and prints the HTTP status.
+func mcpStatus(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: mcpstatus URL TOKEN")
+	}
+	body := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		req, err := http.NewRequest(http.MethodPost, args[0], strings.NewReader(body))
+		ts.Check(err)
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		req.Header.Set("Authorization", "Bearer "+args[1])
+		resp, err := http.DefaultClient.Do(req)
+		if err == nil {
+			resp.Body.Close()
+			fmt.Fprintln(ts.Stdout(), resp.StatusCode)
+			return
+		}
+		if time.Now().After(deadline) {
+			ts.Fatalf("%v", err)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
 }

@@ -19,7 +19,20 @@ commands:
   test FILE CASES      run the [[case]] table CASES against FILE
 
 Exit status: 0 fine, 1 problems found (lint errors, failing cases), 2 usage error.
+Run 'stockade policy help <command>' for one command.
 `
+
+// policyCommands are the subcommands of `stockade policy`: their usage and
+// how many arguments they take.
+var policyCommands = map[string]struct {
+	usage    string
+	min, max int
+}{
+	"default": {"usage: stockade policy default\n\nPrints the built-in policy: a commented policy file to start from.\n", 0, 0},
+	"lint":    {"usage: stockade policy lint FILE\n\nLoads FILE strictly and checks every rule's examples; prints each problem\nwith its line and column. Exit status: 0 fine, 1 problems found.\n", 1, 1},
+	"explain": {"usage: stockade policy explain [FILE]\n\nSays in plain words what FILE (default: the built-in policy) allows, asks\nabout and denies, and what the sandbox enforces.\n", 0, 1},
+	"test":    {"usage: stockade policy test FILE CASES\n\nRuns the [[case]] table CASES (script, expect, optional rule) against the\npolicy FILE. Exit status: 0 all cases hold, 1 some failed.\n", 2, 2},
+}
 
 // cmdPolicy implements `stockade policy`.
 func cmdPolicy(args []string, io stdio) int {
@@ -29,24 +42,37 @@ func cmdPolicy(args []string, io stdio) int {
 	}
 	sub, rest := args[0], args[1:]
 	switch sub {
-	case "-h", "--help", "help":
+	case "-h", "--help":
 		fmt.Fprint(io.out, policyUsage)
 		return 0
-	case "default":
-		if len(rest) != 0 {
-			return fail(io.err, errors.New("policy default takes no arguments"))
+	case "help":
+		if len(rest) == 0 {
+			fmt.Fprint(io.out, policyUsage)
+			return 0
 		}
+		sub, rest = rest[0], []string{"--help"}
+	}
+	pc, ok := policyCommands[sub]
+	if !ok {
+		return fail(io.err, fmt.Errorf("unknown policy command %q", sub), "commands: default, lint, explain, test")
+	}
+	fs := newFlags("policy "+sub, pc.usage)
+	if status, ok := fs.parse(rest, io); !ok {
+		return status
+	}
+	rest = fs.Args()
+	if len(rest) < pc.min || len(rest) > pc.max {
+		return fail(io.err, fmt.Errorf("policy %s takes %s", sub, map[string]string{
+			"default": "no arguments", "lint": "one file", "explain": "at most one file", "test": "a policy file and a cases file",
+		}[sub]), fs.helpHint())
+	}
+	switch sub {
+	case "default":
 		io.out.Write(policy.DefaultTOML)
 		return 0
 	case "lint":
-		if len(rest) != 1 {
-			return fail(io.err, errors.New("policy lint takes one file"), "stockade policy lint stockade.toml")
-		}
 		return policyLint(rest[0], io)
 	case "explain":
-		if len(rest) > 1 {
-			return fail(io.err, errors.New("policy explain takes at most one file"))
-		}
 		file := ""
 		if len(rest) == 1 {
 			file = rest[0]
@@ -57,13 +83,8 @@ func cmdPolicy(args []string, io stdio) int {
 		}
 		p.Explain(io.out)
 		return 0
-	case "test":
-		if len(rest) != 2 {
-			return fail(io.err, errors.New("policy test takes a policy file and a cases file"), "stockade policy test stockade.toml cases.toml")
-		}
-		return policyTest(rest[0], rest[1], io)
 	}
-	return fail(io.err, fmt.Errorf("unknown policy command %q", sub), "commands: default, lint, explain, test")
+	return policyTest(rest[0], rest[1], io)
 }
 
 func policyLint(file string, io stdio) int {

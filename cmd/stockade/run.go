@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"log/slog"
 	"os"
@@ -45,22 +44,30 @@ type runResult struct {
 	Error       string           `json:"error,omitempty"`
 }
 
+const runUsage = `usage: stockade run [flags] -- CMD [ARGS...]
+       stockade run [flags] -c 'SCRIPT'
+
+Runs one command under the policy and the sandbox, and exits with its status:
+124 when it timed out, 125 when stockade failed or could not enforce what the
+policy requires, 126 when the policy denied it.
+`
+
+// cmdRun implements `stockade run`.
 func cmdRun(args []string, io stdio) int {
-	fs := flag.NewFlagSet("run", flag.ContinueOnError)
-	fs.SetOutput(io.err)
+	fs := newFlags("run", runUsage)
 	var sf sandboxFlags
-	sf.register(fs)
-	script := fs.String("c", "", "run this shell script (with bash, else sh) instead of CMD ARGS")
-	timeout := fs.Duration("timeout", 0, "stop the command after this long, e.g. 10m (default: no limit); exit status 124")
-	limit := fs.Int("limit", exec.DefaultLimit, "with --json: characters of each stream kept in the result")
+	sf.register(fs.FlagSet)
+	script := fs.String("c", "", "run this shell `SCRIPT` (with bash, else sh) instead of CMD ARGS")
+	var timeout timeoutFlag
+	fs.Var(&timeout, "timeout", "stop the command after this long: seconds (120) or a `DURATION` (10m); exit status 124 (default: no limit)")
+	limit := fs.Int("limit", exec.DefaultLimit, "with --json: `CHARS` of each stream kept in the result, at least 1")
 	verbose := fs.Bool("v", false, "log what stockade does (secrets removed from the environment, ...) to stderr")
 	asJSON := fs.Bool("json", false, "print one JSON result object on stdout at the end; the command's output streams to stderr")
-	fs.Usage = func() {
-		fmt.Fprintln(io.err, "usage: stockade run [flags] -- CMD [ARGS...]\n       stockade run [flags] -c 'SCRIPT'\n\nflags:")
-		fs.PrintDefaults()
-	}
-	if status, ok := parseFlags(fs, args); !ok {
+	if status, ok := fs.parse(args, io); !ok {
 		return status
+	}
+	if *limit < 1 {
+		return fail(io.err, fmt.Errorf("--limit %d: must be at least 1", *limit))
 	}
 	level := slog.LevelWarn
 	if *verbose {
@@ -169,7 +176,7 @@ func cmdRun(args []string, io stdio) int {
 	}
 
 	env := exec.SetEnv(st.env, "TMPDIR", tmpdir)
-	req := exec.OnceRequest{Argv: argv, Env: env, Dir: st.workdir, Spec: st.spec, Timeout: *timeout}
+	req := exec.OnceRequest{Argv: argv, Env: env, Dir: st.workdir, Spec: st.spec, Timeout: timeout.d}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	started = true
@@ -191,7 +198,7 @@ func cmdRun(args []string, io stdio) int {
 		fmt.Fprintf(io.err, "stockade: note: %s\n", n)
 	}
 	if res.TimedOut {
-		fmt.Fprintf(io.err, "stockade: error: the command timed out after %s and was stopped\n", *timeout)
+		fmt.Fprintf(io.err, "stockade: error: the command timed out after %s and was stopped\n", timeout.d)
 		out.ExitCode = exitTimeout
 	}
 	if res.Leftovers > 0 {

@@ -5,11 +5,11 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
-	"flag"
 	"fmt"
 	"log/slog"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 	"time"
 
@@ -17,35 +17,55 @@ import (
 	"github.com/stockade/stockade/server"
 )
 
+const serveUsage = `usage: stockade serve [flags]
+
+Serves the MCP tools bash, task_output and task_kill over stdio (the default)
+or streamable HTTP (--http). Over HTTP every request needs the bearer token:
+set it in $STOCKADE_TOKEN or in a file named by --token-file (never on the
+command line, where every local user can read it); without one, a new token
+is made and printed to stderr.
+`
+
+// cmdServe implements `stockade serve`.
 func cmdServe(args []string, io stdio) int {
-	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
-	fs.SetOutput(io.err)
+	fs := newFlags("serve", serveUsage)
 	var sf sandboxFlags
-	sf.register(fs)
-	httpAddr := fs.String("http", "", "serve streamable HTTP at ADDR/mcp instead of stdio (e.g. :8080, bound to loopback unless a host is given)")
-	token := fs.String("token", "", "bearer token for --http (default: $STOCKADE_TOKEN, else a new one printed to stderr)")
+	sf.register(fs.FlagSet)
+	httpAddr := fs.String("http", "", "serve streamable HTTP at `ADDR`/mcp instead of stdio (e.g. :8080, bound to loopback unless a host is given)")
+	tokenFile := fs.String("token-file", "", "with --http: read the bearer token from `FILE` (default: $STOCKADE_TOKEN, else a new one printed to stderr)")
+	token := fs.String("token", "", "with --http: the bearer `TOKEN` itself; visible in the process list, prefer $STOCKADE_TOKEN or --token-file")
 	var origins listFlag
-	fs.Var(&origins, "allow-origin", "with --http: a browser origin allowed besides loopback ones (repeatable)")
-	timeout := fs.Int("timeout", 120, "default timeout of a command, in seconds (at most 600)")
+	fs.Var(&origins, "allow-origin", "with --http: a browser `ORIGIN` allowed besides loopback ones (repeatable)")
+	timeout := timeoutFlag{d: 120 * time.Second}
+	fs.Var(&timeout, "timeout", "default timeout of a command: seconds (120) or a `DURATION` (2m); at most 600 seconds")
 	noBash := fs.Bool("no-bash", false, "do not offer the bash, task_output and task_kill tools")
-	maxTasks := fs.Int("max-tasks", 10, "running background tasks per session")
-	truncate := fs.String("truncate", "head", "which part of an output longer than 30000 characters to keep: head or middle")
-	idle := fs.Duration("idle-timeout", 30*time.Minute, "with --http: close a session unused this long, stopping its processes")
-	fs.Usage = func() {
-		fmt.Fprintln(io.err, "usage: stockade serve [flags]\n\nflags:")
-		fs.PrintDefaults()
-	}
-	if status, ok := parseFlags(fs, args); !ok {
+	maxTasks := fs.Int("max-tasks", 10, "at most `N` running background tasks per session (N at least 1)")
+	truncate := fs.String("truncate", "head", "which `PART` of an output longer than 30000 characters to keep: head or middle")
+	idle := timeoutFlag{d: 30 * time.Minute}
+	fs.Var(&idle, "idle-timeout", "with --http: close a session unused this long, stopping its processes: seconds or a `DURATION`")
+	if status, ok := fs.parse(args, io); !ok {
 		return status
 	}
 	if fs.NArg() > 0 {
-		return fail(io.err, fmt.Errorf("unexpected argument %q", fs.Arg(0)), "run 'stockade serve -h' for the flags")
+		return fail(io.err, fmt.Errorf("unexpected argument %q", fs.Arg(0)), fs.helpHint())
 	}
-	if *timeout <= 0 {
-		return fail(io.err, errors.New("--timeout must be a positive number of seconds"))
+	switch {
+	case timeout.d <= 0:
+		return fail(io.err, errors.New("--timeout must be a positive number of seconds or a duration"))
+	case timeout.d > server.MaxTimeout:
+		return fail(io.err, fmt.Errorf("--timeout %s is above the longest timeout, %d seconds", &timeout, int(server.MaxTimeout.Seconds())),
+			"a longer job belongs in the background: the bash tool's run_in_background has no timeout")
+	case *maxTasks < 1:
+		return fail(io.err, fmt.Errorf("--max-tasks %d: must be at least 1", *maxTasks))
+	case idle.d <= 0:
+		return fail(io.err, errors.New("--idle-timeout must be a positive number of seconds or a duration"))
 	}
 	if *truncate != string(exec.TruncateHead) && *truncate != string(exec.TruncateMiddle) {
 		return fail(io.err, fmt.Errorf("--truncate %q: must be head or middle", *truncate))
+	}
+	tok, err := bearerToken(*token, *tokenFile, io)
+	if err != nil {
+		return fail(io.err, err)
 	}
 	logger := slog.New(slog.NewTextHandler(io.err, &slog.HandlerOptions{Level: slog.LevelInfo}))
 	slog.SetDefault(logger)
@@ -59,9 +79,9 @@ func cmdServe(args []string, io stdio) int {
 		logger.Warn("best-effort enforcement: not everything the policy requires is enforced on this host; every result says what is missing", "report", st.report.Summary())
 	}
 	srv := server.New(server.Options{
-		Version: version, Workdir: st.workdir, Timeout: time.Duration(*timeout) * time.Second, NoBash: *noBash,
+		Version: shortVersion(), Workdir: st.workdir, Timeout: timeout.d, NoBash: *noBash,
 		MaxTasks: *maxTasks, Truncate: exec.Truncation(*truncate), Policy: st.policy, Spec: st.spec,
-		Report: st.report, Env: st.env, Logger: logger, IdleTimeout: *idle,
+		Report: st.report, Env: st.env, Logger: logger, IdleTimeout: idle.d,
 	})
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -69,10 +89,6 @@ func cmdServe(args []string, io stdio) int {
 	if *httpAddr == "" {
 		err = srv.ServeStdio(ctx, io.in, io.out)
 	} else {
-		tok := *token
-		if tok == "" {
-			tok = os.Getenv("STOCKADE_TOKEN")
-		}
 		generated := tok == ""
 		if generated {
 			var b [24]byte
@@ -91,4 +107,30 @@ func cmdServe(args []string, io stdio) int {
 		return exitFailed
 	}
 	return 0
+}
+
+// bearerToken is the HTTP token from --token-file, else --token, else
+// $STOCKADE_TOKEN; "" when none was given. --token works but warns:
+// /proc/PID/cmdline is readable by every local user and by commands.
+func bearerToken(flagToken, file string, io stdio) (string, error) {
+	if flagToken != "" && file != "" {
+		return "", errors.New("--token and --token-file both given; keep --token-file")
+	}
+	if file != "" {
+		data, err := os.ReadFile(file)
+		if err != nil {
+			return "", fmt.Errorf("reading the token: %w", err)
+		}
+		tok := strings.TrimSpace(string(data))
+		if tok == "" || strings.ContainsAny(tok, " \t\r\n") {
+			return "", fmt.Errorf("token file %s must hold one token on one line", file)
+		}
+		return tok, nil
+	}
+	if flagToken != "" {
+		fmt.Fprintln(io.err, "stockade: warning: --token puts the token in the process list, where every local user and every command can read it")
+		fmt.Fprintln(io.err, "hint: set STOCKADE_TOKEN or pass --token-file FILE instead")
+		return flagToken, nil
+	}
+	return os.Getenv("STOCKADE_TOKEN"), nil
 }

@@ -37,15 +37,15 @@ func (l *listFlag) String() string     { return strings.Join(*l, ",") }
 func (l *listFlag) Set(v string) error { *l = append(*l, v); return nil }
 
 func (f *sandboxFlags) register(fs *flag.FlagSet) {
-	fs.StringVar(&f.policyPath, "policy", "", "policy file (default: the built-in policy, see 'stockade policy default')")
-	fs.StringVar(&f.workdir, "workdir", "", "working directory commands start in (default: the current directory)")
-	fs.StringVar(&f.fs, "fs", "", "override the policy's filesystem mode: read-only, workspace-write or off")
-	fs.StringVar(&f.network, "network", "", "override the policy's network: off or on")
-	fs.StringVar(&f.enforce, "enforce", "", "override the policy's enforcement: strict or best-effort")
-	fs.Var(&f.allowWrite, "allow-write", "an extra writable directory (repeatable)")
-	fs.Var(&f.allowRead, "allow-read", "restrict reads to these directories, plus what a shell needs (repeatable)")
+	fs.StringVar(&f.policyPath, "policy", "", "policy `FILE` (default: the built-in policy, see 'stockade policy default')")
+	fs.StringVar(&f.workdir, "workdir", "", "`DIR` commands start in (default: the current directory)")
+	fs.StringVar(&f.fs, "fs", "", "override the policy's filesystem `MODE`: read-only, workspace-write or off")
+	fs.StringVar(&f.network, "network", "", "override the policy's network `MODE`: off or on")
+	fs.StringVar(&f.enforce, "enforce", "", "override the policy's enforcement `LEVEL`: strict or best-effort")
+	fs.Var(&f.allowWrite, "allow-write", "an extra writable `DIR` (repeatable)")
+	fs.Var(&f.allowRead, "allow-read", "restrict reads to these `DIR`s, plus what a shell needs (repeatable)")
 	fs.BoolVar(&f.dangerousWorkdir, "allow-dangerous-workdir", false, "let a workdir of /, $HOME or a directory holding a deny-read path be writable (refused otherwise in workspace-write mode)")
-	fs.StringVar(&f.hostFile, "simulate-host", "", "for tests: plan as if on the host described in FILE (the \"host\" of 'stockade doctor --json'); what cannot be applied here still fails")
+	fs.StringVar(&f.hostFile, "simulate-host", "", "for tests: plan as if on the host described in `FILE` (the \"host\" of 'stockade doctor --json'); what cannot be applied here still fails")
 }
 
 // setup is what a command needs before anything runs: the policy, the sandbox
