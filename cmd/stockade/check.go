@@ -99,16 +99,16 @@ func printDecision(io stdio, d policy.Decision) {
 // where it sits.
 func describeInvocation(inv *parse.Invocation) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%d:%d %s", inv.Pos.Line, inv.Pos.Col, shellQuote(inv.Name))
+	fmt.Fprintf(&b, "%d:%d %s", inv.Pos.Line, inv.Pos.Col, parse.Quote(inv.Name))
 	for _, a := range inv.Args {
-		b.WriteString(" " + shellQuote(a))
+		b.WriteString(" " + parse.Quote(a))
 	}
 	for _, r := range inv.Redirects {
 		if r.Op == "<<" || r.Op == "<<-" {
 			b.WriteString(" " + r.Op + "...")
 			continue
 		}
-		b.WriteString(" " + r.Op + shellQuote(r.Target))
+		b.WriteString(" " + r.Op + parse.Quote(r.Target))
 	}
 	var notes []string
 	if inv.Dynamic {
@@ -127,12 +127,4 @@ func describeInvocation(inv *parse.Invocation) string {
 		fmt.Fprintf(&b, "  (%s)", strings.Join(notes, ", "))
 	}
 	return b.String()
-}
-
-// shellQuote quotes s for display when it holds anything a shell would read specially.
-func shellQuote(s string) string {
-	if s != "" && !strings.ContainsAny(s, " \t\n'\"\\$`;&|<>(){}*?[]#~!") {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
