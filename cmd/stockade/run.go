@@ -69,10 +69,18 @@ func cmdRun(args []string, io stdio) int {
 	}
 	defer os.RemoveAll(tmpdir)
 	if *asJSON {
-		// The output still streams live (to stderr) while it is kept for the result.
+		// The output still streams live (to stderr) while it is kept for the
+		// result. A stream too long for it is kept whole in a file of its
+		// own, outside the command's reach, which outlives stockade run.
+		outdir, err := os.MkdirTemp("", "stockade-output-")
+		if err != nil {
+			printError(io.err, err)
+			return exitFailed
+		}
+		defer os.Remove(outdir) // unless it holds a full output
 		live := func(p []byte) { io.err.Write(p) }
-		stdoutCap = exec.NewCapture(*limit, exec.TruncateHead, tmpdir, "stdout", live)
-		stderrCap = exec.NewCapture(*limit, exec.TruncateHead, tmpdir, "stderr", live)
+		stdoutCap = exec.NewCapture(*limit, exec.TruncateHead, outdir, "stdout", live)
+		stderrCap = exec.NewCapture(*limit, exec.TruncateHead, outdir, "stderr", live)
 		stdout, stderr = stdoutCap, stderrCap
 	}
 	// The end of stderr is kept to explain what the sandbox refused; a
