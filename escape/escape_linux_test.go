@@ -308,6 +308,7 @@ type result struct {
 
 // runJSON is the part of `stockade run --json` the suite reads.
 type runJSON struct {
+	Status      string           `json:"status"`
 	ExitCode    int              `json:"exit_code"`
 	Signal      string           `json:"signal"`
 	TimedOut    bool             `json:"timed_out"`
@@ -402,7 +403,7 @@ func execute(t *testing.T, a attack, e *env, script string, sandboxed bool, uid 
 	r.stdout, r.stderr = readAll(outF), readAll(errF)
 	if sandboxed {
 		var j runJSON
-		if json.Unmarshal([]byte(r.stdout), &j) == nil && j.Enforcement != nil {
+		if json.Unmarshal([]byte(r.stdout), &j) == nil && j.Status != "" {
 			r.json = &j
 		}
 	}
