@@ -3,6 +3,7 @@ module github.com/stockade/stockade
 go 1.26.8
 
 require (
+	github.com/google/jsonschema-go v0.4.3
 	github.com/landlock-lsm/go-landlock v0.11.0
 	github.com/mark3labs/mcp-go v0.49.0
 	github.com/modelcontextprotocol/go-sdk v1.8.0
@@ -15,7 +16,6 @@ require (
 )
 
 require (
-	github.com/google/jsonschema-go v0.4.3 // indirect
 	github.com/google/uuid v1.6.0 // indirect
 	github.com/segmentio/asm v1.1.3 // indirect
 	github.com/segmentio/encoding v0.5.4 // indirect

@@ -54,7 +54,8 @@ func supervise(ctx context.Context, waited <-chan error, timeout time.Duration, 
 }
 
 // setExit fills the exit code and signal of res from what cmd.Wait returned;
-// a command that timed out exits 124.
+// a command that timed out exits 124 if it had no status of its own (as in a
+// session).
 func setExit(res *OnceResult, err error) error {
 	var exitErr *exec.ExitError
 	switch {
@@ -64,7 +65,7 @@ func setExit(res *OnceResult, err error) error {
 	default:
 		return err
 	}
-	if res.TimedOut {
+	if res.TimedOut && res.ExitCode == 0 {
 		res.ExitCode = 124
 	}
 	return nil

@@ -4,6 +4,7 @@ package exec
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"os"
 	"os/exec"
@@ -127,16 +128,27 @@ func (c *Child) Run(ctx context.Context, req OnceRequest) (OnceResult, error) {
 		knownChildren.Store(c.cmd.Process.Pid, true)
 	}
 	strayMu.Unlock()
+	// A command that could not be started in the sandbox failed as in a
+	// shell: its status is 127 or 126 and the reason goes to its stderr.
+	se, _ := err.(*sandbox.StartError)
+	ranNothing := se != nil && se.Stage == "exec"
+	if ranNothing && c.cmd.Stderr != nil {
+		fmt.Fprintf(c.cmd.Stderr, "stockade: %v\n", err)
+	}
 	c.closeWriteEnds()
 	res.Applied = applied
 	if err != nil {
-		stage := "sandbox"
-		if se, ok := err.(*sandbox.StartError); ok {
-			stage = se.Stage
-		}
 		c.drainOutput(time.Second)
 		removeProcLimit(applied.ProcLimit)
 		res.Duration = time.Since(c.start)
+		if ranNothing {
+			res.ExitCode = se.ExitStatus()
+			return res, nil
+		}
+		stage := "sandbox"
+		if se != nil {
+			stage = se.Stage
+		}
 		return res, &SandboxError{Stage: stage, Msg: err.Error()}
 	}
 	defer release()

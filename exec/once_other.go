@@ -4,7 +4,10 @@ package exec
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"io"
+	"io/fs"
 	"os/exec"
 	"time"
 
@@ -45,7 +48,16 @@ func (c *Child) Run(ctx context.Context, req OnceRequest) (OnceResult, error) {
 	cmd.Env, cmd.Dir = req.Env, req.Dir
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = c.stdin, c.stdout, c.stderr
 	if err := cmd.Start(); err != nil {
-		return res, &SandboxError{Stage: "exec", Msg: err.Error()}
+		// The command's own failure, reported as a shell would: 127 when
+		// there is no such command, 126 when it cannot be executed.
+		if c.stderr != nil {
+			fmt.Fprintf(c.stderr, "stockade: %v\n", err)
+		}
+		res.ExitCode = 126
+		if errors.Is(err, exec.ErrNotFound) || errors.Is(err, fs.ErrNotExist) {
+			res.ExitCode = 127
+		}
+		return res, nil
 	}
 	waited := make(chan error, 1)
 	go func() { waited <- cmd.Wait() }()

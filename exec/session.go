@@ -167,7 +167,7 @@ func (s *Session) startDir() (string, string) {
 // Run runs a command in the foreground and returns when its shell has exited
 // and everything it left behind has been stopped.
 func (s *Session) Run(ctx context.Context, req Request) (Result, error) {
-	if err := s.check(req.Script); err != nil {
+	if err := s.check(); err != nil {
 		return Result{}, err
 	}
 	start := time.Now()
@@ -257,32 +257,15 @@ func (s *Session) Run(ctx context.Context, req Request) (Result, error) {
 	return res, nil
 }
 
-// check refuses what cannot run at all.
-func (s *Session) check(script string) error {
+// check refuses a call on a closed session. What a command may be (its size,
+// the policy) is judged before it gets here, by package pipeline.
+func (s *Session) check() error {
 	s.mu.Lock()
-	closed := s.closed
-	s.mu.Unlock()
-	switch {
-	case closed:
+	defer s.mu.Unlock()
+	if s.closed {
 		return &Error{"SESSION_CLOSED", "the session has ended"}
-	case isBlank(script):
-		return &Error{"EMPTY_COMMAND", "the command is empty; pass the shell command to run in `command`"}
-	case len(script) > maxScript:
-		return &Error{"INVALID_ARGUMENT", fmt.Sprintf("the command is %d bytes; at most %d bytes are accepted (write longer scripts to a file in the workdir and run that)", len(script), maxScript)}
 	}
 	return nil
-}
-
-// maxScript is the kernel's bound on one argument (MAX_ARG_STRLEN), less a margin.
-const maxScript = 128<<10 - 1
-
-func isBlank(s string) bool {
-	for _, c := range s {
-		if c != ' ' && c != '\t' && c != '\n' && c != '\r' {
-			return false
-		}
-	}
-	return true
 }
 
 // stop ends command id: SIGTERM to its process group, then after the grace

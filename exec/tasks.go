@@ -49,7 +49,7 @@ type task struct {
 
 // Start runs a command in the background and returns at once.
 func (s *Session) Start(req Request) (TaskInfo, error) {
-	if err := s.check(req.Script); err != nil {
+	if err := s.check(); err != nil {
 		return TaskInfo{}, err
 	}
 	s.mu.Lock()

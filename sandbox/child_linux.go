@@ -3,6 +3,7 @@
 package sandbox
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -43,5 +44,8 @@ func lookPath(file string, env []string, dir string) (string, error) {
 			return p, nil
 		}
 	}
-	return "", fmt.Errorf("command not found")
+	return "", errNotFound
 }
+
+// errNotFound is lookPath's answer when no directory of PATH has the command.
+var errNotFound = errors.New("command not found")

@@ -3,12 +3,15 @@
 package sandbox
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
 	"sync"
+	"syscall"
 )
 
 // Start applies spec to one thread of this process and starts cmd from that
@@ -66,6 +69,16 @@ type StartError struct {
 func (e *StartError) Error() string { return e.Err.Error() }
 func (e *StartError) Unwrap() error { return e.Err }
 
+// ExitStatus is a shell's status for a command that could not be started
+// (stage "exec"): 127 when there is no such command, 126 when it cannot be
+// executed.
+func (e *StartError) ExitStatus() int {
+	if errors.Is(e.Err, errNotFound) || errors.Is(e.Err, fs.ErrNotExist) {
+		return 127
+	}
+	return 126
+}
+
 func startLocked(spec Spec, cmd *exec.Cmd) (Applied, error) {
 	a, err := apply(spec, false)
 	if err != nil {
@@ -77,6 +90,18 @@ func startLocked(spec Spec, cmd *exec.Cmd) (Applied, error) {
 	}
 	cmd.Path = path
 	if err := cmd.Start(); err != nil {
+		// Said as a shell says it: "./x: permission denied", not "fork/exec ./x: ...".
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			err = fmt.Errorf("%s: %w", cmd.Args[0], pe.Err)
+			probe := path
+			if !filepath.IsAbs(probe) {
+				probe = filepath.Join(cmd.Dir, probe)
+			}
+			if fi, serr := os.Stat(probe); serr == nil && fi.IsDir() {
+				err = fmt.Errorf("%s: %w", cmd.Args[0], syscall.EISDIR)
+			}
+		}
 		return a, &StartError{"exec", err}
 	}
 	return a, nil

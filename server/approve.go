@@ -7,6 +7,7 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 	mcpserver "github.com/mark3labs/mcp-go/server"
+	"github.com/stockade/stockade/pipeline"
 	"github.com/stockade/stockade/policy"
 )
 
@@ -58,8 +59,8 @@ func sessionID(ctx context.Context) string {
 // askApproval asks the user, through MCP elicitation, whether a command the
 // policy marks "ask" may run: once, or for the rest of this session. The
 // call waits for the answer. It returns nil when the command may run, and
-// otherwise the result to return.
-func (s *Server) askApproval(ctx context.Context, command string, d policy.Decision) *mcp.CallToolResult {
+// otherwise why it may not.
+func (s *Server) askApproval(ctx context.Context, command string, d policy.Decision) error {
 	id := sessionID(ctx)
 	if s.approvals.has(id, command) {
 		s.log.Info("approved earlier for this session", "rule", d.Rule)
@@ -67,11 +68,7 @@ func (s *Server) askApproval(ctx context.Context, command string, d policy.Decis
 	}
 	if !clientCanElicit(ctx) {
 		s.log.Info("approval needed but the client cannot be asked", "rule", d.Rule)
-		msg := fmt.Sprintf("rule %q needs a person's approval: %s. This client cannot be asked (it does not support MCP elicitation), so nothing was run.", d.Rule, d.Reason)
-		if advice := s.opts.Policy.ApprovalAdvice(command); advice != "" {
-			msg += " " + advice
-		}
-		return toolError("APPROVAL_REQUIRED", "%s", msg)
+		return s.opts.ApprovalRequired(pipeline.Command{Script: command}, d, "this client cannot give (it does not support MCP elicitation)")
 	}
 	msg := fmt.Sprintf("stockade: the policy asks for your approval before running this command.\n\nRule %q: %s\n\nCommand:\n%s", d.Rule, d.Reason, command)
 	answer, err := s.mcp.RequestElicitation(ctx, mcp.ElicitationRequest{Params: mcp.ElicitationParams{
@@ -89,7 +86,7 @@ func (s *Server) askApproval(ctx context.Context, command string, d policy.Decis
 		},
 	}})
 	if err != nil {
-		return toolError("APPROVAL_REQUIRED", "rule %q needs a person's approval: %s; asking the user failed (%v), so nothing was run", d.Rule, d.Reason, err)
+		return s.opts.ApprovalRequired(pipeline.Command{Script: command}, d, fmt.Sprintf("stockade could not get (asking the user failed: %v)", err))
 	}
 	if content, ok := answer.Content.(map[string]any); ok && answer.Action == mcp.ElicitationResponseActionAccept {
 		switch content["answer"] {
@@ -102,7 +99,7 @@ func (s *Server) askApproval(ctx context.Context, command string, d policy.Decis
 			return nil
 		}
 	}
-	return toolError("APPROVAL_DENIED", "the user did not approve running this command (rule %q: %s); nothing was run", d.Rule, d.Reason)
+	return pipeline.ApprovalDeclined(d)
 }
 
 func clientCanElicit(ctx context.Context) bool {

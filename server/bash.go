@@ -2,52 +2,16 @@ package server
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
-	"github.com/stockade/stockade/degrade"
 	"github.com/stockade/stockade/exec"
+	"github.com/stockade/stockade/pipeline"
 	"github.com/stockade/stockade/policy"
-	"github.com/stockade/stockade/refusal"
-	"github.com/stockade/stockade/sandbox"
 )
-
-// BashResult is the structured result of the bash tool.
-type BashResult struct {
-	Stdout          string          `json:"stdout"`
-	Stderr          string          `json:"stderr"`
-	ExitCode        int             `json:"exit_code"`
-	Signal          string          `json:"signal,omitempty"`
-	TimedOut        bool            `json:"timed_out"`
-	Cwd             string          `json:"cwd"`
-	DurationMs      int64           `json:"duration_ms"`
-	StdoutTruncated *Truncation     `json:"stdout_truncated,omitempty"`
-	StderrTruncated *Truncation     `json:"stderr_truncated,omitempty"`
-	Leftovers       int             `json:"leftovers_stopped,omitempty"`
-	Notes           []string        `json:"notes,omitempty"`
-	Enforcement     *degrade.Report `json:"enforcement,omitempty"` // present when not everything is enforced
-}
-
-// Truncation says how much of a stream was left out, and where all of it is.
-type Truncation struct {
-	TotalBytes int64  `json:"total_bytes"`
-	FullOutput string `json:"full_output_path,omitempty"`
-}
-
-// BackgroundResult is the result of bash with run_in_background.
-type BackgroundResult struct {
-	TaskID      string          `json:"task_id"`
-	Pid         int             `json:"pid"`
-	Pgid        int             `json:"pgid"`
-	OutputFile  string          `json:"output_file"`
-	Cwd         string          `json:"cwd"`
-	Notes       []string        `json:"notes,omitempty"`
-	Enforcement *degrade.Report `json:"enforcement,omitempty"`
-}
 
 func bashTool(description string) mcp.Tool {
 	return mcp.NewTool("bash",
@@ -58,7 +22,7 @@ func bashTool(description string) mcp.Tool {
 		mcp.WithString("description", mcp.Description("A few words on what the command does, for the log.")),
 		mcp.WithString("mode", mcp.Enum("default", "slow", "background"),
 			mcp.Description("default: the normal timeout; slow: the longest allowed timeout (10 minutes), for builds and test suites; background: the same as run_in_background.")),
-		mcp.WithOutputSchema[BashResult](),
+		mcp.WithRawOutputSchema(bashSchema),
 		mcp.WithDestructiveHintAnnotation(true),
 		mcp.WithOpenWorldHintAnnotation(false),
 	)
@@ -84,14 +48,6 @@ func toolError(code, format string, args ...any) *mcp.CallToolResult {
 	return mcp.NewToolResultError("[" + code + "] " + fmt.Sprintf(format, args...))
 }
 
-func errorResult(err error) *mcp.CallToolResult {
-	var e *exec.Error
-	if errors.As(err, &e) {
-		return toolError(e.Code, "%s", e.Msg)
-	}
-	return toolError("INTERNAL", "%v (this is a bug in stockade; please report it)", err)
-}
-
 // bashArgs are the validated arguments of one bash call.
 type bashArgs struct {
 	command     string
@@ -113,9 +69,6 @@ func (s *Server) parseBashArgs(req mcp.CallToolRequest) (bashArgs, *mcp.CallTool
 	cmd, ok := args["command"].(string)
 	if _, present := args["command"]; present && !ok {
 		return a, toolError("INVALID_ARGUMENT", "command must be a string")
-	}
-	if strings.TrimSpace(cmd) == "" {
-		return a, toolError("EMPTY_COMMAND", "the command is empty; pass the shell command to run in `command`")
 	}
 	a.command = cmd
 	a.description, _ = args["description"].(string)
@@ -172,78 +125,53 @@ func (s *Server) handleBash(ctx context.Context, req mcp.CallToolRequest) (*mcp.
 	if bad != nil {
 		return bad, nil
 	}
-	decision := s.opts.Policy.Check(a.command)
+	decision, err := s.opts.Judge(pipeline.Command{Script: a.command})
 	s.log.Info("bash", "description", a.description, "command", a.command, "decision", decision.Verdict, "rule", decision.Rule, "background", a.background)
-	switch decision.Verdict {
-	case policy.Deny:
-		return toolError("POLICY_DENIED", "%s", denialText(decision)), nil
-	case policy.Ask:
-		if r := s.askApproval(ctx, a.command, decision); r != nil {
-			return r, nil
+	if err == nil && decision.Verdict == policy.Ask {
+		err = s.askApproval(ctx, a.command, decision)
+	}
+	if err != nil {
+		r := pipeline.Fail(err, s.currentCwd(ctx))
+		if decision.Verdict != "" {
+			r.Judged(decision)
 		}
+		return bashResult(r), nil
 	}
 	sess, err := s.session(ctx)
 	if err != nil {
-		return errorResult(err), nil
+		return bashResult(pipeline.Fail(err, s.currentCwd(ctx))), nil
 	}
-	var enforcement *degrade.Report
-	if !s.opts.Report.Full {
-		enforcement = &s.opts.Report
-	}
+	var r pipeline.Result
 	if a.background {
-		info, err := sess.Start(exec.Request{Script: a.command})
-		if err != nil {
-			return errorResult(err), nil
-		}
-		res := BackgroundResult{TaskID: info.ID, Pid: info.Pid, Pgid: info.Pgid, OutputFile: info.LogPath, Cwd: sess.Cwd(), Enforcement: enforcement,
-			Notes: []string{"stdout and stderr go to output_file; read them with task_output, stop the task with task_kill"}}
-		return mcp.NewToolResultStructured(res, renderBackground(res)), nil
+		r = s.opts.StartIn(sess, a.command)
+	} else {
+		progress := s.progressSender(ctx, req)
+		r = s.opts.RunIn(ctx, sess, exec.Request{Script: a.command, Timeout: a.timeout, OnOutput: progress.add}, pipeline.Advice{
+			Timeout:   "; increase timeout, use mode \"slow\", or run it in the background",
+			Leftovers: "; use run_in_background: true to keep a process running",
+		})
+		progress.stop()
 	}
-
-	startCwd := sess.Cwd()
-	progress := s.progressSender(ctx, req)
-	res, err := sess.Run(ctx, exec.Request{Script: a.command, Timeout: a.timeout, OnOutput: progress.add})
-	progress.stop()
-	if err != nil {
-		return errorResult(err), nil
-	}
-	out := BashResult{
-		Stdout: res.Stdout.Text, Stderr: res.Stderr.Text, ExitCode: res.ExitCode, Signal: res.Signal,
-		TimedOut: res.TimedOut, Cwd: res.Cwd, DurationMs: res.Duration.Milliseconds(), Leftovers: res.Leftovers,
-		Enforcement: enforcement,
-	}
-	out.StdoutTruncated = truncation(res.Stdout)
-	out.StderrTruncated = truncation(res.Stderr)
-	if res.TimedOut {
-		out.Notes = append(out.Notes, fmt.Sprintf("the command timed out after %s and was stopped (SIGTERM to its process group, SIGKILL after the grace period); increase timeout, use mode \"slow\", or run it in the background", a.timeout))
-	}
-	if res.Leftovers > 0 {
-		out.Notes = append(out.Notes, fmt.Sprintf("%d process(es) still running when the shell exited were stopped; use run_in_background: true to keep a process running", res.Leftovers))
-	}
-	if res.CwdReset != "" {
-		out.Notes = append(out.Notes, res.CwdReset)
-	}
-	if res.Cancelled {
-		out.Notes = append(out.Notes, "the call was cancelled by the client and the command was stopped")
-	}
-	out.Notes = append(out.Notes, refusal.Notes(res.Stderr.Text, startCwd, s.sessionSpec(sess))...)
-	return mcp.NewToolResultStructured(out, renderBash(out)), nil
+	r.Judged(decision)
+	return bashResult(r), nil
 }
 
-func truncation(o exec.Output) *Truncation {
-	if !o.Truncated {
-		return nil
+// bashResult is the tool result of r: its structuredContent is r, its text
+// says the same for clients that show only text, and a result that ran
+// nothing is an isError result whose text starts with the stable code.
+func bashResult(r pipeline.Result) *mcp.CallToolResult {
+	if r.Status == pipeline.Failed {
+		res := mcp.NewToolResultStructured(r, "["+r.ErrorCode+"] "+r.Error)
+		res.IsError = true
+		return res
 	}
-	return &Truncation{TotalBytes: o.TotalBytes, FullOutput: o.FullPath}
+	return mcp.NewToolResultStructured(r, renderBash(r))
 }
 
-// denialText names the rule, the reason and the offending invocation.
-func denialText(d policy.Decision) string {
-	text := fmt.Sprintf("denied by policy rule %q: %s", d.Rule, d.Reason)
-	if inv := d.Invocation; inv != nil {
-		text += fmt.Sprintf(" (offending command at %d:%d: %s)", inv.Pos.Line, inv.Pos.Col, strings.TrimSpace(inv.Name+" "+strings.Join(inv.Args, " ")))
-	}
-	return text + ". Nothing was run. Find another way to reach the goal that the policy allows, or ask the user to change the policy."
+// errorResult is the isError result of a tool without structured errors.
+func errorResult(err error) *mcp.CallToolResult {
+	r := pipeline.Fail(err, "")
+	return toolError(r.ErrorCode, "%s", r.Error)
 }
 
 // progressSender batches a command's output into MCP progress notifications,
@@ -311,11 +239,4 @@ func (p *progressSender) stop() {
 	}
 	close(p.done)
 	p.stopped.Wait()
-}
-
-// sessionSpec is the sandbox of sess, as its commands meet it.
-func (s *Server) sessionSpec(sess *exec.Session) sandbox.Spec {
-	spec := s.opts.Spec
-	spec.Workdir, spec.TmpDir = s.opts.Workdir, sess.TmpDir()
-	return spec
 }

@@ -2,8 +2,9 @@
 // `task_kill` (github.com/mark3labs/mcp-go), one exec.Session per client
 // session, and the stdio and streamable HTTP transports.
 //
-// Every call goes through the same pipeline as `stockade run`: the policy judges
-// the script, then the session runs it in its sandbox. A tool failure (as
+// Every call goes through package pipeline, as `stockade run` does: it judges
+// the script, runs it in the session's sandbox and builds the Result that is
+// the bash tool's structuredContent. A tool failure (as
 // opposed to a command that failed) is an isError result whose text starts with
 // a stable code in brackets, such as [POLICY_DENIED] or [TASK_NOT_FOUND].
 package server
@@ -18,10 +19,8 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 	mcpserver "github.com/mark3labs/mcp-go/server"
-	"github.com/stockade/stockade/degrade"
 	"github.com/stockade/stockade/exec"
-	"github.com/stockade/stockade/policy"
-	"github.com/stockade/stockade/sandbox"
+	"github.com/stockade/stockade/pipeline"
 )
 
 // MaxTimeout is the longest a foreground command may run.
@@ -29,17 +28,15 @@ const MaxTimeout = 600 * time.Second
 
 // Options configure a Server.
 type Options struct {
-	Version  string
-	Workdir  string
+	Version string
+	// Setup is the prepared pipeline: policy, workdir, sandbox spec, the
+	// report of what it enforces on this host, and the scrubbed environment.
+	*pipeline.Setup
 	Timeout  time.Duration // default per-command timeout (default 120s)
 	NoBash   bool          // list no tools at all
 	MaxTasks int           // running background tasks per session (default 10)
 	Truncate exec.Truncation
-	Policy   *policy.Policy
-	Spec     sandbox.Spec   // what every session's sandbox applies
-	Report   degrade.Report // what that spec enforces on this host
-	Env      []string       // the scrubbed environment sessions start with
-	Grace    time.Duration  // SIGTERM to SIGKILL (default 5s)
+	Grace    time.Duration // SIGTERM to SIGKILL (default 5s)
 	Logger   *slog.Logger
 	// IdleTimeout closes HTTP sessions unused for this long (default 30m).
 	IdleTimeout time.Duration
@@ -74,9 +71,6 @@ func New(opts Options) *Server {
 	opts.Timeout = min(opts.Timeout, MaxTimeout)
 	if opts.MaxTasks <= 0 {
 		opts.MaxTasks = 10
-	}
-	if opts.Policy == nil {
-		opts.Policy = policy.Default()
 	}
 	if opts.Logger == nil {
 		opts.Logger = slog.Default()

@@ -9,19 +9,20 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/stockade/stockade/exec"
+	"github.com/stockade/stockade/pipeline"
 )
 
 // TaskResult is the structured result of task_output and task_kill.
 type TaskResult struct {
-	TaskID     string      `json:"task_id"`
-	Status     string      `json:"status"` // running | completed
-	Output     string      `json:"output"`
-	ExitCode   *int        `json:"exit_code,omitempty"`
-	Signal     string      `json:"signal,omitempty"`
-	Command    string      `json:"command"`
-	OutputFile string      `json:"output_file"`
-	DurationMs int64       `json:"duration_ms"`
-	Truncated  *Truncation `json:"output_truncated,omitempty"`
+	TaskID     string               `json:"task_id"`
+	Status     string               `json:"status"` // running | completed
+	Output     string               `json:"output"`
+	ExitCode   *int                 `json:"exit_code,omitempty"`
+	Signal     string               `json:"signal,omitempty"`
+	Command    string               `json:"command"`
+	OutputFile string               `json:"output_file"`
+	DurationMs int64                `json:"duration_ms"`
+	Truncated  *pipeline.Truncation `json:"output_truncated,omitempty"`
 }
 
 func taskOutputTool() mcp.Tool {
@@ -105,13 +106,20 @@ func (s *Server) handleTaskKill(ctx context.Context, req mcp.CallToolRequest) (*
 
 func taskResult(st exec.TaskStatus) TaskResult {
 	return TaskResult{TaskID: st.ID, Status: st.Status, Output: st.Output.Text, ExitCode: st.ExitCode, Signal: st.Signal,
-		Command: st.Command, OutputFile: st.LogPath, DurationMs: st.DurationMs, Truncated: truncation(st.Output)}
+		Command: st.Command, OutputFile: st.LogPath, DurationMs: st.DurationMs, Truncated: pipeline.Truncated(st.Output)}
 }
 
 // The text renderings say the same as the structured results, for clients that
 // show only text.
 
-func renderBash(r BashResult) string {
+func renderBash(r pipeline.Result) string {
+	if r.Status == pipeline.Running {
+		s := fmt.Sprintf("started background task %s (pid %d, process group %d); output goes to %s. Read it with task_output, stop it with task_kill.", r.TaskID, r.Pid, r.Pgid, r.OutputFile)
+		if r.Enforcement != nil {
+			s += "\n[sandbox: " + r.Enforcement.Summary() + "]"
+		}
+		return s
+	}
 	var b strings.Builder
 	if r.Stdout != "" {
 		b.WriteString(r.Stdout)
@@ -125,7 +133,7 @@ func renderBash(r BashResult) string {
 			b.WriteString("\n")
 		}
 	}
-	fmt.Fprintf(&b, "[exit code %d", r.ExitCode)
+	fmt.Fprintf(&b, "[exit code %d", *r.ExitCode)
 	if r.Signal != "" {
 		fmt.Fprintf(&b, ", %s", r.Signal)
 	}
@@ -140,14 +148,6 @@ func renderBash(r BashResult) string {
 		b.WriteString("\n[sandbox: " + r.Enforcement.Summary() + "]")
 	}
 	return b.String()
-}
-
-func renderBackground(r BackgroundResult) string {
-	s := fmt.Sprintf("started background task %s (pid %d, process group %d); output goes to %s. Read it with task_output, stop it with task_kill.", r.TaskID, r.Pid, r.Pgid, r.OutputFile)
-	if r.Enforcement != nil {
-		s += "\n[sandbox: " + r.Enforcement.Summary() + "]"
-	}
-	return s
 }
 
 func renderTask(r TaskResult) string {

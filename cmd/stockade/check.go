@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/stockade/stockade/parse"
+	"github.com/stockade/stockade/pipeline"
 	"github.com/stockade/stockade/policy"
 )
 
@@ -71,21 +72,11 @@ func verdictStatus(v policy.Verdict) int {
 // exit status.
 func loadPolicy(file string, io stdio) (*policy.Policy, int) {
 	wd, _ := os.Getwd()
-	p, err := policy.LoadLayers(policySources(wd, file))
+	p, err := policy.LoadLayers(pipeline.PolicySources(wd, file))
 	if err != nil {
 		return nil, fail(io.err, err)
 	}
 	return p, 0
-}
-
-// policySources are the layers of the policy for commands run in workdir,
-// with file given on the command line ("" for none).
-func policySources(workdir, file string) policy.Sources {
-	s := policy.Sources{Workdir: workdir, User: policy.UserFile()}
-	if file != "" {
-		s.Files = []string{file}
-	}
-	return s
 }
 
 func printDecision(io stdio, d policy.Decision) {
@@ -105,16 +96,16 @@ func printDecision(io stdio, d policy.Decision) {
 // where it sits.
 func describeInvocation(inv *parse.Invocation) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%d:%d %s", inv.Pos.Line, inv.Pos.Col, shellQuote(inv.Name))
+	fmt.Fprintf(&b, "%d:%d %s", inv.Pos.Line, inv.Pos.Col, parse.Quote(inv.Name))
 	for _, a := range inv.Args {
-		b.WriteString(" " + shellQuote(a))
+		b.WriteString(" " + parse.Quote(a))
 	}
 	for _, r := range inv.Redirects {
 		if r.Op == "<<" || r.Op == "<<-" {
 			b.WriteString(" " + r.Op + "...")
 			continue
 		}
-		b.WriteString(" " + r.Op + shellQuote(r.Target))
+		b.WriteString(" " + r.Op + parse.Quote(r.Target))
 	}
 	var notes []string
 	if inv.Dynamic {
@@ -133,12 +124,4 @@ func describeInvocation(inv *parse.Invocation) string {
 		fmt.Fprintf(&b, "  (%s)", strings.Join(notes, ", "))
 	}
 	return b.String()
-}
-
-// shellQuote quotes s for display when it holds anything a shell would read specially.
-func shellQuote(s string) string {
-	if s != "" && !strings.ContainsAny(s, " \t\n'\"\\$`;&|<>(){}*?[]#~!") {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }

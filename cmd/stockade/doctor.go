@@ -10,6 +10,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/stockade/stockade/degrade"
+	"github.com/stockade/stockade/pipeline"
 	"github.com/stockade/stockade/policy"
 )
 
@@ -52,7 +53,7 @@ func cmdDoctor(args []string, io stdio) int {
 	}
 
 	wd, _ := os.Getwd()
-	pol, err := policy.LoadLayers(policySources(wd, *policyFile))
+	pol, err := policy.LoadLayers(pipeline.PolicySources(wd, *policyFile))
 	if err != nil {
 		return fail(io.err, err)
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 
+	"github.com/stockade/stockade/parse"
 	"github.com/stockade/stockade/policy"
 )
 
@@ -132,7 +133,7 @@ func policyTest(file, casesFile string, io stdio) int {
 			status = "FAIL"
 			failed++
 		}
-		fmt.Fprintf(io.out, "%s %s:%d: %s -> %s (%s)", status, casesFile, r.Case.Line, shellQuote(r.Case.Script), r.Decision.Verdict, r.Decision.Rule)
+		fmt.Fprintf(io.out, "%s %s:%d: %s -> %s (%s)", status, casesFile, r.Case.Line, parse.Quote(r.Case.Script), r.Decision.Verdict, r.Decision.Rule)
 		if !r.OK {
 			want := string(r.Case.Expect)
 			if r.Case.Rule != "" {

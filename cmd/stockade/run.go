@@ -8,16 +8,14 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
-	"strings"
+	"path/filepath"
 	"sync"
 	"syscall"
 
 	"github.com/stockade/stockade/degrade"
 	"github.com/stockade/stockade/exec"
+	"github.com/stockade/stockade/pipeline"
 	"github.com/stockade/stockade/policy"
-	"github.com/stockade/stockade/refusal"
-	"github.com/stockade/stockade/sandbox"
-	"mvdan.cc/sh/v3/syntax"
 )
 
 // Exit statuses of `stockade run` besides the command's own.
@@ -27,29 +25,13 @@ const (
 	exitDenied  = 126 // the policy denied the command, or it needs an approval CI cannot give
 )
 
-// runResult is the --json output: the MCP result's fields, plus what was enforced.
-type runResult struct {
-	Stdout      *exec.Output     `json:"stdout,omitempty"`
-	Stderr      *exec.Output     `json:"stderr,omitempty"`
-	ExitCode    int              `json:"exit_code"`
-	Signal      string           `json:"signal,omitempty"`
-	TimedOut    bool             `json:"timed_out"`
-	Cwd         string           `json:"cwd"`
-	DurationMs  int64            `json:"duration_ms"`
-	Leftovers   int              `json:"leftovers_stopped,omitempty"`
-	Decision    *policy.Decision `json:"decision,omitempty"`
-	Enforcement *degrade.Report  `json:"enforcement,omitempty"`
-	Applied     *sandbox.Applied `json:"applied,omitempty"`
-	Notes       []string         `json:"notes,omitempty"` // what the sandbox refused, and how to allow it
-	Error       string           `json:"error,omitempty"`
-}
-
 const runUsage = `usage: stockade run [flags] -- CMD [ARGS...]
        stockade run [flags] -c 'SCRIPT'
 
 Runs one command under the policy and the sandbox, and exits with its status:
 124 when it timed out, 125 when stockade failed or could not enforce what the
-policy requires, 126 when the policy denied it.
+policy requires, 126 when the policy denied it, 127 when the command was not
+found (126 when it could not be executed).
 `
 
 // cmdRun implements `stockade run`.
@@ -62,7 +44,7 @@ func cmdRun(args []string, io stdio) int {
 	fs.Var(&timeout, "timeout", "stop the command after this long: seconds (120) or a `DURATION` (10m); exit status 124 (default: no limit)")
 	limit := fs.Int("limit", exec.DefaultLimit, "with --json: `CHARS` of each stream kept in the result, at least 1")
 	verbose := fs.Bool("v", false, "log what stockade does (secrets removed from the environment, ...) to stderr")
-	asJSON := fs.Bool("json", false, "print one JSON result object on stdout at the end; the command's output streams to stderr")
+	asJSON := fs.Bool("json", false, "print one JSON result object on stdout at the end (the MCP bash tool's result); the command's output streams to stderr")
 	if status, ok := fs.parse(args, io); !ok {
 		return status
 	}
@@ -78,12 +60,10 @@ func cmdRun(args []string, io stdio) int {
 	if (*script == "") == (len(argv) == 0) {
 		return fail(io.err, errors.New("give either a command after -- or a script with -c"), "stockade run -- go test ./...", "stockade run -c 'make && make test'")
 	}
-	shell := exec.DetectShell()
-	analysed := *script
+	command := pipeline.Command{Argv: argv}
 	if *script != "" {
-		argv = []string{shell.Path, "-c", *script}
-	} else {
-		analysed = quoteArgv(argv)
+		command = pipeline.Command{Script: *script}
+		argv = []string{exec.DetectShell().Path, "-c", *script}
 	}
 
 	// The sandboxed child starts now and waits for its command, so its
@@ -97,10 +77,18 @@ func cmdRun(args []string, io stdio) int {
 	}
 	defer os.RemoveAll(tmpdir)
 	if *asJSON {
-		// The output still streams live (to stderr) while it is kept for the result.
+		// The output still streams live (to stderr) while it is kept for the
+		// result. A stream too long for it is kept whole in a file of its
+		// own, outside the command's reach, which outlives stockade run.
+		outdir, err := os.MkdirTemp("", "stockade-output-")
+		if err != nil {
+			printError(io.err, err)
+			return exitFailed
+		}
+		defer os.Remove(outdir) // unless it holds a full output
 		live := func(p []byte) { io.err.Write(p) }
-		stdoutCap = exec.NewCapture(*limit, exec.TruncateHead, tmpdir, "stdout", live)
-		stderrCap = exec.NewCapture(*limit, exec.TruncateHead, tmpdir, "stderr", live)
+		stdoutCap = exec.NewCapture(*limit, exec.TruncateHead, outdir, "stdout", live)
+		stderrCap = exec.NewCapture(*limit, exec.TruncateHead, outdir, "stderr", live)
 		stdout, stderr = stdoutCap, stderrCap
 	}
 	// The end of stderr is kept to explain what the sandbox refused; a
@@ -121,112 +109,78 @@ func cmdRun(args []string, io stdio) int {
 			child.Abort()
 		}
 	}()
-	out := runResult{ExitCode: exitFailed}
-	finish := func(code int) int {
+	// finish prints the result with --json, and returns the exit status.
+	finish := func(r pipeline.Result, code int) int {
 		if *asJSON {
 			enc := json.NewEncoder(io.out)
 			enc.SetIndent("", "  ")
-			enc.Encode(out)
+			enc.Encode(r)
 		}
 		return code
 	}
 
 	st, err := sf.prepare(tmpdir)
 	if err != nil {
-		out.Error = err.Error()
 		printError(io.err, err)
+		cwd, _ := filepath.Abs(sf.workdir)
 		var refusal *degrade.Refusal
 		if errors.As(err, &refusal) {
-			return finish(exitFailed)
+			return finish(pipeline.Fail(err, cwd), exitFailed)
 		}
-		return finish(2)
+		return finish(pipeline.Fail(&exec.Error{Code: "INVALID_ARGUMENT", Msg: err.Error()}, cwd), 2)
 	}
-	out.Enforcement = &st.report
-	decision := st.policy.Check(analysed)
-	out.Decision = &decision
-	switch decision.Verdict {
-	case policy.Deny:
-		out.Error = "denied by policy: " + decision.Reason
-		printError(io.err, fmt.Errorf("denied by policy rule %q: %s", decision.Rule, decision.Reason), offending(decision))
-		return finish(exitDenied)
-	case policy.Ask:
-		if !approvedForSession(analysed) {
-			a, asked := askTerminal(decision, analysed)
-			switch {
-			case !asked:
-				out.Error = "approval required: " + decision.Reason
-				printError(io.err, fmt.Errorf("rule %q asks for a person's approval, and there is no terminal to ask on: %s", decision.Rule, decision.Reason), offending(decision))
-				if advice := st.policy.ApprovalAdvice(analysed); advice != "" {
-					fmt.Fprintf(io.err, "%s\n", advice)
-				}
-				return finish(exitDenied)
-			case a == answerNo:
-				out.Error = "not approved: " + decision.Reason
-				printError(io.err, fmt.Errorf("not approved at the terminal (rule %q: %s); nothing was run", decision.Rule, decision.Reason))
-				return finish(exitDenied)
-			case a == answerSession:
-				if err := approveForSession(analysed); err != nil {
-					fmt.Fprintf(io.err, "stockade: warning: the approval is for this run only: %v\n", err)
-				}
+	decision, err := st.Judge(command)
+	if err == nil && decision.Verdict == policy.Ask && !approvedForSession(command.Text()) {
+		switch a, asked := askTerminal(decision, command.Text()); {
+		case !asked:
+			err = st.ApprovalRequired(command, decision, "stockade run cannot get without a terminal to ask on")
+		case a == answerNo:
+			err = pipeline.ApprovalDeclined(decision)
+		case a == answerSession:
+			if err := approveForSession(command.Text()); err != nil {
+				fmt.Fprintf(io.err, "stockade: warning: the approval is for this run only: %v\n", err)
 			}
 		}
 	}
-	if !st.report.Full {
-		fmt.Fprintf(io.err, "stockade: warning: best-effort enforcement: %s\n", st.report.Summary())
+	if err != nil {
+		r := pipeline.Fail(err, st.Workdir)
+		r.Judged(decision)
+		var hints []string
+		if decision.Verdict != "" {
+			hints = append(hints, pipeline.Offending(decision))
+		}
+		printError(io.err, errors.New(r.Error), hints...)
+		if r.ErrorCode == "INVALID_ARGUMENT" {
+			return finish(r, 2)
+		}
+		return finish(r, exitDenied)
+	}
+	if !st.Report.Full {
+		fmt.Fprintf(io.err, "stockade: warning: best-effort enforcement: %s\n", st.Report.Summary())
 	}
 
-	env := exec.SetEnv(st.env, "TMPDIR", tmpdir)
-	req := exec.OnceRequest{Argv: argv, Env: env, Dir: st.workdir, Spec: st.spec, Timeout: timeout.d}
+	env := exec.SetEnv(st.Env, "TMPDIR", tmpdir)
+	req := exec.OnceRequest{Argv: argv, Env: env, Dir: st.Workdir, Spec: st.Spec, Timeout: timeout.d}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	started = true
-	res, err := child.Run(ctx, req)
+	r := st.RunChild(ctx, child, req, pipeline.Advice{Timeout: "; raise --timeout"}, stderrTail.String)
+	r.Judged(decision)
 	if *asJSON {
-		o, e := stdoutCap.Finish(), stderrCap.Finish()
-		out.Stdout, out.Stderr = &o, &e
+		r.SetStreams(stdoutCap.Finish(), stderrCap.Finish())
 	}
-	out.Cwd, out.DurationMs = st.workdir, res.Duration.Milliseconds()
-	out.Applied, out.Leftovers = &res.Applied, res.Leftovers
-	if err != nil {
-		out.Error = err.Error()
-		printError(io.err, err)
-		return finish(exitFailed)
+	if r.Status == pipeline.Failed {
+		printError(io.err, errors.New(r.Error))
+		return finish(r, exitFailed)
 	}
-	out.ExitCode, out.Signal, out.TimedOut = res.ExitCode, res.Signal, res.TimedOut
-	out.Notes = refusal.Notes(stderrTail.String(), st.workdir, st.spec)
-	for _, n := range out.Notes {
+	// The notes: a timeout, processes stopped, what the sandbox refused.
+	for _, n := range r.Notes {
 		fmt.Fprintf(io.err, "stockade: note: %s\n", n)
 	}
-	if res.TimedOut {
-		fmt.Fprintf(io.err, "stockade: error: the command timed out after %s and was stopped\n", timeout.d)
-		out.ExitCode = exitTimeout
+	if r.TimedOut {
+		return finish(r, exitTimeout)
 	}
-	if res.Leftovers > 0 {
-		fmt.Fprintf(io.err, "stockade: stopped %d process(es) the command left running\n", res.Leftovers)
-	}
-	return finish(out.ExitCode)
-}
-
-// quoteArgv renders argv as the shell text the policy judges.
-func quoteArgv(argv []string) string {
-	parts := make([]string, len(argv))
-	for i, a := range argv {
-		q, err := syntax.Quote(a, syntax.LangBash)
-		if err != nil {
-			q = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
-		}
-		parts[i] = q
-	}
-	return strings.Join(parts, " ")
-}
-
-// offending names the invocation that decided, as a hint line.
-func offending(d policy.Decision) string {
-	if d.Invocation == nil {
-		return "run 'stockade check' on the command to see every invocation"
-	}
-	inv := d.Invocation
-	return fmt.Sprintf("offending command at %d:%d: %s", inv.Pos.Line, inv.Pos.Col, strings.TrimSpace(inv.Name+" "+strings.Join(inv.Args, " ")))
+	return finish(r, *r.ExitCode)
 }
 
 // tailBuffer keeps (at least) the last max bytes written to it; it trims

@@ -75,13 +75,12 @@ func cmdServe(args []string, io stdio) int {
 		printError(io.err, err)
 		return exitFailed
 	}
-	if !st.report.Full {
-		logger.Warn("best-effort enforcement: not everything the policy requires is enforced on this host; every result says what is missing", "report", st.report.Summary())
+	if !st.Report.Full {
+		logger.Warn("best-effort enforcement: not everything the policy requires is enforced on this host; every result says what is missing", "report", st.Report.Summary())
 	}
 	srv := server.New(server.Options{
-		Version: shortVersion(), Workdir: st.workdir, Timeout: timeout.d, NoBash: *noBash,
-		MaxTasks: *maxTasks, Truncate: exec.Truncation(*truncate), Policy: st.policy, Spec: st.spec,
-		Report: st.report, Env: st.env, Logger: logger, IdleTimeout: idle.d,
+		Version: shortVersion(), Setup: st, Timeout: timeout.d, NoBash: *noBash,
+		MaxTasks: *maxTasks, Truncate: exec.Truncation(*truncate), Logger: logger, IdleTimeout: idle.d,
 	})
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()

@@ -2,17 +2,9 @@ package main
 
 import (
 	"flag"
-	"fmt"
-	"log/slog"
-	"os"
-	"path/filepath"
-	"slices"
 	"strings"
 
-	"github.com/stockade/stockade/degrade"
-	"github.com/stockade/stockade/exec"
-	"github.com/stockade/stockade/policy"
-	"github.com/stockade/stockade/sandbox"
+	"github.com/stockade/stockade/pipeline"
 )
 
 // sandboxFlags are the flags `serve` and `run` share: where the policy comes
@@ -27,7 +19,7 @@ type sandboxFlags struct {
 	allowRead  listFlag
 	hostFile   string
 	// dangerousWorkdir lets a workdir of /, $HOME or one that holds a
-	// deny-read path be writable (see checkWorkdir).
+	// deny-read path be writable (see pipeline.Overrides).
 	dangerousWorkdir bool
 }
 
@@ -48,80 +40,17 @@ func (f *sandboxFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.hostFile, "simulate-host", "", "for tests: plan as if on the host described in `FILE` (the \"host\" of 'stockade doctor --json'); what cannot be applied here still fails")
 }
 
-// setup is what a command needs before anything runs: the policy, the sandbox
-// spec this host can apply, the report of what is enforced, and the environment.
-type setup struct {
-	policy  *policy.Policy
-	workdir string
-	spec    sandbox.Spec
-	report  degrade.Report
-	env     []string
-}
-
-// prepare loads the policy, applies the flag overrides and plans the sandbox for
-// this host. tmpdir is the private TMPDIR (its final place may be set later by
-// the session). A *degrade.Refusal means strict enforcement refused this host.
-func (f *sandboxFlags) prepare(tmpdir string) (*setup, error) {
-	workdir := f.workdir
-	if workdir == "" {
-		workdir, _ = os.Getwd()
-	}
-	workdir, err := filepath.Abs(workdir)
-	if err != nil {
-		return nil, err
-	}
-	if fi, err := os.Stat(workdir); err != nil || !fi.IsDir() {
-		return nil, fmt.Errorf("workdir %s is not a directory", workdir)
-	}
-	p, err := policy.LoadLayers(policySources(workdir, f.policyPath))
-	if err != nil {
-		return nil, err
-	}
-	sb := p.Sandbox
-	for _, o := range []struct {
-		val  string
-		dst  *string
-		name string
-		ok   []string
-	}{
-		{f.fs, &sb.Filesystem, "--fs", []string{"read-only", "workspace-write", "off"}},
-		{f.network, &sb.Network, "--network", []string{"off", "on"}},
-		{f.enforce, &sb.Enforce, "--enforce", []string{"strict", "best-effort"}},
-	} {
-		if o.val == "" {
-			continue
-		}
-		if !slices.Contains(o.ok, o.val) {
-			return nil, fmt.Errorf("%s %q: must be one of %s", o.name, o.val, strings.Join(o.ok, ", "))
-		}
-		*o.dst = o.val
-	}
-	sb.WritableRoots = append(sb.WritableRoots, f.allowWrite...)
-	sb.ReadableRoots = append(sb.ReadableRoots, f.allowRead...)
-
-	if sb.Filesystem == string(sandbox.FSWorkspaceWrite) || sb.Filesystem == "" {
-		if err := checkWorkdir(workdir, sb.DenyRead); err != nil {
-			if !f.dangerousWorkdir {
-				return nil, err
-			}
-			slog.Warn("the workdir is writable although it is dangerous (--allow-dangerous-workdir)", "why", err.Error())
-		}
-	}
-	cacheDir := projectBuildCache(&sb, workdir)
-	host := degrade.Detect()
+// prepare loads the policy, applies the flag overrides and plans the sandbox
+// for this host (see pipeline.Prepare).
+func (f *sandboxFlags) prepare(tmpdir string) (*pipeline.Setup, error) {
+	o := pipeline.Overrides{PolicyPath: f.policyPath, Workdir: f.workdir, Filesystem: f.fs, Network: f.network,
+		Enforce: f.enforce, AllowWrite: f.allowWrite, AllowRead: f.allowRead, DangerousWorkdir: f.dangerousWorkdir}
 	if f.hostFile != "" {
-		if host, err = readHost(f.hostFile); err != nil {
+		host, err := readHost(f.hostFile)
+		if err != nil {
 			return nil, err
 		}
+		o.Host = &host
 	}
-	spec, report, err := degrade.Plan(host, sb, workdir, tmpdir)
-	if err != nil {
-		return nil, err
-	}
-	env, removed := exec.ScrubEnv(os.Environ(), exec.EnvRules{Keep: p.Env.Keep, Scrub: p.Env.Scrub, Set: p.Env.Set})
-	if len(removed) > 0 {
-		slog.Info("secrets removed from the environment of commands", "names", strings.Join(removed, ","))
-	}
-	env = pointAtBuildCache(env, cacheDir, p, append([]string{workdir}, spec.WritableRoots...))
-	return &setup{policy: p, workdir: workdir, spec: spec, report: report, env: env}, nil
+	return pipeline.Prepare(o, tmpdir)
 }

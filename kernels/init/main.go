@@ -259,7 +259,8 @@ func runStep(console io.Writer, env []string, s Step) bool {
 	return len(problems) == 0
 }
 
-// checkJSON compares the values at dotted paths of doc with the wanted ones.
+// checkJSON compares the values at dotted paths of doc with the wanted ones;
+// a wanted null also accepts a path that is absent.
 func checkJSON(doc []byte, want map[string]json.RawMessage) []string {
 	if len(want) == 0 {
 		return nil
@@ -271,6 +272,9 @@ func checkJSON(doc []byte, want map[string]json.RawMessage) []string {
 	var problems []string
 	for path, w := range want {
 		got, ok := lookup(root, path)
+		if !ok && string(w) == "null" {
+			continue // absent, as wanted
+		}
 		if !ok {
 			problems = append(problems, fmt.Sprintf("%s: missing", path))
 			continue

@@ -437,11 +437,16 @@ func runSteps(d *Doctor) []Step {
 	be := Step{Name: "best-effort stockade run --json", Dir: "/tmp", Timeout: 60,
 		Argv: []string{"stockade", "run", "--enforce", "best-effort", "--json", "--", "true"},
 		JSON: map[string]json.RawMessage{"exit_code": json.RawMessage("0")}}
-	full, _ := json.Marshal(d.Verdict == "enforced")
-	be.JSON["enforcement.full"] = full
-	for name, st := range d.Protections {
-		b, _ := json.Marshal(st)
-		be.JSON["enforcement.protections.name="+name+".status"] = b
+	// The result carries the enforcement report only when something the
+	// policy requires is missing.
+	if d.Verdict == "enforced" {
+		be.JSON["enforcement"] = json.RawMessage("null")
+	} else {
+		be.JSON["enforcement.full"] = json.RawMessage("false")
+		for name, st := range d.Protections {
+			b, _ := json.Marshal(st)
+			be.JSON["enforcement.protections.name="+name+".status"] = b
+		}
 	}
 	steps := []Step{strict, be}
 	// What a best-effort command observes. bash exits 1 when a redirection or

@@ -1,0 +1,215 @@
+// Package pipeline is the one path a command takes, whichever front-end
+// received it: `stockade run` (cmd/stockade) and the MCP bash tool (server)
+// both call it, so they behave the same and return the same Result.
+//
+//	Prepare  policy file and flag overrides -> sandbox plan for this host,
+//	         scrubbed environment (a Setup)
+//	Judge    size and emptiness first, then the policy; an "ask" verdict goes
+//	         back to the front-end, which alone knows how to ask a person
+//	Run      in a session (MCP) or in a one-shot child (run), then one Result
+//
+// The front-ends keep only what is theirs: the MCP schema, the approval
+// prompt and progress notifications; the CLI's flags and exit statuses.
+package pipeline
+
+import (
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/stockade/stockade/degrade"
+	"github.com/stockade/stockade/exec"
+	"github.com/stockade/stockade/parse"
+	"github.com/stockade/stockade/policy"
+	"github.com/stockade/stockade/sandbox"
+)
+
+// Overrides are what a front-end's flags change in the policy's sandbox.
+type Overrides struct {
+	PolicyPath string // --policy: a layer over the built-in, user and project ones (PolicySources)
+	Workdir    string // "": the current directory
+	Filesystem string // read-only, workspace-write or off; "": the policy's
+	Network    string // off or on; "": the policy's
+	Enforce    string // strict or best-effort; "": the policy's
+	AllowWrite []string
+	AllowRead  []string
+	Host       *degrade.Host // plan as if on this host; nil: detect this one
+	// DangerousWorkdir lets a workdir of /, $HOME or one that holds a
+	// deny-read path be writable (see checkWorkdir).
+	DangerousWorkdir bool
+}
+
+// Setup is what a command needs before anything runs: the policy, the sandbox
+// spec this host can apply, the report of what that enforces, and the
+// environment commands start with.
+type Setup struct {
+	Policy  *policy.Policy
+	Workdir string
+	Spec    sandbox.Spec
+	Report  degrade.Report
+	Env     []string
+}
+
+// Prepare loads the policy, applies the overrides and plans the sandbox for
+// this host. tmpdir is the private TMPDIR (a session sets its own later). A
+// *degrade.Refusal means strict enforcement refused this host; any other
+// error is a mistake in the overrides or the policy file.
+func Prepare(o Overrides, tmpdir string) (*Setup, error) {
+	workdir := o.Workdir
+	if workdir == "" {
+		workdir, _ = os.Getwd()
+	}
+	workdir, err := filepath.Abs(workdir)
+	if err != nil {
+		return nil, err
+	}
+	if fi, err := os.Stat(workdir); err != nil || !fi.IsDir() {
+		return nil, fmt.Errorf("workdir %s is not a directory", workdir)
+	}
+	p, err := policy.LoadLayers(PolicySources(workdir, o.PolicyPath))
+	if err != nil {
+		return nil, err
+	}
+	sb := p.Sandbox
+	for _, f := range []struct {
+		val  string
+		dst  *string
+		name string
+		ok   []string
+	}{
+		{o.Filesystem, &sb.Filesystem, "--fs", []string{"read-only", "workspace-write", "off"}},
+		{o.Network, &sb.Network, "--network", []string{"off", "on"}},
+		{o.Enforce, &sb.Enforce, "--enforce", []string{"strict", "best-effort"}},
+	} {
+		if f.val == "" {
+			continue
+		}
+		if !slices.Contains(f.ok, f.val) {
+			return nil, fmt.Errorf("%s %q: must be one of %s", f.name, f.val, strings.Join(f.ok, ", "))
+		}
+		*f.dst = f.val
+	}
+	sb.WritableRoots = append(sb.WritableRoots, o.AllowWrite...)
+	sb.ReadableRoots = append(sb.ReadableRoots, o.AllowRead...)
+
+	if sb.Filesystem == string(sandbox.FSWorkspaceWrite) || sb.Filesystem == "" {
+		if err := checkWorkdir(workdir, sb.DenyRead); err != nil {
+			if !o.DangerousWorkdir {
+				return nil, err
+			}
+			slog.Warn("the workdir is writable although it is dangerous (--allow-dangerous-workdir)", "why", err.Error())
+		}
+	}
+	cacheDir := projectBuildCache(&sb, workdir)
+	var host degrade.Host
+	if o.Host != nil {
+		host = *o.Host
+	} else {
+		host = degrade.Detect()
+	}
+	spec, report, err := degrade.Plan(host, sb, workdir, tmpdir)
+	if err != nil {
+		return nil, err
+	}
+	env, removed := exec.ScrubEnv(os.Environ(), exec.EnvRules{Keep: p.Env.Keep, Scrub: p.Env.Scrub, Set: p.Env.Set})
+	if len(removed) > 0 {
+		slog.Info("secrets removed from the environment of commands", "names", strings.Join(removed, ","))
+	}
+	env = pointAtBuildCache(env, cacheDir, p, append([]string{workdir}, spec.WritableRoots...))
+	return &Setup{Policy: p, Workdir: workdir, Spec: spec, Report: report, Env: env}, nil
+}
+
+// PolicySources are the layers of the policy for commands run in workdir
+// (see policy.LoadLayers): the user's file, the project's, and file (from
+// --policy) when it is set.
+func PolicySources(workdir, file string) policy.Sources {
+	s := policy.Sources{Workdir: workdir, User: policy.UserFile()}
+	if file != "" {
+		s.Files = []string{file}
+	}
+	return s
+}
+
+// Command is what a front-end was asked to run: a script (bash -c), or an
+// argv (stockade run -- CMD ARGS).
+type Command struct {
+	Script string
+	Argv   []string
+}
+
+// Text is the shell text the policy judges: the script, or the argv quoted.
+func (c Command) Text() string {
+	if c.Argv != nil {
+		return parse.QuoteArgv(c.Argv)
+	}
+	return c.Script
+}
+
+// MaxScript is the largest script accepted, in bytes: the kernel's bound on
+// one argument (MAX_ARG_STRLEN) less a margin, since the script is passed to
+// the shell as one.
+const MaxScript = 128<<10 - 1
+
+// Judge decides whether the command may run: what cannot run at all (empty,
+// too large) is refused first, then the policy decides. A deny is returned as
+// the error; an ask is returned as the decision, for the front-end to put to
+// a person (see ApprovalRequired and ApprovalDeclined when it cannot or the
+// person says no). The error is always an *exec.Error with a stable code.
+func (s *Setup) Judge(c Command) (policy.Decision, error) {
+	if err := checkSize(c); err != nil {
+		return policy.Decision{}, err
+	}
+	d := s.Policy.Check(c.Text())
+	if d.Verdict == policy.Deny {
+		return d, &exec.Error{Code: "POLICY_DENIED", Msg: denial(d)}
+	}
+	return d, nil
+}
+
+func checkSize(c Command) error {
+	words := c.Argv
+	if words == nil {
+		if strings.TrimSpace(c.Script) == "" {
+			return &exec.Error{Code: "EMPTY_COMMAND", Msg: "the command is empty; pass the shell command to run in `command`"}
+		}
+		words = []string{c.Script}
+	}
+	for _, w := range words {
+		if len(w) > MaxScript {
+			return &exec.Error{Code: "INVALID_ARGUMENT", Msg: fmt.Sprintf("the command is %d bytes; at most %d bytes are accepted (write longer scripts to a file in the workdir and run that)", len(w), MaxScript)}
+		}
+	}
+	return nil
+}
+
+// Offending names the invocation that decided, with its position.
+func Offending(d policy.Decision) string {
+	if d.Invocation == nil {
+		return "run 'stockade check' on the command to see every invocation"
+	}
+	inv := d.Invocation
+	return fmt.Sprintf("offending command at %d:%d: %s", inv.Pos.Line, inv.Pos.Col, inv.Words())
+}
+
+func denial(d policy.Decision) string {
+	return fmt.Sprintf("denied by policy rule %q: %s (%s). Nothing was run. Find another way to reach the goal that the policy allows, or ask the user to change the policy.", d.Rule, d.Reason, Offending(d))
+}
+
+// ApprovalRequired is the refusal of an "ask" command when nobody can be
+// asked; who says so, e.g. "stockade run cannot get". It carries the
+// policy's advice: a rule that, added as printed, allows exactly this command.
+func (s *Setup) ApprovalRequired(c Command, d policy.Decision, who string) error {
+	msg := fmt.Sprintf("rule %q asks for a person's approval, which %s: %s; nothing was run", d.Rule, who, d.Reason)
+	if advice := s.Policy.ApprovalAdvice(c.Text()); advice != "" {
+		msg += "\n" + advice
+	}
+	return &exec.Error{Code: "APPROVAL_REQUIRED", Msg: msg}
+}
+
+// ApprovalDeclined is the refusal of an "ask" command the person did not approve.
+func ApprovalDeclined(d policy.Decision) error {
+	return &exec.Error{Code: "APPROVAL_DENIED", Msg: fmt.Sprintf("the user did not approve running this command (rule %q: %s); nothing was run", d.Rule, d.Reason)}
+}
