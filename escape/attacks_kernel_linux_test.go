@@ -292,10 +292,7 @@ func TestForkBombDefault(t *testing.T) {
 // requireDefaultBound skips the test unless stockade reports a process bound
 // for the built-in sandbox to this test's identity, with the reason it gives.
 func requireDefaultBound(t *testing.T) {
-	uid := 0
-	if strings.HasSuffix(t.Name(), "/user/sandboxed") {
-		uid = userUID
-	}
+	uid := identityOf(t).uid()
 	home := ownedDir(t, uid)
 	cmd := exec.Command(stockade, "run", "--json", "--policy", dataDir+"/allow-all.toml", "-c", "true")
 	cmd.Dir, cmd.Env = home, []string{"PATH=" + os.Getenv("PATH"), "HOME=" + home}
