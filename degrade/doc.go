@@ -18,14 +18,18 @@
 //
 //   - LandlockABI: the best the kernel offers, at most [MaxLandlockABI], and 5
 //     on a kernel that reports 6 or more without the fix for erratum 2;
-//   - Seccomp: when the host has it and the network or unix sockets are off;
+//   - Seccomp: when the host has it (the filter also guards other processes
+//     and the kernel's shared state, whatever the policy);
+//   - IPCNamespace: when the child will have CAP_SYS_ADMIN (root);
 //   - Scopes: at Landlock ABI 6 and later;
 //   - DropCaps: when running as root on Linux;
-//   - MaxProcs: max_processes, when a pids cgroup is usable.
+//   - MaxProcs: max_processes, or [policy.DefaultMaxProcesses] when it is 0,
+//     when a pids cgroup is usable; NprocLimit, the same bound through
+//     RLIMIT_NPROC, for a user without one.
 //
 // The report has one line per protection, in this order: fs-write, deny-read,
-// network-tcp, network-other, unix-sockets, device-ioctl, signals, containment,
-// process-bound, env-scrub. Each is [Enforced], [Partial], [NotEnforced] or
+// network-tcp, network-other, unix-sockets, device-ioctl, signals,
+// kernel-objects, containment, process-bound, env-scrub. Each is [Enforced], [Partial], [NotEnforced] or
 // [Off] (the policy does not ask for it), with what enforces it and, when
 // something is left open, a note that says what. [Table] holds, for each
 // Landlock ABI and for seccomp, the pids cgroup and process containment, what
@@ -36,8 +40,9 @@
 // A protection is required when the policy asks for it: fs-write and deny-read
 // unless filesystem = "off" (deny-read is then still applied where Landlock is), the network pair when network = "off",
 // unix-sockets when unix_sockets = "deny", process-bound when max_processes > 0.
-// The others (device-ioctl, signals, containment, env-scrub) are reported but
-// never required: no policy line could relax them.
+// The others (device-ioctl, signals, kernel-objects, containment, env-scrub,
+// and the default process bound) are reported but never required: no policy
+// line could relax them.
 //
 // With enforce = "strict" (the default), a required protection that is less
 // than enforced, partial included, makes Plan return a [*Refusal]: nothing may

@@ -206,7 +206,7 @@ func TestOwnKernelObjects(t *testing.T) {
 			script := `set -e
 ulimit -n 64; test "$(ulimit -n)" = 64
 u=$(ulimit -u); [ "$u" = unlimited ] || ulimit -S -u $((u - 1))
-nice -n 5 sh -c 'test "$(nice)" -ge 5'
+if command -v nice >/dev/null; then nice -n 5 sh -c 'test "$(nice)" -ge 5'; fi
 if command -v ionice >/dev/null; then ionice -c 3 true; fi
 if command -v taskset >/dev/null; then taskset -c 0 true; fi
 "$TOOL" rlimit-self
@@ -282,7 +282,10 @@ func TestForkBombDefault(t *testing.T) {
 		},
 		check: func(t *testing.T, e *env, r *result) []string {
 			t.Logf("at most %d processes at once; %s", most.Load(), strings.TrimSpace(r.stdout))
-			if most.Load() > policy.DefaultMaxProcesses {
+			// Slack for RLIMIT_NPROC, which counts from what the user ran when
+			// the command started: the sandbox child's own threads, counted
+			// then, go with its execve.
+			if most.Load() > policy.DefaultMaxProcesses+16 {
 				return []string{fmt.Sprintf("%d processes at once, over the default bound of %d", most.Load(), policy.DefaultMaxProcesses)}
 			}
 			return nil
@@ -293,10 +296,7 @@ func TestForkBombDefault(t *testing.T) {
 // requireDefaultBound skips the test unless stockade reports a process bound
 // for the built-in sandbox to this test's identity, with the reason it gives.
 func requireDefaultBound(t *testing.T) {
-	uid := 0
-	if strings.HasSuffix(t.Name(), "/user/sandboxed") {
-		uid = userUID
-	}
+	uid := identityOf(t).uid()
 	home, work := ownedDir(t, uid), ownedDir(t, uid) // stockade refuses HOME as a workdir
 	cmd := exec.Command(stockade, "run", "--json", "--policy", dataDir+"/allow-all.toml", "-c", "true")
 	cmd.Dir, cmd.Env = work, []string{"PATH=" + os.Getenv("PATH"), "HOME=" + home}

@@ -257,7 +257,7 @@ func newEnv(t *testing.T, a attack, uid int) *env {
 	}
 	e.secrets["the canary in the test's environment"] = os.Getenv(canaryVar)
 	if uid != 0 {
-		// Everything but the two locked files belongs to uid.
+		// Everything but the two locked files and the setuid copy belongs to uid.
 		filepath.WalkDir(filepath.Dir(e.work), func(p string, d fs.DirEntry, err error) error {
 			if err == nil && p != locked && p != filepath.Join(e.out, "root-locked") && p != filepath.Join(e.out, "suid-cat") {
 				err = os.Lchown(p, uid, uid)

@@ -134,12 +134,13 @@ func freeUID() int {
 	}
 }
 
-// credential makes a process run as uid (nil for root).
+// credential makes a process run as uid, with no supplementary groups (nil
+// for root).
 func credential(uid int) *syscall.Credential {
 	if uid == 0 {
 		return nil
 	}
-	return &syscall.Credential{Uid: uint32(uid), Gid: uint32(uid), NoSetGroups: false, Groups: []uint32{}}
+	return &syscall.Credential{Uid: uint32(uid), Gid: uint32(uid)}
 }
 
 // ownedDir makes a directory for uid under a directory every uid may enter;
@@ -186,4 +187,13 @@ func requireStrict(t *testing.T, uid int) {
 	if reason != "" {
 		t.Skip(reason)
 	}
+}
+
+// identityOf is the identity whose runs t belongs to, for the hooks of an
+// attack (before) that are not told.
+func identityOf(t *testing.T) identity {
+	if strings.Contains(t.Name(), "/"+asUser.name+"/") {
+		return asUser
+	}
+	return asRoot
 }

@@ -205,7 +205,9 @@ func spawn(n int, name string) error {
 	var first error
 	attr := &syscall.ProcAttr{Env: os.Environ(), Files: []uintptr{0, 1, 2}}
 	for range n {
-		pid, err := syscall.ForkExec("/bin/sleep", []string{name, "30"}, attr)
+		// They sleep until stopped: on a loaded machine starting them all
+		// takes longer than any fixed sleep.
+		pid, err := syscall.ForkExec("/bin/sleep", []string{name, "1000"}, attr)
 		if err != nil {
 			if first == nil {
 				first = err
