@@ -24,10 +24,10 @@ type Config struct {
 	Truncate Truncation    // which part of a long stream to keep (default TruncateHead)
 	MaxTasks int           // running background tasks at most (default 10)
 	Grace    time.Duration // between SIGTERM and SIGKILL (default 5s)
-	// RuntimeDir holds the session's private directory (TMPDIR, full outputs,
-	// task logs); default os.TempDir().
-	RuntimeDir string
-	Stderr     io.Writer // the sandbox child's own diagnostics (default os.Stderr)
+	// State holds the session's private directory (TMPDIR, full outputs,
+	// task logs); default DefaultInstance().
+	State  *Instance
+	Stderr io.Writer // the sandbox child's own diagnostics (default os.Stderr)
 	// Shell runs the commands; default DetectShell(): /bin/bash, else /bin/sh.
 	Shell Shell
 }
@@ -94,7 +94,12 @@ func NewSession(cfg Config) (*Session, error) {
 	if err != nil {
 		return nil, err
 	}
-	dir, err := os.MkdirTemp(cfg.RuntimeDir, "stockade-session-")
+	if cfg.State == nil {
+		if cfg.State, err = DefaultInstance(); err != nil {
+			return nil, err
+		}
+	}
+	dir, err := cfg.State.NewDir("session-")
 	if err != nil {
 		return nil, fmt.Errorf("session directory: %w", err)
 	}
@@ -121,6 +126,7 @@ func NewSession(cfg Config) (*Session, error) {
 	s.env = SetEnv(cfg.Env, "TMPDIR", s.tmp)
 	spec := cfg.Spec
 	spec.Workdir, spec.TmpDir = workdir, s.tmp
+	spec.PrivateRoot, spec.SessionDir = cfg.State.Root, dir
 	if s.spawner, err = newSpawner(spec, cfg.Stderr); err != nil {
 		s.devnull.Close()
 		return fail(err)

@@ -24,6 +24,12 @@ type Spec struct {
 	WritableRoots []string `json:"writable_roots"` // beyond Workdir and TmpDir
 	ReadableRoots []string `json:"readable_roots"` // empty: the whole filesystem is readable
 	DenyRead      []string `json:"deny_read"`      // absolute paths, never readable
+	// PrivateRoot holds every session's state (exec's state root): nothing in
+	// it is readable or writable but SessionDir, this session's own, which is
+	// readable (its TmpDir writable in workspace-write). Sessions share a
+	// user; this keeps them apart.
+	PrivateRoot string `json:"private_root,omitempty"`
+	SessionDir  string `json:"session_dir,omitempty"`
 
 	// LandlockABI is the Landlock ABI version to restrict with; 0 means no Landlock.
 	LandlockABI int `json:"landlock_abi"`

@@ -80,12 +80,17 @@ func cmdRun(args []string, io stdio) int {
 	// start-up overlaps the policy work below; it runs nothing unless allowed.
 	var stdoutCap, stderrCap *exec.Capture
 	var stdout, stderr = io.out, io.err
-	tmpdir, err := os.MkdirTemp("", "stockade-run-")
+	state, err := exec.DefaultInstance()
 	if err != nil {
 		printError(io.err, err)
 		return exitFailed
 	}
-	defer os.RemoveAll(tmpdir)
+	defer state.Close()
+	tmpdir, err := state.NewDir("run-")
+	if err != nil {
+		printError(io.err, err)
+		return exitFailed
+	}
 	if *asJSON {
 		// The output still streams live (to stderr) while it is kept for the result.
 		live := func(p []byte) { io.err.Write(p) }
@@ -125,6 +130,7 @@ func cmdRun(args []string, io stdio) int {
 		return finish(2)
 	}
 	out.Enforcement = &st.report
+	st.spec.PrivateRoot, st.spec.SessionDir = state.Root, tmpdir
 	decision := st.policy.Check(analysed)
 	out.Decision = &decision
 	switch decision.Verdict {

@@ -55,6 +55,12 @@ func cmdServe(args []string, io stdio) int {
 		printError(io.err, err)
 		return exitFailed
 	}
+	state, err := exec.DefaultInstance()
+	if err != nil {
+		printError(io.err, err)
+		return exitFailed
+	}
+	defer state.Close()
 	if !st.report.Full {
 		logger.Warn("best-effort enforcement: not everything the policy requires is enforced on this host; every result says what is missing", "report", st.report.Summary())
 	}

@@ -1,0 +1,331 @@
+//go:build linux
+
+package escape
+
+// Attacks on what sessions leave and share: another session's files (issue 8
+// item 4), processes that outlive a killed server (item 5), and code planted
+// in the workdir for the user's own git or stockade to run later (item 6).
+// These go through `stockade serve`, driven as an MCP client would drive it.
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// server is a `stockade serve` over stdio, spoken to line by line.
+type server struct {
+	t      *testing.T
+	cmd    *exec.Cmd
+	in     io.WriteCloser
+	out    *bufio.Reader
+	nextID int
+	stderr *strings.Builder
+}
+
+// startServer starts `stockade serve` with the escape policy, state root
+// stateRoot (as $XDG_RUNTIME_DIR) and workdir, and initializes it.
+func startServer(t *testing.T, stateRoot, workdir string, args ...string) *server {
+	t.Helper()
+	argv := append([]string{"serve", "--policy", filepath.Join(dataDir, "allow-all.toml"), "--workdir", workdir}, args...)
+	cmd := exec.Command(stockade, argv...)
+	cmd.Env = append(os.Environ(), "XDG_RUNTIME_DIR="+stateRoot, "HOME="+t.TempDir())
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	s := &server{t: t, cmd: cmd, stderr: &strings.Builder{}}
+	cmd.Stderr = s.stderr
+	var err error
+	if s.in, err = cmd.StdinPipe(); err != nil {
+		t.Fatal(err)
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.out = bufio.NewReader(stdout)
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(s.stop)
+	s.request("initialize", map[string]any{"protocolVersion": "2025-06-18", "capabilities": map[string]any{},
+		"clientInfo": map[string]any{"name": "escape", "version": "0"}})
+	s.send(map[string]any{"jsonrpc": "2.0", "method": "notifications/initialized"})
+	return s
+}
+
+func (s *server) send(msg map[string]any) {
+	b, _ := json.Marshal(msg)
+	if _, err := s.in.Write(append(b, '\n')); err != nil {
+		s.t.Fatalf("writing to stockade serve: %v\nstderr:\n%s", err, s.stderr)
+	}
+}
+
+// request sends one request and returns its result.
+func (s *server) request(method string, params any) json.RawMessage {
+	s.t.Helper()
+	s.nextID++
+	id := s.nextID
+	s.send(map[string]any{"jsonrpc": "2.0", "id": id, "method": method, "params": params})
+	for {
+		line, err := s.out.ReadBytes('\n')
+		if err != nil {
+			s.t.Fatalf("reading from stockade serve: %v\nstderr:\n%s", err, s.stderr)
+		}
+		var m struct {
+			ID     *int            `json:"id"`
+			Result json.RawMessage `json:"result"`
+			Error  json.RawMessage `json:"error"`
+		}
+		if json.Unmarshal(line, &m) != nil || m.ID == nil || *m.ID != id {
+			continue
+		}
+		if m.Error != nil {
+			s.t.Fatalf("%s: %s", method, m.Error)
+		}
+		return m.Result
+	}
+}
+
+// bash calls the bash tool and returns its structured result.
+func (s *server) bash(args map[string]any) map[string]any {
+	s.t.Helper()
+	raw := s.request("tools/call", map[string]any{"name": "bash", "arguments": args})
+	var r struct {
+		Structured map[string]any `json:"structuredContent"`
+		IsError    bool           `json:"isError"`
+		Content    []struct {
+			Text string `json:"text"`
+		} `json:"content"`
+	}
+	if err := json.Unmarshal(raw, &r); err != nil {
+		s.t.Fatal(err)
+	}
+	if r.IsError {
+		s.t.Fatalf("bash %v: %+v", args["command"], r.Content)
+	}
+	return r.Structured
+}
+
+// run runs a foreground command and returns its stdout.
+func (s *server) run(command string) string {
+	s.t.Helper()
+	text, _ := s.bash(map[string]any{"command": command})["stdout"].(string)
+	return text
+}
+
+// stop ends the server, as a client does: stdin closes.
+func (s *server) stop() {
+	s.in.Close()
+	done := make(chan struct{})
+	go func() { s.cmd.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(20 * time.Second):
+		s.cmd.Process.Kill()
+		<-done
+	}
+}
+
+// instanceDir is the server's directory under the state root.
+func (s *server) instanceDir(stateRoot string) string {
+	return filepath.Join(stateRoot, "stockade", strconv.Itoa(s.cmd.Process.Pid)+"-"+s.instanceSuffix(stateRoot))
+}
+
+func (s *server) instanceSuffix(stateRoot string) string {
+	prefix := strconv.Itoa(s.cmd.Process.Pid) + "-"
+	ents, _ := os.ReadDir(filepath.Join(stateRoot, "stockade"))
+	for _, e := range ents {
+		if e.IsDir() && strings.HasPrefix(e.Name(), prefix) {
+			return strings.TrimPrefix(e.Name(), prefix)
+		}
+	}
+	s.t.Fatalf("no state directory of server %d in %s", s.cmd.Process.Pid, stateRoot)
+	return ""
+}
+
+func requireSuite(t *testing.T) {
+	t.Helper()
+	if skipReason != "" {
+		t.Skip(skipReason)
+	}
+}
+
+// stateRoot is a fresh $XDG_RUNTIME_DIR, private as stockade requires.
+func stateRoot(t *testing.T) string {
+	dir := t.TempDir()
+	must(t, os.Chmod(dir, 0o700))
+	return dir
+}
+
+// TestOtherSessionsFiles: a command of one server reads the private TMPDIR,
+// a full-output file and a background task's log of another server's session
+// (they share a user, so file modes do not stop it). Without the sandbox the
+// same script, run as the same user, reads all three.
+func TestOtherSessionsFiles(t *testing.T) {
+	requireSuite(t)
+	state := stateRoot(t)
+	victim := startServer(t, state, t.TempDir())
+	attacker := startServer(t, state, t.TempDir())
+
+	secret := "session-secret-" + randHex(8)
+	tmp := strings.TrimSpace(victim.run(`echo ` + secret + `-tmp > "$TMPDIR/secret"; echo "$TMPDIR"`))
+	long := victim.bash(map[string]any{"command": `for i in $(seq 4000); do echo ` + secret + `-full; done`})
+	full, _ := long["stdout_truncated"].(map[string]any)["full_output_path"].(string)
+	task := victim.bash(map[string]any{"command": `echo ` + secret + `-log; sleep 300`, "run_in_background": true})
+	logPath, _ := task["output_file"].(string)
+	if tmp == "" || full == "" || logPath == "" {
+		t.Fatalf("the victim session did not say where its files are: tmp %q full %q log %q", tmp, full, logPath)
+	}
+	waitFor(t, "the task's log", func() bool { b, _ := os.ReadFile(logPath); return strings.Contains(string(b), secret) })
+
+	// Named files, and everything under the state root.
+	attack := fmt.Sprintf(`cat %q %q %q; find %q -type f -exec cat {} + 2>/dev/null; true`,
+		filepath.Join(tmp, "secret"), full, logPath, filepath.Join(state, "stockade"))
+	control, _ := exec.Command("bash", "-c", attack).Output()
+	for _, want := range []string{"-tmp", "-full", "-log"} {
+		if !strings.Contains(string(control), secret+want) {
+			t.Fatalf("without the sandbox the attack did not read the victim's %s file; it proves nothing:\n%s", want, lastLines(string(control), 5))
+		}
+	}
+	got := attacker.run(attack + `; echo "own: $(echo mine > "$TMPDIR/own" && cat "$TMPDIR/own")"`)
+	if strings.Contains(got, secret) {
+		t.Errorf("a command of another server read the victim session's files:\n%s", lastLines(got, 8))
+	}
+	if !strings.Contains(got, "own: mine") {
+		t.Errorf("the attacker session could not use its own TMPDIR:\n%s", lastLines(got, 8))
+	}
+	// The victim still reads its own.
+	if own := victim.run(fmt.Sprintf("cat %q; head -1 %q", filepath.Join(tmp, "secret"), logPath)); !strings.Contains(own, secret+"-tmp") || !strings.Contains(own, secret+"-log") {
+		t.Errorf("the victim session could not read its own files:\n%s", own)
+	}
+}
+
+// waitFor waits, at most 20 s, until cond holds.
+func waitFor(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("gave up waiting for %s", what)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// TestKilledServerLeavesNothing: `stockade serve` is SIGKILLed (the OOM
+// killer, an operator) while a background task runs with a child, a setsid
+// grandchild and a double fork. Every one of them must die with it, and the
+// next start must remove its state directory, stopping any process still
+// working there, while another live server's state and task stay. Without
+// stockade, the same processes under a parent that is SIGKILLed run on.
+func TestKilledServerLeavesNothing(t *testing.T) {
+	requireSuite(t)
+	const spawn = `sleep 1000 & echo $! >> pids; setsid sleep 1001 & echo $! >> pids; (sleep 1002 & echo $! >> pids) ; echo $$ >> pids; wait`
+
+	// Control: a parent killed the same way leaves its processes running.
+	work := t.TempDir()
+	parent := exec.Command("bash", "-c", spawn)
+	parent.Dir = work
+	parent.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	must(t, parent.Start())
+	shellPids := waitPids(t, filepath.Join(work, "pids"), 4)
+	parent.Process.Kill()
+	parent.Wait()
+	survivors := 0
+	for _, pid := range shellPids[:3] {
+		if alive(pid) {
+			survivors++
+		}
+		kill(pid)
+	}
+	if survivors == 0 {
+		t.Fatal("without stockade no process outlived its killed parent; the test proves nothing")
+	}
+
+	state := stateRoot(t)
+	liveWork := t.TempDir()
+	live := startServer(t, state, liveWork)
+	live.bash(map[string]any{"command": spawn, "run_in_background": true})
+	livePids := waitPids(t, filepath.Join(liveWork, "pids"), 4)
+
+	victimWork := t.TempDir()
+	victim := startServer(t, state, victimWork)
+	victim.bash(map[string]any{"command": spawn, "run_in_background": true})
+	victimPids := waitPids(t, filepath.Join(victimWork, "pids"), 4)
+	victimDir := victim.instanceDir(state)
+	liveDir := live.instanceDir(state)
+
+	victim.cmd.Process.Signal(syscall.SIGKILL)
+	victim.cmd.Wait()
+	deadline := time.Now().Add(10 * time.Second)
+	for _, pid := range victimPids {
+		for alive(pid) && time.Now().Before(deadline) {
+			time.Sleep(10 * time.Millisecond)
+		}
+		if alive(pid) {
+			t.Errorf("pid %d (%s) outlived the killed server", pid, cmdline(pid))
+			kill(pid)
+		}
+	}
+
+	// A process left working in the dead server's directory (as a kernel
+	// without the parent-death signal, or a killed supervisor, would leave
+	// one) is stopped by the next start, and the directory removed.
+	stray := exec.Command("sleep", "1003")
+	stray.Env = []string{"TMPDIR=" + filepath.Join(victimDir, "x")}
+	stray.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	must(t, stray.Start())
+	if _, err := os.Stat(victimDir); err != nil {
+		t.Fatalf("the killed server's directory is already gone (%v); the next start has nothing to show", err)
+	}
+	next := startServer(t, state, t.TempDir())
+	next.run("true")
+	if _, err := os.Stat(victimDir); !os.IsNotExist(err) {
+		t.Errorf("the next start left the dead server's directory %s (%v)", victimDir, err)
+	}
+	if _, err := os.Stat(victimDir + ".lock"); !os.IsNotExist(err) {
+		t.Errorf("the next start left the dead server's lock file (%v)", err)
+	}
+	stray.Wait()
+	if stray.ProcessState.Sys().(syscall.WaitStatus).Signal() != syscall.SIGKILL {
+		t.Errorf("the process working in the dead server's directory was not stopped: %v", stray.ProcessState)
+	}
+
+	// The live server kept everything.
+	if _, err := os.Stat(liveDir); err != nil {
+		t.Errorf("the live server's directory was removed: %v", err)
+	}
+	for _, pid := range livePids {
+		if !alive(pid) {
+			t.Errorf("pid %d of the live server's task was stopped", pid)
+		}
+	}
+	if got := live.run("echo still here"); !strings.Contains(got, "still here") {
+		t.Errorf("the live server stopped working: %q", got)
+	}
+}
+
+// waitPids waits until file holds n pids, and returns them.
+func waitPids(t *testing.T, file string, n int) []int {
+	t.Helper()
+	var pids []int
+	waitFor(t, file, func() bool {
+		b, _ := os.ReadFile(file)
+		pids = pids[:0]
+		for _, f := range strings.Fields(string(b)) {
+			if p, err := strconv.Atoi(f); err == nil {
+				pids = append(pids, p)
+			}
+		}
+		return len(pids) >= n
+	})
+	return pids
+}
