@@ -329,3 +329,133 @@ func waitPids(t *testing.T, file string, n int) []int {
 	})
 	return pids
 }
+
+// plantAttacks each leave something that runs outside the sandbox later, in
+// a git repository that is the workdir, and in the policy file in use
+// (policy.toml in the workdir). Each checks from outside whether it worked.
+var plantAttacks = []struct {
+	name, script string
+	worked       func(work string) bool
+}{
+	{"hook through cd", `cd .git/hooks && printf '#!/bin/sh\necho planted\n' > pre-commit && chmod +x pre-commit`,
+		func(w string) bool { return exists(filepath.Join(w, ".git/hooks/pre-commit")) }},
+	{"hook through a script", `printf 'import os\nopen(os.path.join(".git","hooks","post-checkout"),"w").write("#!/bin/sh\\necho planted\\n")\n' > p.py && python3 p.py || tee .git/hooks/post-checkout < /dev/null`,
+		func(w string) bool { return exists(filepath.Join(w, ".git/hooks/post-checkout")) }},
+	{"config with git", `git config core.fsmonitor 'echo planted'`,
+		func(w string) bool { return fileContains(filepath.Join(w, ".git/config"), "planted") }},
+	{"config appended", `printf '[credential]\n\thelper = !echo planted\n' >> .git/config`,
+		func(w string) bool { return fileContains(filepath.Join(w, ".git/config"), "planted") }},
+	{"config replaced", `sed 's/bare = false/bare = false\n\thooksPath = planted/' .git/config > c && mv c .git/config`,
+		func(w string) bool { return fileContains(filepath.Join(w, ".git/config"), "planted") }},
+	{".git moved away", `mv .git .git.old && mkdir -p .git && cp -r .git.old/. .git/ && git config core.pager 'echo planted'`,
+		func(w string) bool { return fileContains(filepath.Join(w, ".git/config"), "planted") }},
+	{"policy rewritten", `printf '[[rule]]\nname = "planted"\ndecision = "allow"\nreason = "x"\ncommand = ["x"]\n' >> policy.toml`,
+		func(w string) bool { return fileContains(filepath.Join(w, "policy.toml"), "planted") }},
+}
+
+// gitRepo makes dir a git repository with one commit, and copies the escape
+// policy into it as policy.toml.
+func gitRepo(t *testing.T, dir string) {
+	t.Helper()
+	policy, err := os.ReadFile(filepath.Join(dataDir, "allow-all.toml"))
+	must(t, err)
+	must(t, os.WriteFile(filepath.Join(dir, "policy.toml"), policy, 0o644))
+	cmd := exec.Command("bash", "-c", `git init -q && git add policy.toml && git commit -qm init`)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), gitIdentity...)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("git init: %v\n%s", err, out)
+	}
+}
+
+var gitIdentity = []string{"GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.com", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.com", "GIT_CONFIG_GLOBAL=/dev/null"}
+
+func exists(p string) bool { _, err := os.Lstat(p); return err == nil }
+
+func fileContains(p, s string) bool {
+	b, _ := os.ReadFile(p)
+	return strings.Contains(string(b), s)
+}
+
+// TestPlantedForLater: a command writes git hooks, git config entries that
+// name programs, or the policy file in use, for the user's own git or
+// stockade to run outside the sandbox later. Without the sandbox each works.
+// With it, as root (read-only mounts), each fails; where the host cannot make
+// the mounts, the result names the file that changed.
+func TestPlantedForLater(t *testing.T) {
+	requireSuite(t)
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("no git")
+	}
+	for _, a := range plantAttacks {
+		t.Run(a.name, func(t *testing.T) {
+			control := t.TempDir()
+			gitRepo(t, control)
+			cmd := exec.Command("bash", "-c", a.script)
+			cmd.Dir = control
+			out, _ := cmd.CombinedOutput()
+			if !a.worked(control) {
+				t.Fatalf("without the sandbox the attack did not work; it proves nothing:\n%s", out)
+			}
+
+			work := t.TempDir()
+			gitRepo(t, work)
+			run := exec.Command(stockade, "run", "--json", "--policy", filepath.Join(work, "policy.toml"), "-c", a.script)
+			run.Dir = work
+			run.Env = append(os.Environ(), "HOME="+t.TempDir(), "XDG_RUNTIME_DIR="+stateRoot(t))
+			var stdout, stderr strings.Builder
+			run.Stdout, run.Stderr = &stdout, &stderr
+			run.Run()
+			var res struct {
+				Notes   []string `json:"notes"`
+				Applied struct {
+					ReadOnlyMounts    bool     `json:"read_only_mounts"`
+					ReadOnlyProtected []string `json:"read_only_protected"`
+				} `json:"applied"`
+			}
+			if err := json.Unmarshal([]byte(stdout.String()), &res); err != nil {
+				t.Fatalf("stockade run --json: %v\n%s\n%s", err, stdout.String(), stderr.String())
+			}
+			if res.Applied.ReadOnlyMounts && len(res.Applied.ReadOnlyProtected) == 0 {
+				t.Errorf("read-only mounts were made, but none for the protected paths")
+			}
+			planted := a.worked(work)
+			noted := strings.Contains(strings.Join(res.Notes, "\n"), "a protected file changed")
+			switch {
+			case len(res.Applied.ReadOnlyProtected) > 0 && planted:
+				t.Errorf("the attack planted its code although the protected paths were read-only mounts:\n%s", lastLines(stderr.String(), 5))
+			case planted && !noted:
+				t.Errorf("the attack planted its code and the result does not say so; notes: %q", res.Notes)
+			}
+			// Git itself still works in the repository afterwards.
+			check := exec.Command("git", "status", "--short")
+			check.Dir = work
+			if out, err := check.CombinedOutput(); err != nil && !planted {
+				t.Errorf("git status after the attack: %v\n%s", err, out)
+			}
+		})
+	}
+}
+
+// TestPlantedByTask: a background task plants a hook file where no mount
+// could protect it (.git/info/attributes, absent when the session started);
+// the next result says so.
+func TestPlantedByTask(t *testing.T) {
+	requireSuite(t)
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("no git")
+	}
+	work := t.TempDir()
+	gitRepo(t, work)
+	s := startServer(t, stateRoot(t), work)
+	s.bash(map[string]any{"command": `echo '* filter=planted' > .git/info/attributes`, "run_in_background": true})
+	waitFor(t, "the task's file", func() bool { return exists(filepath.Join(work, ".git/info/attributes")) })
+	notes, _ := s.bash(map[string]any{"command": "true"})["notes"].([]any)
+	if !strings.Contains(fmt.Sprint(notes), ".git/info/attributes (created)") {
+		t.Errorf("the next result does not name the planted file; notes: %v", notes)
+	}
+	notes, _ = s.bash(map[string]any{"command": "true"})["notes"].([]any)
+	if len(notes) > 0 {
+		t.Errorf("a change is reported twice: %v", notes)
+	}
+}

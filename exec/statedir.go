@@ -127,25 +127,36 @@ func CleanDeadInstances(root string) {
 	if err != nil {
 		return
 	}
+	type dead struct {
+		dir  string
+		lock *os.File
+	}
+	var found []dead
 	for _, e := range entries {
 		name, ok := strings.CutSuffix(e.Name(), ".lock")
 		if !ok || e.IsDir() {
 			continue
 		}
-		lockPath := filepath.Join(root, e.Name())
-		lock, ok := lockIfDead(lockPath)
-		if !ok {
-			continue
+		if lock, ok := lockIfDead(filepath.Join(root, e.Name())); ok {
+			found = append(found, dead{filepath.Join(root, name), lock})
 		}
-		dir := filepath.Join(root, name)
-		if n := killProcessesIn(dir); n > 0 {
-			slog.Warn("stopped processes a dead stockade left running", "dir", dir, "processes", n)
-		}
-		if err := os.RemoveAll(dir); err != nil {
-			slog.Warn("could not remove a dead stockade's state", "dir", dir, "error", err)
+	}
+	if len(found) == 0 {
+		return
+	}
+	dirs := make([]string, len(found))
+	for i, d := range found {
+		dirs[i] = d.dir
+	}
+	if n := killProcessesIn(dirs); n > 0 {
+		slog.Warn("stopped processes a dead stockade left running", "processes", n)
+	}
+	for _, d := range found {
+		if err := os.RemoveAll(d.dir); err != nil {
+			slog.Warn("could not remove a dead stockade's state", "dir", d.dir, "error", err)
 		} else {
-			os.Remove(lockPath)
+			os.Remove(d.dir + ".lock")
 		}
-		lock.Close()
+		d.lock.Close()
 	}
 }

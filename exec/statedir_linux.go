@@ -11,12 +11,19 @@ import (
 	"github.com/stockade/stockade/internal/proctree"
 )
 
-// killProcessesIn kills, with their descendants, the processes of this user
-// that work in dir: their cwd or TMPDIR is in it. It is for the state of a
-// dead stockade, whose own supervisors would have stopped them had they lived.
-func killProcessesIn(dir string) int {
+// killProcessesIn kills, with their descendants, the processes that work in
+// one of dirs: their cwd or TMPDIR is in it. It is for the state of a dead
+// stockade, whose own supervisors would have stopped them had they lived.
+func killProcessesIn(dirs []string) int {
 	self := os.Getpid()
-	inside := func(p string) bool { return p == dir || strings.HasPrefix(p, dir+"/") }
+	inside := func(p string) bool {
+		for _, dir := range dirs {
+			if p == dir || strings.HasPrefix(p, dir+"/") {
+				return true
+			}
+		}
+		return false
+	}
 	return proctree.Kill(func(table map[int]proctree.Proc) []int {
 		var victims []int
 		for pid := range table {

@@ -3,4 +3,4 @@
 package exec
 
 // killProcessesIn finds no processes where there is no /proc to look in.
-func killProcessesIn(string) int { return 0 }
+func killProcessesIn([]string) int { return 0 }

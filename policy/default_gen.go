@@ -16,6 +16,7 @@ func defaultGo() *Policy {
 			Network:       "off",
 			UnixSockets:   "deny",
 			Enforce:       "strict",
+			Protected:     []string{},
 		},
 		Env: Env{
 			Keep:  []string{},

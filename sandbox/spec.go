@@ -1,5 +1,10 @@
 package sandbox
 
+import (
+	"os"
+	"path/filepath"
+)
+
 // FSMode is how much of the filesystem a command may change.
 type FSMode string
 
@@ -30,6 +35,10 @@ type Spec struct {
 	// user; this keeps them apart.
 	PrivateRoot string `json:"private_root,omitempty"`
 	SessionDir  string `json:"session_dir,omitempty"`
+	// Protected paths are what runs outside the sandbox later (git hooks and
+	// config, the policy file): read-only to the command even inside a
+	// writable root, where read-only mounts can be made. Absolute.
+	Protected []string `json:"protected,omitempty"`
 
 	// LandlockABI is the Landlock ABI version to restrict with; 0 means no Landlock.
 	LandlockABI int `json:"landlock_abi"`
@@ -61,9 +70,26 @@ type Applied struct {
 	// for the command (root only; see mounts_linux.go), so it cannot change
 	// the mode, times or extended attributes of files there either.
 	ReadOnlyMounts bool `json:"read_only_mounts,omitempty"`
+	// ReadOnlyProtected are the protected paths made read-only mounts.
+	ReadOnlyProtected []string `json:"read_only_protected,omitempty"`
 	// ProcLimit is the cgroup that bounds the processes (MaxProcs) and holds
 	// every process the command starts; the parent passes it to
 	// RemoveProcLimit once the child is gone.
 	ProcLimit string `json:"proc_limit,omitempty"`
 	Notes     string `json:"notes,omitempty"`
+}
+
+// GitProtected are the files of the repository in workdir that the user's own
+// git runs or takes programs from: the hooks; the config (core.hooksPath,
+// core.fsmonitor, core.pager, credential.helper, aliases, the filter, diff
+// and merge drivers); info/attributes, the one file of .git/info that
+// selects any of those drivers (the rest of .git/info, written by git gc,
+// names no program). Where .git is a file (a worktree or a submodule), the
+// pointer to the repository itself.
+func GitProtected(workdir string) []string {
+	git := filepath.Join(workdir, ".git")
+	if fi, err := os.Lstat(git); err == nil && !fi.IsDir() {
+		return []string{git}
+	}
+	return []string{filepath.Join(git, "hooks"), filepath.Join(git, "config"), filepath.Join(git, "info", "attributes")}
 }

@@ -222,6 +222,9 @@ func (s *Server) handleBash(ctx context.Context, req mcp.CallToolRequest) (*mcp.
 	if res.Cancelled {
 		out.Notes = append(out.Notes, "the call was cancelled by the client and the command was stopped")
 	}
+	if len(res.ProtectedChanged) > 0 {
+		out.Notes = append(out.Notes, exec.ProtectedNote(res.ProtectedChanged))
+	}
 	return mcp.NewToolResultStructured(out, renderBash(out)), nil
 }
 

@@ -36,6 +36,7 @@ type runResult struct {
 	Cwd         string           `json:"cwd"`
 	DurationMs  int64            `json:"duration_ms"`
 	Leftovers   int              `json:"leftovers_stopped,omitempty"`
+	Notes       []string         `json:"notes,omitempty"`
 	Decision    *policy.Decision `json:"decision,omitempty"`
 	Enforcement *degrade.Report  `json:"enforcement,omitempty"`
 	Applied     *sandbox.Applied `json:"applied,omitempty"`
@@ -153,7 +154,12 @@ func cmdRun(args []string, io stdio) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	started = true
+	protectedBefore := exec.SnapshotProtected(st.spec.Protected)
 	res, err := child.Run(ctx, req)
+	if changed := exec.ChangedProtected(protectedBefore, exec.SnapshotProtected(st.spec.Protected), st.workdir); len(changed) > 0 {
+		out.Notes = append(out.Notes, exec.ProtectedNote(changed))
+		fmt.Fprintf(io.err, "stockade: warning: %s\n", exec.ProtectedNote(changed))
+	}
 	if *asJSON {
 		o, e := stdoutCap.Finish(), stderrCap.Finish()
 		out.Stdout, out.Stderr = &o, &e

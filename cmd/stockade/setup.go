@@ -108,6 +108,11 @@ func (f *sandboxFlags) prepare(tmpdir string) (*setup, error) {
 	if err != nil {
 		return nil, err
 	}
+	if f.policyPath != "" {
+		if abs, err := filepath.Abs(f.policyPath); err == nil {
+			spec.Protected = append(spec.Protected, abs)
+		}
+	}
 	env, removed := exec.ScrubEnv(os.Environ(), exec.EnvRules{Keep: p.Env.Keep, Scrub: p.Env.Scrub, Set: p.Env.Set})
 	if len(removed) > 0 {
 		slog.Info("secrets removed from the environment of commands", "names", strings.Join(removed, ","))
