@@ -459,3 +459,39 @@ func TestPlantedByTask(t *testing.T) {
 		t.Errorf("a change is reported twice: %v", notes)
 	}
 }
+
+// TestKilledRunLeavesNothing: `stockade run` is SIGKILLed while its command
+// has started a child, a setsid grandchild and a double fork. The command
+// itself dies with it (the parent-death signal); what it started is stopped
+// by the next start of stockade, which finds them working in the dead run's
+// state directory. (Between the two, they run: see SECURITY.md.)
+func TestKilledRunLeavesNothing(t *testing.T) {
+	requireSuite(t)
+	const spawn = `sleep 1000 & echo $! >> pids; setsid sleep 1001 & echo $! >> pids; (sleep 1002 & echo $! >> pids) ; echo $$ >> pids; wait`
+	state := stateRoot(t)
+	work := t.TempDir()
+	runCmd := func(args ...string) *exec.Cmd {
+		cmd := exec.Command(stockade, append([]string{"run", "--policy", filepath.Join(dataDir, "allow-all.toml")}, args...)...)
+		cmd.Dir = work
+		cmd.Env = append(os.Environ(), "XDG_RUNTIME_DIR="+state, "HOME="+t.TempDir())
+		cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+		return cmd
+	}
+	run := runCmd("-c", spawn)
+	must(t, run.Start())
+	pids := waitPids(t, filepath.Join(work, "pids"), 4)
+	run.Process.Signal(syscall.SIGKILL)
+	run.Wait()
+	waitFor(t, "the command's shell to die with stockade run", func() bool { return !alive(pids[3]) })
+	must(t, runCmd("--", "true").Run())
+	for _, pid := range pids[:3] {
+		if alive(pid) {
+			t.Errorf("pid %d (%s) outlived the killed stockade run and the next start", pid, cmdline(pid))
+			kill(pid)
+		}
+	}
+	ents, _ := os.ReadDir(filepath.Join(state, "stockade"))
+	if len(ents) != 0 {
+		t.Errorf("state left after the next start: %v", ents)
+	}
+}

@@ -49,7 +49,14 @@ func execMain() int {
 	}
 	path, err := lookPath(req.Argv[0], req.Env)
 	if err == nil {
-		err = unix.Exec(path, req.Argv, req.Env)
+		// The parent-death signal the parent asked for is an attribute of
+		// this process's first thread, and execve from another thread (this
+		// goroutine's, which need not be the first) leaves this thread's,
+		// which has none: without it, the command would outlive a stockade
+		// run that is killed. Until execve, the first thread's still stands.
+		if err = unix.Prctl(unix.PR_SET_PDEATHSIG, uintptr(unix.SIGKILL), 0, 0, 0); err == nil {
+			err = unix.Exec(path, req.Argv, req.Env)
+		}
 	}
 	writeReply(report, Reply{Error: fmt.Sprintf("%s: %v", req.Argv[0], err), Stage: "exec"})
 	return ExitSetupFailed
