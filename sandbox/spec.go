@@ -3,13 +3,15 @@ package sandbox
 import (
 	"os"
 	"path/filepath"
+	"slices"
 )
 
 // FSMode is how much of the filesystem a command may change.
 type FSMode string
 
 const (
-	// FSReadOnly: read and execute where readable; write nowhere but /dev/null and the like.
+	// FSReadOnly: read and execute where readable; write nowhere but the
+	// private TMPDIR, /dev/null and the like.
 	FSReadOnly FSMode = "read-only"
 	// FSWorkspaceWrite: read-only, plus write under the workdir, the private TMPDIR
 	// and any extra writable roots.
@@ -92,4 +94,19 @@ func GitProtected(workdir string) []string {
 		return []string{git}
 	}
 	return []string{filepath.Join(git, "hooks"), filepath.Join(git, "config"), filepath.Join(git, "info", "attributes")}
+}
+
+// writableRoots lists the directories spec makes writable in the read-only
+// and workspace-write modes: the private TMPDIR always; the workdir and the
+// extra roots in workspace-write only. Empty entries are left out.
+func writableRoots(spec Spec) []string {
+	var roots []string
+	if spec.FS == FSWorkspaceWrite {
+		roots = append(roots, spec.Workdir)
+	}
+	roots = append(roots, spec.TmpDir)
+	if spec.FS == FSWorkspaceWrite {
+		roots = append(roots, spec.WritableRoots...)
+	}
+	return slices.DeleteFunc(roots, func(p string) bool { return p == "" })
 }

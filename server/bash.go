@@ -13,6 +13,8 @@ import (
 	"github.com/stockade/stockade/degrade"
 	"github.com/stockade/stockade/exec"
 	"github.com/stockade/stockade/policy"
+	"github.com/stockade/stockade/refusal"
+	"github.com/stockade/stockade/sandbox"
 )
 
 // BashResult is the structured result of the bash tool.
@@ -72,6 +74,8 @@ func (s *Server) description(cwd string) string {
 	b.WriteString("stdout and stderr are returned separately, each cut at 30000 characters (the full output is saved to a file whose path is given). ")
 	b.WriteString("Processes still running when the command's shell exits are stopped: for servers, watchers and anything long-running use run_in_background: true, then task_output (with wait and filter) to read it and task_kill to stop it. ")
 	b.WriteString("Each command is checked against a security policy first; a denied command returns [POLICY_DENIED] with the reason. ")
+	b.WriteString(sandboxSentences(s.opts.Spec, s.opts.Workdir) + " ")
+	b.WriteString("When the sandbox refused something, the result's notes say what and how it could be allowed. ")
 	b.WriteString("Sandbox on this host: " + s.opts.Report.Summary() + ".")
 	return b.String()
 }
@@ -197,6 +201,7 @@ func (s *Server) handleBash(ctx context.Context, req mcp.CallToolRequest) (*mcp.
 		return mcp.NewToolResultStructured(res, renderBackground(res)), nil
 	}
 
+	startCwd := sess.Cwd()
 	progress := s.progressSender(ctx, req)
 	res, err := sess.Run(ctx, exec.Request{Script: a.command, Timeout: a.timeout, OnOutput: progress.add})
 	progress.stop()
@@ -222,6 +227,7 @@ func (s *Server) handleBash(ctx context.Context, req mcp.CallToolRequest) (*mcp.
 	if res.Cancelled {
 		out.Notes = append(out.Notes, "the call was cancelled by the client and the command was stopped")
 	}
+	out.Notes = append(out.Notes, refusal.Notes(res.Stderr.Text, startCwd, s.sessionSpec(sess))...)
 	if len(res.ProtectedChanged) > 0 {
 		out.Notes = append(out.Notes, exec.ProtectedNote(res.ProtectedChanged))
 	}
@@ -351,4 +357,11 @@ func (p *progressSender) stop() {
 	}
 	close(p.done)
 	p.stopped.Wait()
+}
+
+// sessionSpec is the sandbox of sess, as its commands meet it.
+func (s *Server) sessionSpec(sess *exec.Session) sandbox.Spec {
+	spec := s.opts.Spec
+	spec.Workdir, spec.TmpDir = s.opts.Workdir, sess.TmpDir()
+	return spec
 }

@@ -227,7 +227,9 @@ func TestCwdPersistence(t *testing.T) {
 }
 
 func TestCustomWorkdirAndDescription(t *testing.T) {
-	s := start(t, serverOpts{args: []string{"--workdir=/tmp"}})
+	// Not /tmp: it holds HOME (a t.TempDir), and such a workdir is refused.
+	workdir := t.TempDir()
+	s := start(t, serverOpts{args: []string{"--workdir=" + workdir}})
 	tools, err := s.session.ListTools(context.Background(), nil)
 	if err != nil {
 		t.Fatal(err)
@@ -241,10 +243,10 @@ func TestCustomWorkdirAndDescription(t *testing.T) {
 			}
 		}
 	}
-	if !strings.Contains(desc, "/tmp") || !strings.Contains(desc, "run_in_background") {
+	if !strings.Contains(desc, workdir) || !strings.Contains(desc, "run_in_background") {
 		t.Errorf("the description does not give the cwd and background use: %q", desc)
 	}
-	if r := s.bash("pwd"); r.Stdout != "/tmp\n" {
+	if r := s.bash("pwd"); r.Stdout != workdir+"\n" {
 		t.Fatalf("pwd %q", r.Stdout)
 	}
 	s.bash("cd /usr")

@@ -10,11 +10,13 @@ import (
 	"os"
 	"os/signal"
 	"strings"
+	"sync"
 	"syscall"
 
 	"github.com/stockade/stockade/degrade"
 	"github.com/stockade/stockade/exec"
 	"github.com/stockade/stockade/policy"
+	"github.com/stockade/stockade/refusal"
 	"github.com/stockade/stockade/sandbox"
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -36,10 +38,10 @@ type runResult struct {
 	Cwd         string           `json:"cwd"`
 	DurationMs  int64            `json:"duration_ms"`
 	Leftovers   int              `json:"leftovers_stopped,omitempty"`
-	Notes       []string         `json:"notes,omitempty"`
 	Decision    *policy.Decision `json:"decision,omitempty"`
 	Enforcement *degrade.Report  `json:"enforcement,omitempty"`
 	Applied     *sandbox.Applied `json:"applied,omitempty"`
+	Notes       []string         `json:"notes,omitempty"` // what the sandbox refused, and how to allow it
 	Error       string           `json:"error,omitempty"`
 }
 
@@ -99,6 +101,13 @@ func cmdRun(args []string, io stdio) int {
 		stderrCap = exec.NewCapture(*limit, exec.TruncateHead, tmpdir, "stderr", live)
 		stdout, stderr = stdoutCap, stderrCap
 	}
+	// The end of stderr is kept to explain what the sandbox refused; a
+	// terminal is handed to the command as it is (colours, progress bars),
+	// and a person reads its errors there.
+	stderrTail := &tailBuffer{max: 64 << 10}
+	if !isTerminal(stderr) {
+		stderr = teeWriter{stderr, stderrTail}
+	}
 	child, err := exec.StartChild(os.Stdin, stdout, stderr)
 	if err != nil {
 		printError(io.err, err)
@@ -156,10 +165,7 @@ func cmdRun(args []string, io stdio) int {
 	started = true
 	protectedBefore := exec.SnapshotProtected(st.spec.Protected)
 	res, err := child.Run(ctx, req)
-	if changed := exec.ChangedProtected(protectedBefore, exec.SnapshotProtected(st.spec.Protected), st.workdir); len(changed) > 0 {
-		out.Notes = append(out.Notes, exec.ProtectedNote(changed))
-		fmt.Fprintf(io.err, "stockade: warning: %s\n", exec.ProtectedNote(changed))
-	}
+	protectedChanged := exec.ChangedProtected(protectedBefore, exec.SnapshotProtected(st.spec.Protected), st.workdir)
 	if *asJSON {
 		o, e := stdoutCap.Finish(), stderrCap.Finish()
 		out.Stdout, out.Stderr = &o, &e
@@ -172,6 +178,14 @@ func cmdRun(args []string, io stdio) int {
 		return finish(exitFailed)
 	}
 	out.ExitCode, out.Signal, out.TimedOut = res.ExitCode, res.Signal, res.TimedOut
+	out.Notes = refusal.Notes(stderrTail.String(), st.workdir, st.spec)
+	for _, n := range out.Notes {
+		fmt.Fprintf(io.err, "stockade: note: %s\n", n)
+	}
+	if len(protectedChanged) > 0 {
+		out.Notes = append(out.Notes, exec.ProtectedNote(protectedChanged))
+		fmt.Fprintf(io.err, "stockade: warning: %s\n", exec.ProtectedNote(protectedChanged))
+	}
 	if res.TimedOut {
 		fmt.Fprintf(io.err, "stockade: error: the command timed out after %s and was stopped\n", *timeout)
 		out.ExitCode = exitTimeout
@@ -202,4 +216,38 @@ func offending(d policy.Decision) string {
 	}
 	inv := d.Invocation
 	return fmt.Sprintf("offending command at %d:%d: %s", inv.Pos.Line, inv.Pos.Col, strings.TrimSpace(inv.Name+" "+strings.Join(inv.Args, " ")))
+}
+
+// tailBuffer keeps the last max bytes written to it.
+type tailBuffer struct {
+	mu  sync.Mutex
+	max int
+	buf []byte
+}
+
+func (t *tailBuffer) Write(p []byte) (int, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.buf = append(t.buf, p...)
+	if over := len(t.buf) - t.max; over > 0 {
+		t.buf = append(t.buf[:0], t.buf[over:]...)
+	}
+	return len(p), nil
+}
+
+func (t *tailBuffer) String() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return string(t.buf)
+}
+
+// teeWriter writes to w, and a copy to tail.
+type teeWriter struct {
+	w    interface{ Write([]byte) (int, error) }
+	tail *tailBuffer
+}
+
+func (t teeWriter) Write(p []byte) (int, error) {
+	t.tail.Write(p)
+	return t.w.Write(p)
 }
