@@ -283,6 +283,10 @@ func TestKilledServerLeavesNothing(t *testing.T) {
 	stray.Env = []string{"TMPDIR=" + filepath.Join(victimDir, "x")}
 	stray.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
 	must(t, stray.Start())
+	strayCwd := exec.Command("sleep", "1004")
+	strayCwd.Dir = victimDir
+	strayCwd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	must(t, strayCwd.Start())
 	if _, err := os.Stat(victimDir); err != nil {
 		t.Fatalf("the killed server's directory is already gone (%v); the next start has nothing to show", err)
 	}
@@ -294,9 +298,11 @@ func TestKilledServerLeavesNothing(t *testing.T) {
 	if _, err := os.Stat(victimDir + ".lock"); !os.IsNotExist(err) {
 		t.Errorf("the next start left the dead server's lock file (%v)", err)
 	}
-	stray.Wait()
-	if stray.ProcessState.Sys().(syscall.WaitStatus).Signal() != syscall.SIGKILL {
-		t.Errorf("the process working in the dead server's directory was not stopped: %v", stray.ProcessState)
+	for _, c := range []*exec.Cmd{stray, strayCwd} {
+		c.Wait()
+		if c.ProcessState.Sys().(syscall.WaitStatus).Signal() != syscall.SIGKILL {
+			t.Errorf("a process working in the dead server's directory was not stopped: %v", c.ProcessState)
+		}
 	}
 
 	// The live server kept everything.
@@ -349,6 +355,8 @@ var plantAttacks = []struct {
 		func(w string) bool { return fileContains(filepath.Join(w, ".git/config"), "planted") }},
 	{".git moved away", `mv .git .git.old && mkdir -p .git && cp -r .git.old/. .git/ && git config core.pager 'echo planted'`,
 		func(w string) bool { return fileContains(filepath.Join(w, ".git/config"), "planted") }},
+	{"a path the policy protects", `printf 'all:\n\techo planted\n' >> Makefile`,
+		func(w string) bool { return fileContains(filepath.Join(w, "Makefile"), "planted") }},
 	{"policy rewritten", `printf '[[rule]]\nname = "planted"\ndecision = "allow"\nreason = "x"\ncommand = ["x"]\n' >> policy.toml`,
 		func(w string) bool { return fileContains(filepath.Join(w, "policy.toml"), "planted") }},
 }
@@ -359,8 +367,10 @@ func gitRepo(t *testing.T, dir string) {
 	t.Helper()
 	policy, err := os.ReadFile(filepath.Join(dataDir, "allow-all.toml"))
 	must(t, err)
+	policy = append(policy, "[sandbox]\nprotected = [\"Makefile\"]\n"...)
 	must(t, os.WriteFile(filepath.Join(dir, "policy.toml"), policy, 0o644))
-	cmd := exec.Command("bash", "-c", `git init -q && git add policy.toml && git commit -qm init`)
+	must(t, os.WriteFile(filepath.Join(dir, "Makefile"), []byte("all:\n"), 0o644))
+	cmd := exec.Command("bash", "-c", `git init -q && git add policy.toml Makefile && git commit -qm init`)
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), gitIdentity...)
 	if out, err := cmd.CombinedOutput(); err != nil {
