@@ -195,12 +195,16 @@ func TestOtherSessionsFiles(t *testing.T) {
 			t.Fatalf("without the sandbox the attack did not read the victim's %s file; it proves nothing:\n%s", want, lastLines(string(control), 5))
 		}
 	}
-	got := attacker.run(attack + `; echo "own: $(echo mine > "$TMPDIR/own" && cat "$TMPDIR/own")"`)
-	if strings.Contains(got, secret) {
-		t.Errorf("a command of another server read the victim session's files:\n%s", lastLines(got, 8))
-	}
-	if !strings.Contains(got, "own: mine") {
-		t.Errorf("the attacker session could not use its own TMPDIR:\n%s", lastLines(got, 8))
+	// With the filesystem confinement off too.
+	attackerOff := startServer(t, state, t.TempDir(), "--fs", "off")
+	for name, s := range map[string]*server{"workspace-write": attacker, "fs off": attackerOff} {
+		got := s.run(attack + `; echo "own: $(echo mine > "$TMPDIR/own" && cat "$TMPDIR/own")"`)
+		if strings.Contains(got, secret) {
+			t.Errorf("%s: a command of another server read the victim session's files:\n%s", name, lastLines(got, 8))
+		}
+		if !strings.Contains(got, "own: mine") {
+			t.Errorf("%s: the attacker session could not use its own TMPDIR:\n%s", name, lastLines(got, 8))
+		}
 	}
 	// The victim still reads its own.
 	if own := victim.run(fmt.Sprintf("cat %q; head -1 %q", filepath.Join(tmp, "secret"), logPath)); !strings.Contains(own, secret+"-tmp") || !strings.Contains(own, secret+"-log") {

@@ -50,17 +50,17 @@ func cmdServe(args []string, io stdio) int {
 	logger := slog.New(slog.NewTextHandler(io.err, &slog.HandlerOptions{Level: slog.LevelInfo}))
 	slog.SetDefault(logger)
 
-	st, err := sf.prepare("")
-	if err != nil {
-		printError(io.err, err)
-		return exitFailed
-	}
 	state, err := exec.DefaultInstance()
 	if err != nil {
 		printError(io.err, err)
 		return exitFailed
 	}
 	defer state.Close()
+	st, err := sf.prepare("")
+	if err != nil {
+		printError(io.err, err)
+		return exitFailed
+	}
 	if !st.report.Full {
 		logger.Warn("best-effort enforcement: not everything the policy requires is enforced on this host; every result says what is missing", "report", st.report.Summary())
 	}
