@@ -51,7 +51,7 @@ func SnapshotProtected(paths []string) ProtectedState {
 				sig.link, _ = os.Readlink(p)
 			}
 			if fi.IsDir() {
-				sig.size, sig.mtime = 0, time.Time{} // its entries speak for it
+				sig.size, sig.mtime, sig.ctime = 0, time.Time{}, time.Time{} // its entries speak for it
 			}
 			st[p] = sig
 			return nil
