@@ -34,15 +34,14 @@ type server struct {
 
 // startServer starts `stockade serve` with the escape policy, state root
 // stateRoot (as $XDG_RUNTIME_DIR) and workdir, and initializes it.
-func startServer(t *testing.T, stateRoot, workdir string, args ...string) *server {
+func startServer(t *testing.T, id ident, stateRoot, workdir string, args ...string) *server {
 	t.Helper()
-	argv := append([]string{"serve", "--policy", filepath.Join(dataDir, "allow-all.toml"), "--workdir", workdir}, args...)
-	cmd := exec.Command(stockade, argv...)
-	cmd.Env = append(os.Environ(), "XDG_RUNTIME_DIR="+stateRoot, "HOME="+t.TempDir())
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	argv := append([]string{"serve", "--policy", id.policy(t), "--workdir", workdir}, args...)
+	var err error
+	cmd := id.command(id.stockade, argv...)
+	cmd.Env = append(os.Environ(), "XDG_RUNTIME_DIR="+stateRoot, "HOME="+id.dir(t))
 	s := &server{t: t, cmd: cmd, stderr: &strings.Builder{}}
 	cmd.Stderr = s.stderr
-	var err error
 	if s.in, err = cmd.StdinPipe(); err != nil {
 		t.Fatal(err)
 	}
@@ -158,11 +157,70 @@ func requireSuite(t *testing.T) {
 	}
 }
 
-// stateRoot is a fresh $XDG_RUNTIME_DIR, private as stockade requires.
-func stateRoot(t *testing.T) string {
-	dir := t.TempDir()
-	must(t, os.Chmod(dir, 0o700))
+// ident is who stockade and the attacks run as: root, or a plain user
+// with no capabilities (no read-only mounts, so protected files are only
+// watched). Both are real deployments.
+type ident struct {
+	name     string
+	uid      int
+	stockade string // a copy of the binary this identity can run
+}
+
+// eachIdentity runs f as root and as a plain user.
+func eachIdentity(t *testing.T, f func(t *testing.T, id ident)) {
+	requireSuite(t)
+	for _, id := range []ident{{name: "root"}, {name: "user", uid: unusedUID(t)}} {
+		t.Run(id.name, func(t *testing.T) {
+			id.stockade = stockade
+			if id.uid != 0 {
+				// The test binary's directory is root's alone.
+				bin := filepath.Join(id.dir(t), "stockade")
+				b, err := os.ReadFile(stockade)
+				must(t, err)
+				must(t, os.WriteFile(bin, b, 0o755))
+				id.stockade = bin
+			}
+			f(t, id)
+		})
+	}
+}
+
+// dir is a fresh directory of mode 0700 that id owns, on a path id can reach.
+func (id ident) dir(t *testing.T) string {
+	dir, err := os.MkdirTemp("", "escape-sessions-")
+	must(t, err)
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	must(t, os.Chown(dir, id.uid, id.uid))
 	return dir
+}
+
+// command is exec.Command run as id.
+func (id ident) command(name string, args ...string) *exec.Cmd {
+	cmd := exec.Command(name, args...)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if id.uid != 0 {
+		cmd.SysProcAttr.Credential = &syscall.Credential{Uid: uint32(id.uid), Gid: uint32(id.uid)}
+	}
+	return cmd
+}
+
+// policy is a copy of the escape policy that id can read.
+func (id ident) policy(t *testing.T) string {
+	policy := filepath.Join(id.dir(t), "policy.toml")
+	b, err := os.ReadFile(filepath.Join(dataDir, "allow-all.toml"))
+	must(t, err)
+	must(t, os.WriteFile(policy, b, 0o644))
+	return policy
+}
+
+// chownAll gives everything under dir to id.
+func (id ident) chownAll(t *testing.T, dir string) {
+	must(t, filepath.Walk(dir, func(p string, _ os.FileInfo, err error) error {
+		if err != nil {
+			return err
+		}
+		return os.Lchown(p, id.uid, id.uid)
+	}))
 }
 
 // TestOtherSessionsFiles: a command of one server reads the private TMPDIR,
@@ -170,46 +228,47 @@ func stateRoot(t *testing.T) string {
 // (they share a user, so file modes do not stop it). Without the sandbox the
 // same script, run as the same user, reads all three.
 func TestOtherSessionsFiles(t *testing.T) {
-	requireSuite(t)
-	state := stateRoot(t)
-	victim := startServer(t, state, t.TempDir())
-	attacker := startServer(t, state, t.TempDir())
+	eachIdentity(t, func(t *testing.T, id ident) {
+		state := id.dir(t)
+		victim := startServer(t, id, state, id.dir(t))
+		attacker := startServer(t, id, state, id.dir(t))
 
-	secret := "session-secret-" + randHex(8)
-	tmp := strings.TrimSpace(victim.run(`echo ` + secret + `-tmp > "$TMPDIR/secret"; echo "$TMPDIR"`))
-	long := victim.bash(map[string]any{"command": `for i in $(seq 4000); do echo ` + secret + `-full; done`})
-	full, _ := long["stdout_truncated"].(map[string]any)["full_output_path"].(string)
-	task := victim.bash(map[string]any{"command": `echo ` + secret + `-log; sleep 300`, "run_in_background": true})
-	logPath, _ := task["output_file"].(string)
-	if tmp == "" || full == "" || logPath == "" {
-		t.Fatalf("the victim session did not say where its files are: tmp %q full %q log %q", tmp, full, logPath)
-	}
-	waitFor(t, "the task's log", func() bool { b, _ := os.ReadFile(logPath); return strings.Contains(string(b), secret) })
+		secret := "session-secret-" + randHex(8)
+		tmp := strings.TrimSpace(victim.run(`echo ` + secret + `-tmp > "$TMPDIR/secret"; echo "$TMPDIR"`))
+		long := victim.bash(map[string]any{"command": `for i in $(seq 4000); do echo ` + secret + `-full; done`})
+		full, _ := long["stdout_truncated"].(map[string]any)["full_output_path"].(string)
+		task := victim.bash(map[string]any{"command": `echo ` + secret + `-log; sleep 300`, "run_in_background": true})
+		logPath, _ := task["output_file"].(string)
+		if tmp == "" || full == "" || logPath == "" {
+			t.Fatalf("the victim session did not say where its files are: tmp %q full %q log %q", tmp, full, logPath)
+		}
+		waitFor(t, "the task's log", func() bool { b, _ := os.ReadFile(logPath); return strings.Contains(string(b), secret) })
 
-	// Named files, and everything under the state root.
-	attack := fmt.Sprintf(`cat %q %q %q; find %q -type f -exec cat {} + 2>/dev/null; true`,
-		filepath.Join(tmp, "secret"), full, logPath, filepath.Join(state, "stockade"))
-	control, _ := exec.Command("bash", "-c", attack).Output()
-	for _, want := range []string{"-tmp", "-full", "-log"} {
-		if !strings.Contains(string(control), secret+want) {
-			t.Fatalf("without the sandbox the attack did not read the victim's %s file; it proves nothing:\n%s", want, lastLines(string(control), 5))
+		// Named files, and everything under the state root.
+		attack := fmt.Sprintf(`cat %q %q %q; find %q -type f -exec cat {} + 2>/dev/null; true`,
+			filepath.Join(tmp, "secret"), full, logPath, filepath.Join(state, "stockade"))
+		control, _ := id.command("bash", "-c", attack).Output()
+		for _, want := range []string{"-tmp", "-full", "-log"} {
+			if !strings.Contains(string(control), secret+want) {
+				t.Fatalf("without the sandbox the attack did not read the victim's %s file; it proves nothing:\n%s", want, lastLines(string(control), 5))
+			}
 		}
-	}
-	// With the filesystem confinement off too.
-	attackerOff := startServer(t, state, t.TempDir(), "--fs", "off")
-	for name, s := range map[string]*server{"workspace-write": attacker, "fs off": attackerOff} {
-		got := s.run(attack + `; echo "own: $(echo mine > "$TMPDIR/own" && cat "$TMPDIR/own")"`)
-		if strings.Contains(got, secret) {
-			t.Errorf("%s: a command of another server read the victim session's files:\n%s", name, lastLines(got, 8))
+		// With the filesystem confinement off too.
+		attackerOff := startServer(t, id, state, id.dir(t), "--fs", "off")
+		for name, s := range map[string]*server{"workspace-write": attacker, "fs off": attackerOff} {
+			got := s.run(attack + `; echo "own: $(echo mine > "$TMPDIR/own" && cat "$TMPDIR/own")"`)
+			if strings.Contains(got, secret) {
+				t.Errorf("%s: a command of another server read the victim session's files:\n%s", name, lastLines(got, 8))
+			}
+			if !strings.Contains(got, "own: mine") {
+				t.Errorf("%s: the attacker session could not use its own TMPDIR:\n%s", name, lastLines(got, 8))
+			}
 		}
-		if !strings.Contains(got, "own: mine") {
-			t.Errorf("%s: the attacker session could not use its own TMPDIR:\n%s", name, lastLines(got, 8))
+		// The victim still reads its own.
+		if own := victim.run(fmt.Sprintf("cat %q; head -1 %q", filepath.Join(tmp, "secret"), logPath)); !strings.Contains(own, secret+"-tmp") || !strings.Contains(own, secret+"-log") {
+			t.Errorf("the victim session could not read its own files:\n%s", own)
 		}
-	}
-	// The victim still reads its own.
-	if own := victim.run(fmt.Sprintf("cat %q; head -1 %q", filepath.Join(tmp, "secret"), logPath)); !strings.Contains(own, secret+"-tmp") || !strings.Contains(own, secret+"-log") {
-		t.Errorf("the victim session could not read its own files:\n%s", own)
-	}
+	})
 }
 
 // waitFor waits, at most 20 s, until cond holds.
@@ -231,96 +290,94 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 // working there, while another live server's state and task stay. Without
 // stockade, the same processes under a parent that is SIGKILLed run on.
 func TestKilledServerLeavesNothing(t *testing.T) {
-	requireSuite(t)
-	const spawn = `sleep 1000 & echo $! >> pids; setsid sleep 1001 & echo $! >> pids; (sleep 1002 & echo $! >> pids) ; echo $$ >> pids; wait`
+	eachIdentity(t, func(t *testing.T, id ident) {
+		const spawn = `sleep 1000 & echo $! >> pids; setsid sleep 1001 & echo $! >> pids; (sleep 1002 & echo $! >> pids) ; echo $$ >> pids; wait`
 
-	// Control: a parent killed the same way leaves its processes running.
-	work := t.TempDir()
-	parent := exec.Command("bash", "-c", spawn)
-	parent.Dir = work
-	parent.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	must(t, parent.Start())
-	shellPids := waitPids(t, filepath.Join(work, "pids"), 4)
-	parent.Process.Kill()
-	parent.Wait()
-	survivors := 0
-	for _, pid := range shellPids[:3] {
-		if alive(pid) {
-			survivors++
-		}
-		kill(pid)
-	}
-	if survivors == 0 {
-		t.Fatal("without stockade no process outlived its killed parent; the test proves nothing")
-	}
-
-	state := stateRoot(t)
-	liveWork := t.TempDir()
-	live := startServer(t, state, liveWork)
-	live.bash(map[string]any{"command": spawn, "run_in_background": true})
-	livePids := waitPids(t, filepath.Join(liveWork, "pids"), 4)
-
-	victimWork := t.TempDir()
-	victim := startServer(t, state, victimWork)
-	victim.bash(map[string]any{"command": spawn, "run_in_background": true})
-	victimPids := waitPids(t, filepath.Join(victimWork, "pids"), 4)
-	victimDir := victim.instanceDir(state)
-	liveDir := live.instanceDir(state)
-
-	victim.cmd.Process.Signal(syscall.SIGKILL)
-	victim.cmd.Wait()
-	deadline := time.Now().Add(10 * time.Second)
-	for _, pid := range victimPids {
-		for alive(pid) && time.Now().Before(deadline) {
-			time.Sleep(10 * time.Millisecond)
-		}
-		if alive(pid) {
-			t.Errorf("pid %d (%s) outlived the killed server", pid, cmdline(pid))
+		// Control: a parent killed the same way leaves its processes running.
+		work := id.dir(t)
+		parent := id.command("bash", "-c", spawn)
+		parent.Dir = work
+		must(t, parent.Start())
+		shellPids := waitPids(t, filepath.Join(work, "pids"), 4)
+		parent.Process.Kill()
+		parent.Wait()
+		survivors := 0
+		for _, pid := range shellPids[:3] {
+			if alive(pid) {
+				survivors++
+			}
 			kill(pid)
 		}
-	}
-
-	// A process left working in the dead server's directory (as a kernel
-	// without the parent-death signal, or a killed supervisor, would leave
-	// one) is stopped by the next start, and the directory removed.
-	stray := exec.Command("sleep", "1003")
-	stray.Env = []string{"TMPDIR=" + filepath.Join(victimDir, "x")}
-	stray.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
-	must(t, stray.Start())
-	strayCwd := exec.Command("sleep", "1004")
-	strayCwd.Dir = victimDir
-	strayCwd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
-	must(t, strayCwd.Start())
-	if _, err := os.Stat(victimDir); err != nil {
-		t.Fatalf("the killed server's directory is already gone (%v); the next start has nothing to show", err)
-	}
-	next := startServer(t, state, t.TempDir())
-	next.run("true")
-	if _, err := os.Stat(victimDir); !os.IsNotExist(err) {
-		t.Errorf("the next start left the dead server's directory %s (%v)", victimDir, err)
-	}
-	if _, err := os.Stat(victimDir + ".lock"); !os.IsNotExist(err) {
-		t.Errorf("the next start left the dead server's lock file (%v)", err)
-	}
-	for _, c := range []*exec.Cmd{stray, strayCwd} {
-		c.Wait()
-		if c.ProcessState.Sys().(syscall.WaitStatus).Signal() != syscall.SIGKILL {
-			t.Errorf("a process working in the dead server's directory was not stopped: %v", c.ProcessState)
+		if survivors == 0 {
+			t.Fatal("without stockade no process outlived its killed parent; the test proves nothing")
 		}
-	}
 
-	// The live server kept everything.
-	if _, err := os.Stat(liveDir); err != nil {
-		t.Errorf("the live server's directory was removed: %v", err)
-	}
-	for _, pid := range livePids {
-		if !alive(pid) {
-			t.Errorf("pid %d of the live server's task was stopped", pid)
+		state := id.dir(t)
+		liveWork := id.dir(t)
+		live := startServer(t, id, state, liveWork)
+		live.bash(map[string]any{"command": spawn, "run_in_background": true})
+		livePids := waitPids(t, filepath.Join(liveWork, "pids"), 4)
+
+		victimWork := id.dir(t)
+		victim := startServer(t, id, state, victimWork)
+		victim.bash(map[string]any{"command": spawn, "run_in_background": true})
+		victimPids := waitPids(t, filepath.Join(victimWork, "pids"), 4)
+		victimDir := victim.instanceDir(state)
+		liveDir := live.instanceDir(state)
+
+		victim.cmd.Process.Signal(syscall.SIGKILL)
+		victim.cmd.Wait()
+		deadline := time.Now().Add(10 * time.Second)
+		for _, pid := range victimPids {
+			for alive(pid) && time.Now().Before(deadline) {
+				time.Sleep(10 * time.Millisecond)
+			}
+			if alive(pid) {
+				t.Errorf("pid %d (%s) outlived the killed server", pid, cmdline(pid))
+				kill(pid)
+			}
 		}
-	}
-	if got := live.run("echo still here"); !strings.Contains(got, "still here") {
-		t.Errorf("the live server stopped working: %q", got)
-	}
+
+		// A process left working in the dead server's directory (as a kernel
+		// without the parent-death signal, or a killed supervisor, would leave
+		// one) is stopped by the next start, and the directory removed.
+		stray := id.command("sleep", "1003")
+		stray.Env = []string{"TMPDIR=" + filepath.Join(victimDir, "x")}
+		must(t, stray.Start())
+		strayCwd := id.command("sleep", "1004")
+		strayCwd.Dir = victimDir
+		must(t, strayCwd.Start())
+		if _, err := os.Stat(victimDir); err != nil {
+			t.Fatalf("the killed server's directory is already gone (%v); the next start has nothing to show", err)
+		}
+		next := startServer(t, id, state, id.dir(t))
+		next.run("true")
+		if _, err := os.Stat(victimDir); !os.IsNotExist(err) {
+			t.Errorf("the next start left the dead server's directory %s (%v)", victimDir, err)
+		}
+		if _, err := os.Stat(victimDir + ".lock"); !os.IsNotExist(err) {
+			t.Errorf("the next start left the dead server's lock file (%v)", err)
+		}
+		for _, c := range []*exec.Cmd{stray, strayCwd} {
+			c.Wait()
+			if c.ProcessState.Sys().(syscall.WaitStatus).Signal() != syscall.SIGKILL {
+				t.Errorf("a process working in the dead server's directory was not stopped: %v", c.ProcessState)
+			}
+		}
+
+		// The live server kept everything.
+		if _, err := os.Stat(liveDir); err != nil {
+			t.Errorf("the live server's directory was removed: %v", err)
+		}
+		for _, pid := range livePids {
+			if !alive(pid) {
+				t.Errorf("pid %d of the live server's task was stopped", pid)
+			}
+		}
+		if got := live.run("echo still here"); !strings.Contains(got, "still here") {
+			t.Errorf("the live server stopped working: %q", got)
+		}
+	})
 }
 
 // waitPids waits until file holds n pids, and returns them.
@@ -367,14 +424,15 @@ var plantAttacks = []struct {
 
 // gitRepo makes dir a git repository with one commit, and copies the escape
 // policy into it as policy.toml.
-func gitRepo(t *testing.T, dir string) {
+func gitRepo(t *testing.T, id ident, dir string) {
 	t.Helper()
 	policy, err := os.ReadFile(filepath.Join(dataDir, "allow-all.toml"))
 	must(t, err)
 	policy = append(policy, "[sandbox]\nprotected = [\"Makefile\"]\n"...)
 	must(t, os.WriteFile(filepath.Join(dir, "policy.toml"), policy, 0o644))
 	must(t, os.WriteFile(filepath.Join(dir, "Makefile"), []byte("all:\n"), 0o644))
-	cmd := exec.Command("bash", "-c", `git init -q && git add policy.toml Makefile && git commit -qm init`)
+	id.chownAll(t, dir)
+	cmd := id.command("bash", "-c", `git init -q && git add policy.toml Makefile && git commit -qm init`)
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), gitIdentity...)
 	if out, err := cmd.CombinedOutput(); err != nil {
@@ -397,81 +455,83 @@ func fileContains(p, s string) bool {
 // With it, as root (read-only mounts), each fails; where the host cannot make
 // the mounts, the result names the file that changed.
 func TestPlantedForLater(t *testing.T) {
-	requireSuite(t)
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("no git")
-	}
-	for _, a := range plantAttacks {
-		t.Run(a.name, func(t *testing.T) {
-			control := t.TempDir()
-			gitRepo(t, control)
-			cmd := exec.Command("bash", "-c", a.script)
-			cmd.Dir = control
-			out, _ := cmd.CombinedOutput()
-			if !a.worked(control) {
-				t.Fatalf("without the sandbox the attack did not work; it proves nothing:\n%s", out)
-			}
+	eachIdentity(t, func(t *testing.T, id ident) {
+		if _, err := exec.LookPath("git"); err != nil {
+			t.Skip("no git")
+		}
+		for _, a := range plantAttacks {
+			t.Run(a.name, func(t *testing.T) {
+				control := id.dir(t)
+				gitRepo(t, id, control)
+				cmd := id.command("bash", "-c", a.script)
+				cmd.Dir = control
+				out, _ := cmd.CombinedOutput()
+				if !a.worked(control) {
+					t.Fatalf("without the sandbox the attack did not work; it proves nothing:\n%s", out)
+				}
 
-			work := t.TempDir()
-			gitRepo(t, work)
-			run := exec.Command(stockade, "run", "--json", "--policy", filepath.Join(work, "policy.toml"), "-c", a.script)
-			run.Dir = work
-			run.Env = append(os.Environ(), "HOME="+t.TempDir(), "XDG_RUNTIME_DIR="+stateRoot(t))
-			var stdout, stderr strings.Builder
-			run.Stdout, run.Stderr = &stdout, &stderr
-			run.Run()
-			var res struct {
-				Notes   []string `json:"notes"`
-				Applied struct {
-					ReadOnlyMounts    bool     `json:"read_only_mounts"`
-					ReadOnlyProtected []string `json:"read_only_protected"`
-				} `json:"applied"`
-			}
-			if err := json.Unmarshal([]byte(stdout.String()), &res); err != nil {
-				t.Fatalf("stockade run --json: %v\n%s\n%s", err, stdout.String(), stderr.String())
-			}
-			if res.Applied.ReadOnlyMounts && len(res.Applied.ReadOnlyProtected) == 0 {
-				t.Errorf("read-only mounts were made, but none for the protected paths")
-			}
-			planted := a.worked(work)
-			noted := strings.Contains(strings.Join(res.Notes, "\n"), "a protected file changed")
-			switch {
-			case len(res.Applied.ReadOnlyProtected) > 0 && planted:
-				t.Errorf("the attack planted its code although the protected paths were read-only mounts:\n%s", lastLines(stderr.String(), 5))
-			case planted && !noted:
-				t.Errorf("the attack planted its code and the result does not say so; notes: %q", res.Notes)
-			}
-			// Git itself still works in the repository afterwards.
-			check := exec.Command("git", "status", "--short")
-			check.Dir = work
-			if out, err := check.CombinedOutput(); err != nil && !planted {
-				t.Errorf("git status after the attack: %v\n%s", err, out)
-			}
-		})
-	}
+				work := id.dir(t)
+				gitRepo(t, id, work)
+				run := id.command(id.stockade, "run", "--json", "--policy", filepath.Join(work, "policy.toml"), "-c", a.script)
+				run.Dir = work
+				run.Env = append(os.Environ(), "HOME="+id.dir(t), "XDG_RUNTIME_DIR="+id.dir(t))
+				var stdout, stderr strings.Builder
+				run.Stdout, run.Stderr = &stdout, &stderr
+				run.Run()
+				var res struct {
+					Notes   []string `json:"notes"`
+					Applied struct {
+						ReadOnlyMounts    bool     `json:"read_only_mounts"`
+						ReadOnlyProtected []string `json:"read_only_protected"`
+					} `json:"applied"`
+				}
+				if err := json.Unmarshal([]byte(stdout.String()), &res); err != nil {
+					t.Fatalf("stockade run --json: %v\n%s\n%s", err, stdout.String(), stderr.String())
+				}
+				if res.Applied.ReadOnlyMounts && len(res.Applied.ReadOnlyProtected) == 0 {
+					t.Errorf("read-only mounts were made, but none for the protected paths")
+				}
+				planted := a.worked(work)
+				noted := strings.Contains(strings.Join(res.Notes, "\n"), "a protected file changed")
+				switch {
+				case len(res.Applied.ReadOnlyProtected) > 0 && planted:
+					t.Errorf("the attack planted its code although the protected paths were read-only mounts:\n%s", lastLines(stderr.String(), 5))
+				case planted && !noted:
+					t.Errorf("the attack planted its code and the result does not say so; notes: %q", res.Notes)
+				}
+				// Git itself still works in the repository afterwards.
+				check := id.command("git", "status", "--short")
+				check.Dir = work
+				if out, err := check.CombinedOutput(); err != nil && !planted {
+					t.Errorf("git status after the attack: %v\n%s", err, out)
+				}
+			})
+		}
+	})
 }
 
 // TestPlantedByTask: a background task plants a hook file where no mount
 // could protect it (.git/info/attributes, absent when the session started);
 // the next result says so.
 func TestPlantedByTask(t *testing.T) {
-	requireSuite(t)
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("no git")
-	}
-	work := t.TempDir()
-	gitRepo(t, work)
-	s := startServer(t, stateRoot(t), work)
-	s.bash(map[string]any{"command": `echo '* filter=planted' > .git/info/attributes`, "run_in_background": true})
-	waitFor(t, "the task's file", func() bool { return exists(filepath.Join(work, ".git/info/attributes")) })
-	notes, _ := s.bash(map[string]any{"command": "true"})["notes"].([]any)
-	if !strings.Contains(fmt.Sprint(notes), ".git/info/attributes (created)") {
-		t.Errorf("the next result does not name the planted file; notes: %v", notes)
-	}
-	notes, _ = s.bash(map[string]any{"command": "true"})["notes"].([]any)
-	if len(notes) > 0 {
-		t.Errorf("a change is reported twice: %v", notes)
-	}
+	eachIdentity(t, func(t *testing.T, id ident) {
+		if _, err := exec.LookPath("git"); err != nil {
+			t.Skip("no git")
+		}
+		work := id.dir(t)
+		gitRepo(t, id, work)
+		s := startServer(t, id, id.dir(t), work)
+		s.bash(map[string]any{"command": `echo '* filter=planted' > .git/info/attributes`, "run_in_background": true})
+		waitFor(t, "the task's file", func() bool { return exists(filepath.Join(work, ".git/info/attributes")) })
+		notes, _ := s.bash(map[string]any{"command": "true"})["notes"].([]any)
+		if !strings.Contains(fmt.Sprint(notes), ".git/info/attributes (created)") {
+			t.Errorf("the next result does not name the planted file; notes: %v", notes)
+		}
+		notes, _ = s.bash(map[string]any{"command": "true"})["notes"].([]any)
+		if len(notes) > 0 {
+			t.Errorf("a change is reported twice: %v", notes)
+		}
+	})
 }
 
 // TestKilledRunLeavesNothing: `stockade run` is SIGKILLed while its command
@@ -480,32 +540,33 @@ func TestPlantedByTask(t *testing.T) {
 // by the next start of stockade, which finds them working in the dead run's
 // state directory. (Between the two, they run: see SECURITY.md.)
 func TestKilledRunLeavesNothing(t *testing.T) {
-	requireSuite(t)
-	const spawn = `sleep 1000 & echo $! >> pids; setsid sleep 1001 & echo $! >> pids; (sleep 1002 & echo $! >> pids) ; echo $$ >> pids; wait`
-	state := stateRoot(t)
-	work := t.TempDir()
-	runCmd := func(args ...string) *exec.Cmd {
-		cmd := exec.Command(stockade, append([]string{"run", "--policy", filepath.Join(dataDir, "allow-all.toml")}, args...)...)
-		cmd.Dir = work
-		cmd.Env = append(os.Environ(), "XDG_RUNTIME_DIR="+state, "HOME="+t.TempDir())
-		cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-		return cmd
-	}
-	run := runCmd("-c", spawn)
-	must(t, run.Start())
-	pids := waitPids(t, filepath.Join(work, "pids"), 4)
-	run.Process.Signal(syscall.SIGKILL)
-	run.Wait()
-	waitFor(t, "the command's shell to die with stockade run", func() bool { return !alive(pids[3]) })
-	must(t, runCmd("--", "true").Run())
-	for _, pid := range pids[:3] {
-		if alive(pid) {
-			t.Errorf("pid %d (%s) outlived the killed stockade run and the next start", pid, cmdline(pid))
-			kill(pid)
+	eachIdentity(t, func(t *testing.T, id ident) {
+		const spawn = `sleep 1000 & echo $! >> pids; setsid sleep 1001 & echo $! >> pids; (sleep 1002 & echo $! >> pids) ; echo $$ >> pids; wait`
+		state := id.dir(t)
+		work := id.dir(t)
+		policy := id.policy(t)
+		runCmd := func(args ...string) *exec.Cmd {
+			cmd := id.command(id.stockade, append([]string{"run", "--policy", policy}, args...)...)
+			cmd.Dir = work
+			cmd.Env = append(os.Environ(), "XDG_RUNTIME_DIR="+state, "HOME="+id.dir(t))
+			return cmd
 		}
-	}
-	ents, _ := os.ReadDir(filepath.Join(state, "stockade"))
-	if len(ents) != 0 {
-		t.Errorf("state left after the next start: %v", ents)
-	}
+		run := runCmd("-c", spawn)
+		must(t, run.Start())
+		pids := waitPids(t, filepath.Join(work, "pids"), 4)
+		run.Process.Signal(syscall.SIGKILL)
+		run.Wait()
+		waitFor(t, "the command's shell to die with stockade run", func() bool { return !alive(pids[3]) })
+		must(t, runCmd("--", "true").Run())
+		for _, pid := range pids[:3] {
+			if alive(pid) {
+				t.Errorf("pid %d (%s) outlived the killed stockade run and the next start", pid, cmdline(pid))
+				kill(pid)
+			}
+		}
+		ents, _ := os.ReadDir(filepath.Join(state, "stockade"))
+		if len(ents) != 0 {
+			t.Errorf("state left after the next start: %v", ents)
+		}
+	})
 }
