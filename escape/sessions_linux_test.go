@@ -157,30 +157,22 @@ func requireSuite(t *testing.T) {
 	}
 }
 
-// ident is who stockade and the attacks run as: root, or a plain user
-// with no capabilities (no read-only mounts, so protected files are only
-// watched). Both are real deployments.
+// ident is who stockade and the attacks run as: the suite's root or its
+// plain user (identity_linux_test.go), who gets no capabilities and so no
+// read-only mounts: protected files are then only watched. Both are real
+// deployments.
 type ident struct {
 	name     string
 	uid      int
-	stockade string // a copy of the binary this identity can run
+	stockade string // the binary, where this identity can run it
 }
 
-// eachIdentity runs f as root and as a plain user.
+// eachIdentity runs f as root and as the plain user.
 func eachIdentity(t *testing.T, f func(t *testing.T, id ident)) {
 	requireSuite(t)
-	for _, id := range []ident{{name: "root"}, {name: "user", uid: unusedUID(t)}} {
-		t.Run(id.name, func(t *testing.T) {
-			id.stockade = stockade
-			if id.uid != 0 {
-				// The test binary's directory is root's alone.
-				bin := filepath.Join(id.dir(t), "stockade")
-				b, err := os.ReadFile(stockade)
-				must(t, err)
-				must(t, os.WriteFile(bin, b, 0o755))
-				id.stockade = bin
-			}
-			f(t, id)
+	for _, who := range rootAndUser {
+		t.Run(who.name, func(t *testing.T) {
+			f(t, ident{name: who.name, uid: who.uid(), stockade: stockade})
 		})
 	}
 }
@@ -197,10 +189,7 @@ func (id ident) dir(t *testing.T) string {
 // command is exec.Command run as id.
 func (id ident) command(name string, args ...string) *exec.Cmd {
 	cmd := exec.Command(name, args...)
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	if id.uid != 0 {
-		cmd.SysProcAttr.Credential = &syscall.Credential{Uid: uint32(id.uid), Gid: uint32(id.uid)}
-	}
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Credential: credential(id.uid)}
 	return cmd
 }
 

@@ -23,6 +23,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/stockade/stockade/sandbox"
 )
@@ -41,26 +42,40 @@ const (
 	eperm       // EPERM
 )
 
-var (
-	deniedRe = regexp.MustCompile(`(?i)permission denied|\bEACCES\b|\[Errno 13\]`)
-	rofsRe   = regexp.MustCompile(`(?i)read-only file system|\bEROFS\b|\[Errno 30\]`)
-	epermRe  = regexp.MustCompile(`(?i)operation not permitted|\bEPERM\b|\[Errno 1\]`)
-	// socketRe: the line is about a socket, a connection or a name lookup.
-	socketRe = regexp.MustCompile(`(?i)\bsocket\b|\bconnect\b|\bdial\b|\bbind\b|\blisten\b`)
-	unixRe   = regexp.MustCompile(`(?i)\bunix\b|\.sock\b`)
-	// dnsRe: a name lookup failed, which with the network off the sandbox
+// patterns are the regular expressions below, compiled on first use: not in
+// every stockade process (the sandboxed child included) at start.
+var patterns = sync.OnceValue(func() *pats {
+	return &pats{
+		denied: regexp.MustCompile(`(?i)permission denied|\bEACCES\b|\[Errno 13\]`),
+		rofs:   regexp.MustCompile(`(?i)read-only file system|\bEROFS\b|\[Errno 30\]`),
+		eperm:  regexp.MustCompile(`(?i)operation not permitted|\bEPERM\b|\[Errno 1\]`),
+		socket: regexp.MustCompile(`(?i)\bsocket\b|\bconnect\b|\bdial\b|\bbind\b|\blisten\b`),
+		unix:   regexp.MustCompile(`(?i)\bunix\b|\.sock\b`),
+		dns:    regexp.MustCompile(`(?i)temporary failure in name resolution|\bEAI_AGAIN\b|could not resolve host|could not resolve hostname|lookup \S+ on \S+: dial udp`),
+		read:   regexp.MustCompile(`(?i)cannot open directory|cannot read|cannot access|\bopendir\b|\bscandir\b|error reading|failed to read|could not read|unable to read`),
+		prog:   regexp.MustCompile(`^\s*[^\s:'"]+: (?:line \d+: )?`),
+		before: regexp.MustCompile(`(?i)(\S+): (?:permission denied|read-only file system|operation not permitted)`),
+		quoted: regexp.MustCompile("['\"‘`]([^'\"’`\\s][^'\"’`]*)['\"’`]"),
+		path:   regexp.MustCompile(`(?:^|[\s(=:])((?:~|\.{1,2})?/[^\s:'"(),;]*)`),
+	}
+})
+
+type pats struct {
+	// denied, rofs, eperm: the error a line reports (EACCES, EROFS, EPERM).
+	denied, rofs, eperm *regexp.Regexp
+	// socket: the line is about a socket or a connection; unix: a unix one.
+	socket, unix *regexp.Regexp
+	// dns: a name lookup failed, which with the network off the sandbox
 	// causes (the resolver's socket is refused).
-	dnsRe = regexp.MustCompile(`(?i)temporary failure in name resolution|\bEAI_AGAIN\b|could not resolve host|could not resolve hostname|lookup \S+ on \S+: dial udp`)
-	// readRe: the operation was a read, not a write.
-	readRe = regexp.MustCompile(`(?i)cannot open directory|cannot read|cannot access|\bopendir\b|\bscandir\b|error reading|failed to read|could not read|unable to read`)
-	// progRe is the "program: " or "bash: line 3: " a message starts with.
-	progRe = regexp.MustCompile(`^\s*[^\s:'"]+: (?:line \d+: )?`)
-	// beforeRe is the word just before the error, as in "x.txt: Permission denied".
-	beforeRe = regexp.MustCompile(`(?i)(\S+): (?:permission denied|read-only file system|operation not permitted)`)
-	// quotedRe and pathRe find the paths a line names.
-	quotedRe = regexp.MustCompile("['\"‘`]([^'\"’`\\s][^'\"’`]*)['\"’`]")
-	pathRe   = regexp.MustCompile(`(?:^|[\s(=:])((?:~|\.{1,2})?/[^\s:'"(),;]*)`)
-)
+	dns *regexp.Regexp
+	// read: the operation was a read, not a write.
+	read *regexp.Regexp
+	// prog: the "program: " or "bash: line 3: " a message starts with;
+	// before: the word just before the error ("x.txt: Permission denied").
+	prog, before *regexp.Regexp
+	// quoted and path find the paths a line names.
+	quoted, path *regexp.Regexp
+}
 
 // Notes returns what spec refused the command, read from its stderr; cwd
 // is where the command ran (relative paths are taken from it).
@@ -76,7 +91,7 @@ func Notes(stderr, cwd string, spec sandbox.Spec) []string {
 			break
 		}
 		k := lineKind(line)
-		if k == none && !dnsRe.MatchString(line) {
+		if k == none && !patterns().dns.MatchString(line) {
 			continue
 		}
 		if n := socketNote(line, k, spec); n != "" {
@@ -87,7 +102,7 @@ func Notes(stderr, cwd string, spec sandbox.Spec) []string {
 			continue
 		}
 		for _, p := range paths(line, cwd) {
-			add(fileNote(p, k, readRe.MatchString(line), spec))
+			add(fileNote(p, k, patterns().read.MatchString(line), spec))
 		}
 	}
 	return notes
@@ -95,11 +110,11 @@ func Notes(stderr, cwd string, spec sandbox.Spec) []string {
 
 func lineKind(line string) kind {
 	switch {
-	case rofsRe.MatchString(line):
+	case patterns().rofs.MatchString(line):
 		return rofs
-	case deniedRe.MatchString(line):
+	case patterns().denied.MatchString(line):
 		return denied
-	case epermRe.MatchString(line):
+	case patterns().eperm.MatchString(line):
 		return eperm
 	}
 	return none
@@ -108,12 +123,12 @@ func lineKind(line string) kind {
 // socketNote explains a refused socket or name lookup, if the line is one
 // and the sandbox refuses it.
 func socketNote(line string, k kind, spec sandbox.Spec) string {
-	lookup := dnsRe.MatchString(line)
-	if !lookup && (k == none || !socketRe.MatchString(line)) {
+	lookup := patterns().dns.MatchString(line)
+	if !lookup && (k == none || !patterns().socket.MatchString(line)) {
 		return ""
 	}
 	switch {
-	case !lookup && unixRe.MatchString(line):
+	case !lookup && patterns().unix.MatchString(line):
 		if spec.UnixSocketsOff && k == eperm {
 			return `unix socket refused: new unix sockets are off in this sandbox (unix_sockets = "deny"); allow with [sandbox] unix_sockets = "allow" in a policy file (--policy)`
 		}
@@ -148,16 +163,16 @@ func paths(line, cwd string) []string {
 			out = append(out, p)
 		}
 	}
-	if rest := progRe.ReplaceAllString(line, ""); lineKind(rest) != none {
+	if rest := patterns().prog.ReplaceAllString(line, ""); lineKind(rest) != none {
 		line = rest
 	}
-	for _, m := range beforeRe.FindAllStringSubmatch(line, -1) {
+	for _, m := range patterns().before.FindAllStringSubmatch(line, -1) {
 		addPath(strings.Trim(m[1], "'\"‘’`"))
 	}
-	for _, m := range quotedRe.FindAllStringSubmatch(line, -1) {
+	for _, m := range patterns().quoted.FindAllStringSubmatch(line, -1) {
 		addPath(m[1])
 	}
-	for _, m := range pathRe.FindAllStringSubmatch(line, -1) {
+	for _, m := range patterns().path.FindAllStringSubmatch(line, -1) {
 		addPath(m[1])
 	}
 	return out

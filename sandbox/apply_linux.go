@@ -31,12 +31,13 @@ import (
 //     CAP_SYS_ADMIN, that is as root): the calling thread gets a private
 //     mount namespace in which every mount outside the writable roots is
 //     read-only, see mounts_linux.go;
-//  5. the capabilities are dropped (DropCaps): locked securebits, the bounding
+//  5. an IPC namespace (IPCNamespace), on the calling thread as well;
+//  6. the capabilities are dropped (DropCaps): locked securebits, the bounding
 //     set, the ambient set, then the effective, permitted and inheritable sets,
 //     on every thread;
-//  6. the Landlock ruleset is enforced on every thread, and probed;
-//  7. the seccomp filter is installed on every thread (TSYNC);
-//  8. /proc/self/task/*/status is read back for every thread.
+//  7. the Landlock ruleset is enforced on every thread, and probed;
+//  8. the seccomp filter is installed on every thread (TSYNC);
+//  9. /proc/self/task/*/status is read back for every thread.
 //
 // Any step that fails is an error naming it, and the command must not run: a
 // failed Apply may leave the process half restricted.
@@ -69,6 +70,12 @@ func apply(spec Spec, all bool) (a Applied, err error) {
 				leaveProcLimit(dir)
 			}
 		}()
+	}
+
+	if spec.NprocLimit > 0 {
+		if a.NprocLimit, err = setNprocLimit(spec.NprocLimit); err != nil {
+			return a, err
+		}
 	}
 
 	if err := setNoNewPrivs(all); err != nil {
@@ -131,6 +138,16 @@ func apply(spec Spec, all bool) (a Applied, err error) {
 		}
 	}
 
+	if spec.IPCNamespace {
+		// On this thread, like the mount namespace: the command is started
+		// from it. Without the namespace, the filter refuses System V IPC.
+		if err := unix.Unshare(unix.CLONE_NEWIPC); err != nil {
+			notes = append(notes, fmt.Sprintf("ipc namespace: none (unshare: %v): System V IPC refused", err))
+		} else {
+			a.IPCNamespace = true
+		}
+	}
+
 	if spec.DropCaps {
 		if err := dropCaps(all); err != nil {
 			return a, fmt.Errorf("dropping capabilities: %w", err)
@@ -150,7 +167,7 @@ func apply(spec Spec, all bool) (a Applied, err error) {
 	}
 
 	if spec.Seccomp {
-		if err := installFilter(spec, all); err != nil {
+		if err := installFilter(spec, a.IPCNamespace, all); err != nil {
 			return a, err
 		}
 	}
@@ -196,8 +213,8 @@ func Validate(spec Spec) error {
 	if spec.Scopes && spec.LandlockABI < 6 {
 		return fmt.Errorf("landlock scopes need ABI 6 or later, the spec asks for ABI %d", spec.LandlockABI)
 	}
-	if spec.MaxProcs < 0 {
-		return fmt.Errorf("bad process bound %d", spec.MaxProcs)
+	if spec.MaxProcs < 0 || spec.NprocLimit < 0 {
+		return fmt.Errorf("bad process bound %d", min(spec.MaxProcs, spec.NprocLimit))
 	}
 	if spec.FS == FSWorkspaceWrite && spec.Workdir == "" && spec.TmpDir == "" && len(spec.WritableRoots) == 0 {
 		return errors.New("workspace-write with no workdir, tmpdir or writable root")
@@ -270,9 +287,9 @@ func writesProc(spec Spec) bool {
 }
 
 // installFilter installs the socket filter on every thread.
-func installFilter(spec Spec, all bool) error {
+func installFilter(spec Spec, sysvIPC, all bool) error {
 	arch, _ := seccompArchFor(runtime.GOARCH)
-	raw, err := socketFilter(arch, filterRules{networkOff: spec.NetworkOff, unixSocketsOff: spec.UnixSocketsOff})
+	raw, err := socketFilter(arch, filterRules{networkOff: spec.NetworkOff, unixSocketsOff: spec.UnixSocketsOff, sysvIPC: sysvIPC})
 	if err != nil {
 		return fmt.Errorf("seccomp: %w", err)
 	}

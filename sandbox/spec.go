@@ -57,6 +57,15 @@ type Spec struct {
 	DropCaps bool `json:"drop_caps"`
 	// MaxProcs bounds the number of processes (0: no bound).
 	MaxProcs int `json:"max_procs"`
+	// NprocLimit, where there is no pids cgroup, lets the command start at
+	// most this many processes more than its user runs when it starts, with
+	// RLIMIT_NPROC (which counts all of the user's processes, and does not
+	// bind uid 0).
+	NprocLimit int `json:"nproc_limit,omitempty"`
+	// IPCNamespace gives the command a System V IPC namespace of its own
+	// (it needs CAP_SYS_ADMIN, that is root). The seccomp filter refuses
+	// System V IPC to a command that has none.
+	IPCNamespace bool `json:"ipc_namespace"`
 }
 
 // Applied is what the child really put in force, checked after applying
@@ -68,6 +77,8 @@ type Applied struct {
 	Scopes      bool `json:"scopes"`
 	CapsDropped bool `json:"caps_dropped"`
 	MaxProcs    int  `json:"max_procs"`
+	// NprocLimit is the RLIMIT_NPROC set for NprocLimit (0: none).
+	NprocLimit int `json:"nproc_limit,omitempty"`
 	// ReadOnlyMounts: every mount outside the writable roots is read-only
 	// for the command (root only; see mounts_linux.go), so it cannot change
 	// the mode, times or extended attributes of files there either.
@@ -78,7 +89,10 @@ type Applied struct {
 	// every process the command starts; the parent passes it to
 	// RemoveProcLimit once the child is gone.
 	ProcLimit string `json:"proc_limit,omitempty"`
-	Notes     string `json:"notes,omitempty"`
+	// IPCNamespace: the command has a System V IPC namespace of its own, so
+	// the filter lets it use System V IPC.
+	IPCNamespace bool   `json:"ipc_namespace,omitempty"`
+	Notes        string `json:"notes,omitempty"`
 }
 
 // GitProtected are the files of the repository in workdir that the user's own

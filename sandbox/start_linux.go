@@ -44,6 +44,12 @@ func Start(spec Spec, cmd *exec.Cmd) (a Applied, release func(), err error) {
 		}
 	}()
 	s := <-done
+	if s.a.ProcLimit != "" {
+		// This process was in the cgroup only so that the command would start
+		// there. It leaves from this goroutine's thread: the restricted one
+		// may no longer write to /sys/fs/cgroup.
+		moveOutOfProcLimit(s.a.ProcLimit)
+	}
 	if s.err != nil {
 		return s.a, func() {}, s.err
 	}
@@ -64,10 +70,6 @@ func startLocked(spec Spec, cmd *exec.Cmd) (Applied, error) {
 	a, err := apply(spec, false)
 	if err != nil {
 		return a, &StartError{"sandbox", err}
-	}
-	if a.ProcLimit != "" {
-		// This process is in the cgroup only so that the command starts there.
-		defer moveOutOfProcLimit(a.ProcLimit)
 	}
 	path, err := lookPath(cmd.Args[0], cmd.Env, cmd.Dir)
 	if err != nil {

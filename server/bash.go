@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
-	mcpserver "github.com/mark3labs/mcp-go/server"
 	"github.com/stockade/stockade/degrade"
 	"github.com/stockade/stockade/exec"
 	"github.com/stockade/stockade/policy"
@@ -248,48 +247,6 @@ func denialText(d policy.Decision) string {
 		text += fmt.Sprintf(" (offending command at %d:%d: %s)", inv.Pos.Line, inv.Pos.Col, strings.TrimSpace(inv.Name+" "+strings.Join(inv.Args, " ")))
 	}
 	return text + ". Nothing was run. Find another way to reach the goal that the policy allows, or ask the user to change the policy."
-}
-
-// askApproval asks the user, through MCP elicitation, whether a command the
-// policy marks "ask" may run; the call waits for the answer. It returns nil
-// when the user approved, and otherwise the result to return.
-func (s *Server) askApproval(ctx context.Context, command string, d policy.Decision) *mcp.CallToolResult {
-	if !clientCanElicit(ctx) {
-		s.log.Info("approval needed but the client cannot be asked", "rule", d.Rule)
-		return toolError("APPROVAL_REQUIRED", "rule %q needs a person's approval: %s. This client cannot be asked (it does not support MCP elicitation), so nothing was run. "+
-			"To allow it, a user can add a rule such as:\n\n[[rule]]\nname = \"allow-this\"\ncommand = [%q]\ndecision = \"allow\"\n\nto the policy file given with --policy.", d.Rule, d.Reason, firstName(d))
-	}
-	msg := fmt.Sprintf("stockade: the policy asks for your approval before running this command.\n\nRule %q: %s\n\nCommand:\n%s", d.Rule, d.Reason, command)
-	answer, err := s.mcp.RequestElicitation(ctx, mcp.ElicitationRequest{Params: mcp.ElicitationParams{
-		Message: msg,
-		RequestedSchema: map[string]any{
-			"type": "object",
-			"properties": map[string]any{
-				"approve": map[string]any{"type": "boolean", "title": "Run this command", "description": "Run it once, in the sandbox"},
-			},
-			"required": []string{"approve"},
-		},
-	}})
-	if err != nil {
-		return toolError("APPROVAL_REQUIRED", "rule %q needs a person's approval: %s; asking the user failed (%v), so nothing was run", d.Rule, d.Reason, err)
-	}
-	if content, ok := answer.Content.(map[string]any); ok && answer.Action == mcp.ElicitationResponseActionAccept && content["approve"] == true {
-		s.log.Info("approved by the user", "rule", d.Rule)
-		return nil
-	}
-	return toolError("APPROVAL_DENIED", "the user did not approve running this command (rule %q: %s); nothing was run", d.Rule, d.Reason)
-}
-
-func clientCanElicit(ctx context.Context) bool {
-	info, ok := mcpserver.ClientSessionFromContext(ctx).(mcpserver.SessionWithClientInfo)
-	return ok && info.GetClientCapabilities().Elicitation != nil
-}
-
-func firstName(d policy.Decision) string {
-	if d.Invocation != nil {
-		return d.Invocation.Name
-	}
-	return ""
 }
 
 // progressSender batches a command's output into MCP progress notifications,

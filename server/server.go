@@ -54,6 +54,8 @@ type Server struct {
 	mu       sync.Mutex
 	sessions map[string]*clientSession
 	closed   bool
+
+	approvals approvals // commands approved "for this session", per client session
 }
 
 // clientSession is one client's exec.Session and when it was last used.
@@ -172,6 +174,7 @@ func (s *Server) closeSession(id string) {
 	cs := s.sessions[id]
 	delete(s.sessions, id)
 	s.mu.Unlock()
+	s.approvals.forget(id)
 	if cs != nil && cs.exec != nil {
 		cs.exec.Close()
 		s.log.Info("session closed", "session", id)

@@ -149,10 +149,26 @@ func cmdRun(args []string, io stdio) int {
 		printError(io.err, fmt.Errorf("denied by policy rule %q: %s", decision.Rule, decision.Reason), offending(decision))
 		return finish(exitDenied)
 	case policy.Ask:
-		out.Error = "approval required: " + decision.Reason
-		printError(io.err, fmt.Errorf("rule %q asks for a person's approval, which stockade run cannot get: %s", decision.Rule, decision.Reason),
-			offending(decision), "to allow it in CI, add a rule with decision = \"allow\" for this command to your policy file and pass --policy")
-		return finish(exitDenied)
+		if !approvedForSession(analysed) {
+			a, asked := askTerminal(decision, analysed)
+			switch {
+			case !asked:
+				out.Error = "approval required: " + decision.Reason
+				printError(io.err, fmt.Errorf("rule %q asks for a person's approval, and there is no terminal to ask on: %s", decision.Rule, decision.Reason), offending(decision))
+				if advice := st.policy.ApprovalAdvice(analysed); advice != "" {
+					fmt.Fprintf(io.err, "%s\n", advice)
+				}
+				return finish(exitDenied)
+			case a == answerNo:
+				out.Error = "not approved: " + decision.Reason
+				printError(io.err, fmt.Errorf("not approved at the terminal (rule %q: %s); nothing was run", decision.Rule, decision.Reason))
+				return finish(exitDenied)
+			case a == answerSession:
+				if err := approveForSession(analysed); err != nil {
+					fmt.Fprintf(io.err, "stockade: warning: the approval is for this run only: %v\n", err)
+				}
+			}
+		}
 	}
 	if !st.report.Full {
 		fmt.Fprintf(io.err, "stockade: warning: best-effort enforcement: %s\n", st.report.Summary())
@@ -218,7 +234,8 @@ func offending(d policy.Decision) string {
 	return fmt.Sprintf("offending command at %d:%d: %s", inv.Pos.Line, inv.Pos.Col, strings.TrimSpace(inv.Name+" "+strings.Join(inv.Args, " ")))
 }
 
-// tailBuffer keeps the last max bytes written to it.
+// tailBuffer keeps (at least) the last max bytes written to it; it trims
+// only when it holds twice that, so a long stream costs O(bytes) copying.
 type tailBuffer struct {
 	mu  sync.Mutex
 	max int
@@ -226,19 +243,23 @@ type tailBuffer struct {
 }
 
 func (t *tailBuffer) Write(p []byte) (int, error) {
+	n := len(p)
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	t.buf = append(t.buf, p...)
-	if over := len(t.buf) - t.max; over > 0 {
-		t.buf = append(t.buf[:0], t.buf[over:]...)
+	if len(p) > t.max {
+		p = p[len(p)-t.max:]
 	}
-	return len(p), nil
+	t.buf = append(t.buf, p...)
+	if len(t.buf) > 2*t.max {
+		t.buf = append(t.buf[:0], t.buf[len(t.buf)-t.max:]...)
+	}
+	return n, nil
 }
 
 func (t *tailBuffer) String() string {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	return string(t.buf)
+	return string(t.buf[max(0, len(t.buf)-t.max):])
 }
 
 // teeWriter writes to w, and a copy to tail.

@@ -62,12 +62,20 @@ type setup struct {
 // this host. tmpdir is the private TMPDIR (its final place may be set later by
 // the session). A *degrade.Refusal means strict enforcement refused this host.
 func (f *sandboxFlags) prepare(tmpdir string) (*setup, error) {
-	p := policy.Default()
-	if f.policyPath != "" {
-		var err error
-		if p, err = policy.Load(f.policyPath); err != nil {
-			return nil, err
-		}
+	workdir := f.workdir
+	if workdir == "" {
+		workdir, _ = os.Getwd()
+	}
+	workdir, err := filepath.Abs(workdir)
+	if err != nil {
+		return nil, err
+	}
+	if fi, err := os.Stat(workdir); err != nil || !fi.IsDir() {
+		return nil, fmt.Errorf("workdir %s is not a directory", workdir)
+	}
+	p, err := policy.LoadLayers(policySources(workdir, f.policyPath))
+	if err != nil {
+		return nil, err
 	}
 	sb := p.Sandbox
 	for _, o := range []struct {
@@ -91,17 +99,6 @@ func (f *sandboxFlags) prepare(tmpdir string) (*setup, error) {
 	sb.WritableRoots = append(sb.WritableRoots, f.allowWrite...)
 	sb.ReadableRoots = append(sb.ReadableRoots, f.allowRead...)
 
-	workdir := f.workdir
-	if workdir == "" {
-		workdir, _ = os.Getwd()
-	}
-	workdir, err := filepath.Abs(workdir)
-	if err != nil {
-		return nil, err
-	}
-	if fi, err := os.Stat(workdir); err != nil || !fi.IsDir() {
-		return nil, fmt.Errorf("workdir %s is not a directory", workdir)
-	}
 	if sb.Filesystem == string(sandbox.FSWorkspaceWrite) || sb.Filesystem == "" {
 		if err := checkWorkdir(workdir, sb.DenyRead); err != nil {
 			if !f.dangerousWorkdir {
@@ -121,8 +118,12 @@ func (f *sandboxFlags) prepare(tmpdir string) (*setup, error) {
 	if err != nil {
 		return nil, err
 	}
-	if f.policyPath != "" {
-		if abs, err := filepath.Abs(f.policyPath); err == nil {
+	// Every policy file in use: rewritten, it would change what runs next.
+	for _, l := range p.Layers {
+		if l.File == "" {
+			continue
+		}
+		if abs, err := filepath.Abs(l.File); err == nil && !slices.Contains(spec.Protected, abs) {
 			spec.Protected = append(spec.Protected, abs)
 		}
 	}
