@@ -40,6 +40,13 @@ func Plan(h Host, want policy.Sandbox, workdir, tmpdir string) (sandbox.Spec, Re
 	if err != nil {
 		return sandbox.Spec{}, Report{}, err
 	}
+	protected, err := expandAll("protected", want.Protected, workdir)
+	if err != nil {
+		return sandbox.Spec{}, Report{}, err
+	}
+	if workdir != "" {
+		protected = append(sandbox.GitProtected(workdir), protected...)
+	}
 
 	abi, abiNote := h.effectiveABI()
 	fsOn := want.Filesystem != string(sandbox.FSOff)
@@ -53,7 +60,7 @@ func Plan(h Host, want policy.Sandbox, workdir, tmpdir string) (sandbox.Spec, Re
 	// refusal below keeps anything from running.
 	spec := sandbox.Spec{
 		FS: sandbox.FSMode(want.Filesystem), Workdir: workdir, TmpDir: tmpdir,
-		WritableRoots: writable, ReadableRoots: readable, DenyRead: deny,
+		WritableRoots: writable, ReadableRoots: readable, DenyRead: deny, Protected: protected,
 		LandlockABI:    abi,
 		NetworkOff:     netOff && (h.Seccomp || abi >= abiTCP),
 		UnixSocketsOff: unixOff && h.Seccomp,

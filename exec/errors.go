@@ -26,3 +26,22 @@ func (e *SandboxError) Error() string {
 // errSupervisorGone is returned for calls in flight when the sandbox supervisor
 // exits, for example because a command killed it.
 var errSupervisorGone = errors.New("the sandbox supervisor exited")
+
+// StateDirError refuses a state directory that this user does not own alone:
+// another user may have created it first to read or plant session files.
+type StateDirError struct {
+	Dir string
+	Why string
+}
+
+func (e *StateDirError) Error() string {
+	return fmt.Sprintf("refusing state directory %s: it %s", e.Dir, e.Why)
+}
+
+// Hints say how to get a state directory stockade can use.
+func (e *StateDirError) Hints() []string {
+	return []string{
+		fmt.Sprintf("if nothing of yours is in it, remove it (rm -rf %s) and start again; stockade creates it with mode 0700", e.Dir),
+		"or set XDG_RUNTIME_DIR to a directory of your own with mode 0700",
+	}
+}

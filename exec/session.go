@@ -24,10 +24,10 @@ type Config struct {
 	Truncate Truncation    // which part of a long stream to keep (default TruncateHead)
 	MaxTasks int           // running background tasks at most (default 10)
 	Grace    time.Duration // between SIGTERM and SIGKILL (default 5s)
-	// RuntimeDir holds the session's private directory (TMPDIR, full outputs,
-	// task logs); default os.TempDir().
-	RuntimeDir string
-	Stderr     io.Writer // the sandbox child's own diagnostics (default os.Stderr)
+	// State holds the session's private directory (TMPDIR, full outputs,
+	// task logs); default DefaultInstance().
+	State  *Instance
+	Stderr io.Writer // the sandbox child's own diagnostics (default os.Stderr)
 	// Shell runs the commands; default DetectShell(): /bin/bash, else /bin/sh.
 	Shell Shell
 }
@@ -43,12 +43,13 @@ type Session struct {
 	spawner spawner
 	devnull *os.File
 
-	mu     sync.Mutex
-	cwd    string
-	env    []string
-	tasks  map[string]*task
-	nextID int
-	closed bool
+	mu        sync.Mutex
+	protected ProtectedState // the protected paths after the last command
+	cwd       string
+	env       []string
+	tasks     map[string]*task
+	nextID    int
+	closed    bool
 }
 
 // Request is one command to run.
@@ -71,6 +72,11 @@ type Result struct {
 	Duration       time.Duration
 	Leftovers      int    // processes still running when the shell exited, which were stopped
 	CwdReset       string // why the cwd went back to the workdir, if it did
+	// ProtectedChanged lists the protected files (git hooks and config, the
+	// policy file) that changed since the previous command ended: by this
+	// command, or a background task, where the host could not make them
+	// read-only.
+	ProtectedChanged []string
 }
 
 // NewSession creates the session's private directory and starts its sandbox.
@@ -94,7 +100,12 @@ func NewSession(cfg Config) (*Session, error) {
 	if err != nil {
 		return nil, err
 	}
-	dir, err := os.MkdirTemp(cfg.RuntimeDir, "stockade-session-")
+	if cfg.State == nil {
+		if cfg.State, err = DefaultInstance(); err != nil {
+			return nil, err
+		}
+	}
+	dir, err := cfg.State.NewDir("session-")
 	if err != nil {
 		return nil, fmt.Errorf("session directory: %w", err)
 	}
@@ -121,6 +132,9 @@ func NewSession(cfg Config) (*Session, error) {
 	s.env = SetEnv(cfg.Env, "TMPDIR", s.tmp)
 	spec := cfg.Spec
 	spec.Workdir, spec.TmpDir = workdir, s.tmp
+	spec.PrivateRoot, spec.SessionDir = cfg.State.Root, dir
+	s.cfg.Spec.Protected, s.cfg.Spec.Workdir = spec.Protected, workdir
+	s.protected = SnapshotProtected(spec.Protected)
 	if s.spawner, err = newSpawner(spec, cfg.Stderr); err != nil {
 		s.devnull.Close()
 		return fail(err)
@@ -243,7 +257,10 @@ func (s *Session) Run(ctx context.Context, req Request) (Result, error) {
 	if res.TimedOut && res.ExitCode == 0 {
 		res.ExitCode = 124
 	}
+	now := SnapshotProtected(s.cfg.Spec.Protected)
 	s.mu.Lock()
+	res.ProtectedChanged = ChangedProtected(s.protected, now, s.cfg.Spec.Workdir)
+	s.protected = now
 	if !res.TimedOut && !res.Cancelled {
 		if cwd, env, ok := s.init.parseReport(report.Bytes()); ok {
 			s.cwd = cwd

@@ -64,7 +64,11 @@ func startZygote(spec sandbox.Spec, stderr io.Writer) (*zygoteClient, error) {
 	cmd.Env = []string{}
 	cmd.ExtraFiles = []*os.File{childEnd}
 	cmd.Stderr = stderr
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	// SIGTERM when this process dies, however it dies: the zygote then kills
+	// every process below it before it leaves (SIGKILL would leave them to
+	// init). The fork checks for a parent already gone, and until the zygote
+	// handles SIGTERM, SIGTERM kills it before it has started anything.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGTERM}
 	err = startKnown(cmd)
 	childEnd.Close()
 	if err != nil {

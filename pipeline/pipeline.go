@@ -114,6 +114,15 @@ func Prepare(o Overrides, tmpdir string) (*Setup, error) {
 	if err != nil {
 		return nil, err
 	}
+	// Every policy file in use: rewritten, it would change what runs next.
+	for _, l := range p.Layers {
+		if l.File == "" {
+			continue
+		}
+		if abs, err := filepath.Abs(l.File); err == nil && !slices.Contains(spec.Protected, abs) {
+			spec.Protected = append(spec.Protected, abs)
+		}
+	}
 	env, removed := exec.ScrubEnv(os.Environ(), exec.EnvRules{Keep: p.Env.Keep, Scrub: p.Env.Scrub, Set: p.Env.Set})
 	if len(removed) > 0 {
 		slog.Info("secrets removed from the environment of commands", "names", strings.Join(removed, ","))

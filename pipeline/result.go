@@ -118,6 +118,9 @@ func (s *Setup) RunIn(ctx context.Context, sess Session, req exec.Request, adv A
 	spec := s.Spec
 	spec.Workdir, spec.TmpDir = s.Workdir, sess.TmpDir()
 	r.Notes = append(r.Notes, refusal.Notes(res.Stderr.Text, startCwd, spec)...)
+	if len(res.ProtectedChanged) > 0 {
+		r.Notes = append(r.Notes, exec.ProtectedNote(res.ProtectedChanged))
+	}
 	return r
 }
 
@@ -139,6 +142,7 @@ func (s *Setup) StartIn(sess Session, script string) Result {
 // wrote to its stderr, which explains what the sandbox refused. The streams,
 // if the front-end kept them, are added with SetStreams.
 func (s *Setup) RunChild(ctx context.Context, child *exec.Child, req exec.OnceRequest, adv Advice, stderr func() string) Result {
+	protectedBefore := exec.SnapshotProtected(s.Spec.Protected)
 	res, err := child.Run(ctx, req)
 	if err != nil {
 		r := Fail(err, s.Workdir)
@@ -149,6 +153,9 @@ func (s *Setup) RunChild(ctx context.Context, child *exec.Child, req exec.OnceRe
 	r := s.completed(res.Applied, res.ExitCode, res.Signal, res.TimedOut, res.Leftovers, res.Duration, req.Timeout, adv)
 	r.Cwd = s.Workdir
 	r.Notes = append(r.Notes, refusal.Notes(stderr(), s.Workdir, s.Spec)...)
+	if changed := exec.ChangedProtected(protectedBefore, exec.SnapshotProtected(s.Spec.Protected), s.Workdir); len(changed) > 0 {
+		r.Notes = append(r.Notes, exec.ProtectedNote(changed))
+	}
 	return r
 }
 

@@ -17,6 +17,7 @@ func defaultGo() *Policy {
 			Network:       "off",
 			UnixSockets:   "deny",
 			Enforce:       "strict",
+			Protected:     []string{},
 		},
 		Env: Env{
 			Keep:  []string{},

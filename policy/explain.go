@@ -45,6 +45,8 @@ func (p *Policy) Explain(w io.Writer) {
 	} else {
 		fmt.Fprintln(w, "  - Never readable: nothing; secret stores such as ~/.ssh are readable.")
 	}
+	fmt.Fprintf(w, "  - Protected (read-only where the host can mount them so, else every change is reported): .git/hooks, .git/config, .git/info/attributes, the policy file%s.\n",
+		strings.Join(append([]string{""}, s.Protected...), ", "))
 	if s.Network == "on" {
 		fmt.Fprintln(w, "  - Network: ON; the command may connect anywhere.")
 	} else {

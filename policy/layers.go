@@ -227,6 +227,7 @@ func mergeLayers(files []layerFile, verifyExamples bool) (*Policy, error) {
 	out.Sandbox.WritableRoots = slices.Clone(base.Sandbox.WritableRoots)
 	out.Sandbox.ReadableRoots = slices.Clone(base.Sandbox.ReadableRoots)
 	out.Sandbox.DenyRead = slices.Clone(base.Sandbox.DenyRead)
+	out.Sandbox.Protected = slices.Clone(base.Sandbox.Protected)
 	out.Env = Env{Keep: slices.Clone(base.Env.Keep), Scrub: slices.Clone(base.Env.Scrub)}
 	if !extends {
 		out.Extends = "none"
@@ -334,6 +335,8 @@ func (out *Policy) mergeLayer(p *Policy, v *validator, f layerFile, names map[st
 	case p.Sandbox.DenyRead != nil:
 		out.Sandbox.DenyRead = p.Sandbox.DenyRead
 	}
+	// Protected paths only restrict: every layer adds its own.
+	out.Sandbox.Protected = append(out.Sandbox.Protected, p.Sandbox.Protected...)
 	switch {
 	case f.restricted && len(p.Env.Keep) > 0:
 		restricted("env.keep", "env.keep lets secrets through")

@@ -147,6 +147,11 @@ func (p *Policy) prepare(v *validator, trusted, verifyExamples bool) (*Policy, e
 			}
 		}
 	}
+	for _, r := range p.Sandbox.Protected {
+		if r == "" || slices.Contains(strings.Split(r, "/"), "..") {
+			v.add("sandbox.protected", fmt.Sprintf("protected entry %q: want a path in the workdir, an absolute path or one under ~, without ..", r), "")
+		}
+	}
 	for i, r := range p.Sandbox.WritableRoots {
 		if normPath(r, "") == "/" {
 			v.add("sandbox.writable_roots", fmt.Sprintf("writable_roots[%d] is /: use filesystem = \"off\" to turn file-system confinement off", i), "")
@@ -471,7 +476,7 @@ func knownKeys(path []string) []string {
 	}
 	switch path[0] {
 	case "sandbox":
-		return []string{"filesystem", "writable_roots", "readable_roots", "deny_read", "network", "unix_sockets", "enforce", "max_processes"}
+		return []string{"filesystem", "writable_roots", "readable_roots", "deny_read", "network", "unix_sockets", "enforce", "max_processes", "protected"}
 	case "env":
 		return []string{"keep", "scrub", "set"}
 	case "rule":

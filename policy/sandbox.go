@@ -10,6 +10,10 @@ type Sandbox struct {
 	UnixSockets   string   `toml:"unix_sockets" json:"unix_sockets"`     // deny | allow
 	Enforce       string   `toml:"enforce" json:"enforce"`               // strict | best-effort
 	MaxProcesses  int      `toml:"max_processes" json:"max_processes"`   // 0: DefaultMaxProcesses where the host can, not required
+	// Protected paths are read-only to commands even inside a writable root,
+	// besides the built-in ones (.git/hooks, .git/config, .git/info/attributes, the
+	// policy file in use); relative paths are taken from the workdir.
+	Protected []string `toml:"protected" json:"protected"`
 }
 
 // DefaultMaxProcesses bounds the processes of a command whose policy leaves

@@ -119,11 +119,15 @@ func apply(spec Spec, all bool) (a Applied, err error) {
 		case !ok:
 			// A writable root "/": nothing to make read-only.
 		case admin:
-			err := readOnlyMounts(roots)
+			protected, err := readOnlyMountsProtecting(roots, spec.Protected)
 			switch {
 			case err == nil:
 				a.ReadOnlyMounts = true
+				a.ReadOnlyProtected = protected
 				notes = append(notes, "mounts: read-only outside the writable roots")
+				if len(protected) > 0 {
+					notes = append(notes, "protected, read-only: "+strings.Join(protected, ", "))
+				}
 			case errors.Is(err, errNoMountNS):
 				notes = append(notes, fmt.Sprintf("mounts: left writable (%v): %s", err, metadataNote))
 			default:

@@ -72,10 +72,11 @@ func landlockPlan(spec Spec) (plan, error) {
 		return p, fmt.Errorf("landlock ABI %d is unknown to this stockade (it knows 1 to %d)", spec.LandlockABI, len(landlockABIs)-1)
 	}
 	cfg := landlockABIs[spec.LandlockABI]
-	if spec.FS != FSOff || len(spec.DenyRead) > 0 || spec.MaxProcs > 0 {
-		// With fs "off", deny-read and the process bound still need filesystem
-		// rules: everything is granted but the denied paths, and the cgroup
-		// filesystem stays read-only so no command can leave its cgroup.
+	if spec.FS != FSOff || len(spec.DenyRead) > 0 || spec.MaxProcs > 0 || spec.PrivateRoot != "" {
+		// With fs "off", deny-read, other sessions' state and the process
+		// bound still need filesystem rules: everything is granted but the
+		// denied paths, and the cgroup filesystem stays read-only so no
+		// command can leave its cgroup.
 		p.handledFS = uint64(cfg.HandledAccessFS)
 	}
 	if spec.NetworkOff {
@@ -164,6 +165,9 @@ func (r *ruleset) addFS(spec Spec) error {
 	switch spec.FS {
 	case FSOff:
 		grants = append(grants, grant{path: "/", access: all, what: "the filesystem (fs off)"})
+		if spec.SessionDir != "" {
+			grants = append(grants, grant{path: spec.SessionDir, access: all, required: true, what: "session directory"})
+		}
 		broad = true
 	case FSReadOnly, FSWorkspaceWrite:
 		if len(spec.ReadableRoots) == 0 {
@@ -184,6 +188,10 @@ func (r *ruleset) addFS(spec Spec) error {
 					grants = append(grants, grant{path: p, access: read, what: "workdir or tmpdir"})
 				}
 			}
+		}
+		if spec.SessionDir != "" {
+			// Its shell init file, full outputs and task logs.
+			grants = append(grants, grant{path: spec.SessionDir, access: read, required: true, what: "session directory"})
 		}
 		for _, name := range devWritable {
 			grants = append(grants, grant{path: "/dev/" + name, access: accessDevRW & r.handledFS, what: "device"})
@@ -239,6 +247,16 @@ func (r *ruleset) hiddenTree(spec Spec, broad bool, read uint64) (*node, error) 
 		}
 		root.insert(real).denied = true
 	}
+	if spec.PrivateRoot != "" {
+		real, err := filepath.EvalSymlinks(spec.PrivateRoot)
+		if err != nil {
+			return nil, fmt.Errorf("session state directory %s: %w", spec.PrivateRoot, err)
+		}
+		if real == "/" {
+			return nil, fmt.Errorf("session state directory %s is the whole filesystem", spec.PrivateRoot)
+		}
+		root.insert(real).private = true
+	}
 	if broad {
 		dev := root.insert("/dev")
 		if spec.FS == FSOff {
@@ -266,6 +284,7 @@ func contains(list []string, s string) bool {
 type node struct {
 	children map[string]*node
 	denied   bool                   // never readable: no rule at or below
+	private  bool                   // no rule from a grant around it; a grant inside it applies as it is
 	mask     uint64                 // nonzero: rules at or below get at most these rights
 	filter   func(os.DirEntry) bool // non-nil: only the entries it accepts get rules
 	only     []string               // non-nil: only these entries get rules (no listing)
@@ -306,6 +325,9 @@ func (n *node) lookup(p string) (at *node, deniedBy string, mask uint64) {
 		walked += "/" + c
 		if next.denied {
 			return nil, walked, mask
+		}
+		if next.private {
+			return nil, "", mask
 		}
 		if next.mask != 0 {
 			mask = next.mask
@@ -379,7 +401,7 @@ func (r *ruleset) split(dir string, n *node, access uint64) error {
 	}
 	if n.only != nil {
 		for _, name := range n.only {
-			if child := n.children[name]; child != nil && child.denied {
+			if child := n.children[name]; child != nil && (child.denied || child.private) {
 				continue
 			}
 			fd, err := unix.Openat(dfd, name, unix.O_PATH|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
@@ -402,7 +424,7 @@ func (r *ruleset) split(dir string, n *node, access uint64) error {
 		name := e.Name()
 		path := filepath.Join(dir, name)
 		if child := n.children[name]; child != nil {
-			if child.denied {
+			if child.denied || child.private {
 				continue
 			}
 			if e.IsDir() {

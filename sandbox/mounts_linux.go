@@ -105,6 +105,21 @@ var errNoMountNS = errors.New("read-only mounts unavailable")
 // An error that wraps errNoMountNS changed nothing; any other may leave the
 // mounts half changed, and the command must not run.
 func readOnlyMounts(roots []string) error {
+	_, err := readOnlyMountsProtecting(roots, nil)
+	return err
+}
+
+// readOnlyMountsProtecting is readOnlyMounts, and then makes the protected
+// paths inside the writable roots read-only mounts of their own (see
+// protectPaths). It returns the paths it protected.
+func readOnlyMountsProtecting(roots, protected []string) ([]string, error) {
+	if err := readOnlyMountsOnly(roots); err != nil {
+		return nil, err
+	}
+	return protectPaths(roots, protected)
+}
+
+func readOnlyMountsOnly(roots []string) error {
 	unavailable := func(err error) bool { return errors.Is(err, unix.ENOSYS) || errors.Is(err, unix.EPERM) }
 	if err := unix.Unshare(unix.CLONE_NEWNS); err != nil {
 		if unavailable(err) {
@@ -175,4 +190,73 @@ func openProcSelf() (int, error) {
 		return -1, fmt.Errorf("opening /proc/self: %w", err)
 	}
 	return fd, nil
+}
+
+// protectPaths makes each protected path that exists inside a writable root
+// a read-only bind mount of itself: writing, replacing (rename onto a mount
+// point is EBUSY), removing and, in a directory, creating files there all
+// fail. Every directory between the writable root and the path becomes a
+// mount point too, so the path cannot be moved away with its parent
+// (`mv .git .git.old; mkdir .git`) either: a mount point cannot be renamed
+// or removed. Paths that do not exist are left to the snapshot the caller
+// compares after each command. It returns the paths it protected.
+func protectPaths(roots, protected []string) ([]string, error) {
+	var done []string
+	pinned := map[string]bool{}
+	for _, p := range protected {
+		real, err := filepath.EvalSymlinks(p)
+		if err != nil {
+			continue // not there (yet)
+		}
+		root := ""
+		for _, r := range roots {
+			if strings.HasPrefix(real, r+"/") {
+				root = r
+				break
+			}
+		}
+		if root == "" {
+			continue // outside the writable roots: read-only already
+		}
+		// The directories on the way, outermost first.
+		var way []string
+		for d := filepath.Dir(real); d != root && strings.HasPrefix(d, root+"/"); d = filepath.Dir(d) {
+			way = append([]string{d}, way...)
+		}
+		for _, d := range way {
+			if pinned[d] {
+				continue
+			}
+			if err := bindSelf(d, false); err != nil {
+				return done, fmt.Errorf("protecting %s: %w", p, err)
+			}
+			pinned[d] = true
+		}
+		if err := bindSelf(real, true); err != nil {
+			return done, fmt.Errorf("protecting %s: %w", p, err)
+		}
+		pinned[real] = true
+		done = append(done, p)
+	}
+	return done, nil
+}
+
+// bindSelf mounts a clone of path (with the mounts below it) onto path,
+// read-only if readOnly.
+func bindSelf(path string, readOnly bool) error {
+	fd, err := unix.OpenTree(unix.AT_FDCWD, path, unix.OPEN_TREE_CLONE|unix.OPEN_TREE_CLOEXEC|unix.AT_RECURSIVE|unix.AT_SYMLINK_NOFOLLOW)
+	if err != nil {
+		return fmt.Errorf("open_tree %s: %w", path, err)
+	}
+	defer unix.Close(fd)
+	if readOnly {
+		if err := unix.MountSetattr(fd, "", unix.AT_EMPTY_PATH|unix.AT_RECURSIVE,
+			&unix.MountAttr{Attr_set: unix.MOUNT_ATTR_RDONLY}); err != nil {
+			return fmt.Errorf("mount_setattr %s: %w", path, err)
+		}
+	}
+	if err := unix.MoveMount(fd, "", unix.AT_FDCWD, path, unix.MOVE_MOUNT_F_EMPTY_PATH); err != nil {
+		return fmt.Errorf("move_mount %s: %w", path, err)
+	}
+	return nil
 }

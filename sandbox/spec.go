@@ -1,6 +1,10 @@
 package sandbox
 
-import "slices"
+import (
+	"os"
+	"path/filepath"
+	"slices"
+)
 
 // FSMode is how much of the filesystem a command may change.
 type FSMode string
@@ -27,6 +31,16 @@ type Spec struct {
 	WritableRoots []string `json:"writable_roots"` // beyond Workdir and TmpDir
 	ReadableRoots []string `json:"readable_roots"` // empty: the whole filesystem is readable
 	DenyRead      []string `json:"deny_read"`      // absolute paths, never readable
+	// PrivateRoot holds every session's state (exec's state root): nothing in
+	// it is readable or writable but SessionDir, this session's own, which is
+	// readable (its TmpDir writable in workspace-write). Sessions share a
+	// user; this keeps them apart.
+	PrivateRoot string `json:"private_root,omitempty"`
+	SessionDir  string `json:"session_dir,omitempty"`
+	// Protected paths are what runs outside the sandbox later (git hooks and
+	// config, the policy file): read-only to the command even inside a
+	// writable root, where read-only mounts can be made. Absolute.
+	Protected []string `json:"protected,omitempty"`
 
 	// LandlockABI is the Landlock ABI version to restrict with; 0 means no Landlock.
 	LandlockABI int `json:"landlock_abi"`
@@ -69,6 +83,8 @@ type Applied struct {
 	// for the command (root only; see mounts_linux.go), so it cannot change
 	// the mode, times or extended attributes of files there either.
 	ReadOnlyMounts bool `json:"read_only_mounts,omitempty"`
+	// ReadOnlyProtected are the protected paths made read-only mounts.
+	ReadOnlyProtected []string `json:"read_only_protected,omitempty"`
 	// ProcLimit is the cgroup that bounds the processes (MaxProcs) and holds
 	// every process the command starts; the parent passes it to
 	// RemoveProcLimit once the child is gone.
@@ -77,6 +93,21 @@ type Applied struct {
 	// the filter lets it use System V IPC.
 	IPCNamespace bool   `json:"ipc_namespace,omitempty"`
 	Notes        string `json:"notes,omitempty"`
+}
+
+// GitProtected are the files of the repository in workdir that the user's own
+// git runs or takes programs from: the hooks; the config (core.hooksPath,
+// core.fsmonitor, core.pager, credential.helper, aliases, the filter, diff
+// and merge drivers); info/attributes, the one file of .git/info that
+// selects any of those drivers (the rest of .git/info, written by git gc,
+// names no program). Where .git is a file (a worktree or a submodule), the
+// pointer to the repository itself.
+func GitProtected(workdir string) []string {
+	git := filepath.Join(workdir, ".git")
+	if fi, err := os.Lstat(git); err == nil && !fi.IsDir() {
+		return []string{git}
+	}
+	return []string{filepath.Join(git, "hooks"), filepath.Join(git, "config"), filepath.Join(git, "info", "attributes")}
 }
 
 // writableRoots lists the directories spec makes writable in the read-only

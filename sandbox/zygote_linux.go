@@ -30,6 +30,9 @@ func zygoteMain() int {
 	runtime.LockOSThread()
 	z := &zygote{sock: ControlFD, running: map[uint64]int{}, byPid: map[int]uint64{}}
 	unix.CloseOnExec(z.sock)
+	// The parent-death signal (see exec.startZygote): the parent is gone.
+	term := make(chan os.Signal, 1)
+	signal.Notify(term, syscall.SIGTERM)
 
 	buf := make([]byte, MaxPacket)
 	n, _, _, _, err := unix.Recvmsg(z.sock, buf, nil, 0)
@@ -103,6 +106,9 @@ func zygoteMain() int {
 			z.handle(p.msg, p.fds)
 		case <-sigchld:
 			z.reap()
+		case <-term:
+			z.killAll()
+			return 0
 		}
 	}
 }

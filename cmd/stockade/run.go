@@ -70,12 +70,17 @@ func cmdRun(args []string, io stdio) int {
 	// start-up overlaps the policy work below; it runs nothing unless allowed.
 	var stdoutCap, stderrCap *exec.Capture
 	var stdout, stderr = io.out, io.err
-	tmpdir, err := os.MkdirTemp("", "stockade-run-")
+	state, err := exec.DefaultInstance()
 	if err != nil {
 		printError(io.err, err)
 		return exitFailed
 	}
-	defer os.RemoveAll(tmpdir)
+	defer state.Close()
+	tmpdir, err := state.NewDir("run-")
+	if err != nil {
+		printError(io.err, err)
+		return exitFailed
+	}
 	if *asJSON {
 		// The output still streams live (to stderr) while it is kept for the
 		// result. A stream too long for it is kept whole in a file of its
@@ -159,6 +164,7 @@ func cmdRun(args []string, io stdio) int {
 		fmt.Fprintf(io.err, "stockade: warning: best-effort enforcement: %s\n", st.Report.Summary())
 	}
 
+	st.Spec.PrivateRoot, st.Spec.SessionDir = state.Root, tmpdir
 	env := exec.SetEnv(st.Env, "TMPDIR", tmpdir)
 	req := exec.OnceRequest{Argv: argv, Env: env, Dir: st.Workdir, Spec: st.Spec, Timeout: timeout.d}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)

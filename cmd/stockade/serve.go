@@ -70,6 +70,12 @@ func cmdServe(args []string, io stdio) int {
 	logger := slog.New(slog.NewTextHandler(io.err, &slog.HandlerOptions{Level: slog.LevelInfo}))
 	slog.SetDefault(logger)
 
+	state, err := exec.DefaultInstance()
+	if err != nil {
+		printError(io.err, err)
+		return exitFailed
+	}
+	defer state.Close()
 	st, err := sf.prepare("")
 	if err != nil {
 		printError(io.err, err)
