@@ -35,6 +35,13 @@ type Child struct {
 // StartChild re-executes stockade as a sandboxed child in exec mode, with the
 // given standard streams (an *os.File is handed over as it is).
 func StartChild(stdin io.Reader, stdout, stderr io.Writer) (*Child, error) {
+	return StartChildIn(nil, stdin, stdout, stderr)
+}
+
+// StartChildIn is StartChild with a network namespace (see sandbox.NewNetNS)
+// handed to the child, which joins it if the spec it gets says NetNS; nil
+// hands none.
+func StartChildIn(netns *os.File, stdin io.Reader, stdout, stderr io.Writer) (*Child, error) {
 	becomeSubreaper()
 	ctlR, ctlW, err := os.Pipe()
 	if err != nil {
@@ -51,6 +58,10 @@ func StartChild(stdin io.Reader, stdout, stderr io.Writer) (*Child, error) {
 	c.cmd.Args[0] = os.Args[0]
 	c.cmd.Env = []string{}
 	c.cmd.ExtraFiles = []*os.File{ctlR, repW}
+	if netns != nil {
+		c.cmd.ExtraFiles = append(c.cmd.ExtraFiles, netns)
+		c.cmd.Args = append(c.cmd.Args, sandbox.NetNSArg)
+	}
 	if f, ok := stdin.(*os.File); ok {
 		c.cmd.Stdin = f
 	}

@@ -88,7 +88,7 @@ var sandboxEnums = []struct {
 	values []string
 }{
 	{"filesystem", func(s *Sandbox) *string { return &s.Filesystem }, []string{"read-only", "workspace-write", "off"}},
-	{"network", func(s *Sandbox) *string { return &s.Network }, []string{"off", "on"}},
+	{"network", func(s *Sandbox) *string { return &s.Network }, []string{"off", "allowlist", "on"}},
 	{"unix_sockets", func(s *Sandbox) *string { return &s.UnixSockets }, []string{"deny", "allow"}},
 	{"enforce", func(s *Sandbox) *string { return &s.Enforce }, []string{"strict", "best-effort"}},
 }

@@ -280,7 +280,7 @@ func TestLoadErrors(t *testing.T) {
 		{"version = 2", "ex.toml:1:1: unsupported version 2", ""},
 		{"version = 1\nnetwork = \"on\"", `ex.toml:2:1: unknown key "network"`, ""},
 		{"version = 1\n[sandbox]\nnetwrok = \"on\"", `ex.toml:3:1: unknown key "sandbox.netwrok"`, `did you mean "network"?`},
-		{"version = 1\n[sandbox]\nnetwork = \"of\"", `ex.toml:3:1: network is "of": want off or on`, `did you mean "off"?`},
+		{"version = 1\n[sandbox]\nnetwork = \"of\"", `ex.toml:3:1: network is "of": want off or allowlist or on`, `did you mean "off"?`},
 		{"version = 1\n[sandbox]\nfilesystem = \"rw\"", `ex.toml:3:1: filesystem is "rw"`, ""},
 		{"version = 1\n[sandbox]\nunix_sockets = \"yes\"", `ex.toml:3:1: unix_sockets is "yes"`, ""},
 		{"version = 1\n[sandbox]\nenforce = \"best_effort\"", `ex.toml:3:1: enforce is "best_effort"`, `did you mean "best-effort"?`},

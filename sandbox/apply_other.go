@@ -2,7 +2,10 @@
 
 package sandbox
 
-import "errors"
+import (
+	"errors"
+	"os"
+)
 
 // ErrUnsupported is returned where the operating system gives stockade no way to
 // enforce a sandbox.
@@ -28,3 +31,6 @@ func Validate(spec Spec) error {
 
 // RemoveProcLimit has nothing to remove outside Linux.
 func RemoveProcLimit(dir string) error { return nil }
+
+// NewNetNS has no namespace to make outside Linux.
+func NewNetNS() (*os.File, error) { return nil, ErrUnsupported }

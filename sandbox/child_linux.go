@@ -35,6 +35,10 @@ func execMain() int {
 		writeReply(report, Reply{Error: fmt.Sprintf("bad request: %v", err), Stage: "request"})
 		return ExitSetupFailed
 	}
+	if err := checkNetNSFD(req.Spec); err != nil {
+		writeReply(report, Reply{Error: err.Error(), Stage: "request"})
+		return ExitSetupFailed
+	}
 	applied, err := ApplyForExec(req.Spec)
 	if err != nil {
 		writeReply(report, Reply{Error: err.Error(), Stage: "sandbox"})

@@ -41,6 +41,10 @@ func zygoteMain() int {
 		z.reply(Reply{Error: fmt.Sprintf("bad request: %v", err), Stage: "request"})
 		return ExitSetupFailed
 	}
+	if err := checkNetNSFD(req.Spec); err != nil {
+		z.reply(Reply{Error: err.Error(), Stage: "request"})
+		return ExitSetupFailed
+	}
 	// Orphans of commands are reparented here, so they can be found and stopped;
 	// and nothing in the sandbox may ptrace or read the memory of the zygote.
 	if err := unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0); err != nil {

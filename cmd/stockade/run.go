@@ -93,7 +93,18 @@ func cmdRun(args []string, io stdio) int {
 		stderrCap = exec.NewCapture(*limit, exec.TruncateHead, tmpdir, "stderr", live)
 		stdout, stderr = stdoutCap, stderrCap
 	}
-	child, err := exec.StartChild(os.Stdin, stdout, stderr)
+	// The child starts before the policy is read, so a network namespace is
+	// made ahead wherever the host can give one; the child closes it unused
+	// when the network is on.
+	netns, err := aheadNetNS()
+	if err != nil {
+		printError(io.err, err)
+		return exitFailed
+	}
+	if netns != nil {
+		defer netns.Close()
+	}
+	child, err := exec.StartChildIn(netns, os.Stdin, stdout, stderr)
 	if err != nil {
 		printError(io.err, err)
 		return exitFailed

@@ -37,7 +37,7 @@ func (f *sandboxFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.policyPath, "policy", "", "policy file (default: the built-in policy, see 'stockade policy default')")
 	fs.StringVar(&f.workdir, "workdir", "", "working directory commands start in (default: the current directory)")
 	fs.StringVar(&f.fs, "fs", "", "override the policy's filesystem mode: read-only, workspace-write or off")
-	fs.StringVar(&f.network, "network", "", "override the policy's network: off or on")
+	fs.StringVar(&f.network, "network", "", "override the policy's network: off, allowlist (only the hosts of [network] allow, through stockade's proxy) or on")
 	fs.StringVar(&f.enforce, "enforce", "", "override the policy's enforcement: strict or best-effort")
 	fs.Var(&f.allowWrite, "allow-write", "an extra writable directory (repeatable)")
 	fs.Var(&f.allowRead, "allow-read", "restrict reads to these directories, plus what a shell needs (repeatable)")
@@ -73,7 +73,7 @@ func (f *sandboxFlags) prepare(tmpdir string) (*setup, error) {
 		ok   []string
 	}{
 		{f.fs, &sb.Filesystem, "--fs", []string{"read-only", "workspace-write", "off"}},
-		{f.network, &sb.Network, "--network", []string{"off", "on"}},
+		{f.network, &sb.Network, "--network", []string{"off", "allowlist", "on"}},
 		{f.enforce, &sb.Enforce, "--enforce", []string{"strict", "best-effort"}},
 	} {
 		if o.val == "" {
