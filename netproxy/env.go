@@ -1,0 +1,17 @@
+package netproxy
+
+// Env is what a command needs to use the proxy at addr (host:port): the
+// variables curl, git, pip, npm, go, cargo and most HTTP libraries read.
+// Loopback stays direct, so a command's own servers are reached without the
+// proxy.
+func Env(addr string) map[string]string {
+	url := "http://" + addr
+	noProxy := "localhost,127.0.0.1,::1"
+	return map[string]string{
+		"HTTP_PROXY": url, "HTTPS_PROXY": url, "ALL_PROXY": url, "NO_PROXY": noProxy,
+		"http_proxy": url, "https_proxy": url, "all_proxy": url, "no_proxy": noProxy,
+		// npm reads its own settings first; cargo has its own too.
+		"npm_config_proxy": url, "npm_config_https_proxy": url, "npm_config_noproxy": noProxy,
+		"CARGO_HTTP_PROXY": url,
+	}
+}
