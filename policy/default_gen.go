@@ -17,6 +17,9 @@ func defaultGo() *Policy {
 			UnixSockets:   "deny",
 			Enforce:       "strict",
 		},
+		Network: Network{
+			Allow: []string{},
+		},
 		Env: Env{
 			Keep:  []string{},
 			Scrub: []string{},
