@@ -38,6 +38,7 @@ type Event struct {
 	Allowed bool      `json:"allowed"`
 	Rule    string    `json:"rule,omitempty"`   // the allow entry that let it through
 	Reason  string    `json:"reason,omitempty"` // why it was refused
+	Hint    string    `json:"hint,omitempty"`   // what would allow it
 	Up      int64     `json:"bytes_up"`         // client to server
 	Down    int64     `json:"bytes_down"`       // server to client
 }
@@ -198,9 +199,9 @@ func (p *Proxy) ServeConn(c net.Conn, record func(Event)) {
 // connect decides on ev's host and port, and dials the address it checked.
 // A refusal is in ev.Reason.
 func (p *Proxy) connect(ctx context.Context, ev *Event) (net.Conn, error) {
-	target, rule, reason := p.decide(ctx, ev.Host, ev.Port)
+	target, rule, reason, hint := p.decide(ctx, ev.Host, ev.Port)
 	if reason != "" {
-		ev.Reason = reason
+		ev.Reason, ev.Hint = reason, hint
 		return nil, errors.New(reason)
 	}
 	ev.Rule, ev.Addr = rule, target.String()
@@ -219,18 +220,21 @@ func (p *Proxy) connect(ctx context.Context, ev *Event) (net.Conn, error) {
 }
 
 // decide checks host and port against the allowlist, resolves the name, and
-// returns the address to dial, the entry that allows it, or why not.
-func (p *Proxy) decide(ctx context.Context, host string, port int) (netip.AddrPort, string, string) {
+// returns the address to dial and the entry that allows it, or why not and
+// what would allow it.
+func (p *Proxy) decide(ctx context.Context, host string, port int) (target netip.AddrPort, rule, reason, hint string) {
 	if ip, err := netip.ParseAddr(host); err == nil {
 		ip = ip.Unmap()
 		if rule, ok := p.allow.addr(ip); ok {
-			return netip.AddrPortFrom(ip, uint16(port)), rule, ""
+			return netip.AddrPortFrom(ip, uint16(port)), rule, "", ""
 		}
-		return netip.AddrPort{}, "", fmt.Sprintf("%s is an IP address, and no allow entry names it", host)
+		return target, "", fmt.Sprintf("%s is an IP address, and no allow entry names it", host),
+			fmt.Sprintf("connect by host name, or add %q to [network] allow", ip.String())
 	}
 	rule, ok := p.allow.host(host, port)
 	if !ok {
-		return netip.AddrPort{}, "", fmt.Sprintf("%s:%d is not on the allowlist", host, port)
+		return target, "", fmt.Sprintf("%s:%d is not on the allowlist", host, port),
+			fmt.Sprintf("to allow it, add %q to [network] allow in the policy, or pass --allow-host %s", host, host)
 	}
 	resolve := p.Resolve
 	if resolve == nil {
@@ -240,24 +244,26 @@ func (p *Proxy) decide(ctx context.Context, host string, port int) (netip.AddrPo
 	}
 	addrs, err := resolve(ctx, host)
 	if err != nil {
-		return netip.AddrPort{}, "", fmt.Sprintf("%s does not resolve: %v", host, err)
+		return target, "", fmt.Sprintf("%s does not resolve: %v", host, err), ""
 	}
 	var refused []string
 	for _, ip := range addrs {
 		ip = ip.Unmap()
 		kind := nonPublic(ip)
 		if kind == "" {
-			return netip.AddrPortFrom(ip, uint16(port)), rule, ""
+			return netip.AddrPortFrom(ip, uint16(port)), rule, "", ""
 		}
 		if named, ok := p.allow.addr(ip); ok {
-			return netip.AddrPortFrom(ip, uint16(port)), rule + " + " + named, ""
+			return netip.AddrPortFrom(ip, uint16(port)), rule + " + " + named, "", ""
 		}
 		refused = append(refused, fmt.Sprintf("%s (%s)", ip, kind))
 	}
 	if len(refused) == 0 {
-		return netip.AddrPort{}, "", fmt.Sprintf("%s has no address", host)
+		return target, "", fmt.Sprintf("%s has no address", host), ""
 	}
-	return netip.AddrPort{}, "", fmt.Sprintf("%s resolves to %s, which no allow entry names", host, strings.Join(refused, ", "))
+	first, _, _ := strings.Cut(refused[0], " ")
+	return target, "", fmt.Sprintf("%s resolves to %s, which no allow entry names", host, strings.Join(refused, ", ")),
+		fmt.Sprintf("if %s is meant to lead there, add the address %q to [network] allow as well", host, first)
 }
 
 func (p *Proxy) finish(ev Event, record func(Event)) {

@@ -4,6 +4,7 @@ package sandbox
 
 import (
 	"errors"
+	"net"
 	"os"
 )
 
@@ -34,3 +35,6 @@ func RemoveProcLimit(dir string) error { return nil }
 
 // NewNetNS has no namespace to make outside Linux.
 func NewNetNS() (*os.File, error) { return nil, ErrUnsupported }
+
+// ListenIn has no namespace to listen in outside Linux.
+func ListenIn(ns *os.File, addr string) (net.Listener, error) { return nil, ErrUnsupported }

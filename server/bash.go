@@ -12,6 +12,7 @@ import (
 	mcpserver "github.com/mark3labs/mcp-go/server"
 	"github.com/stockade/stockade/degrade"
 	"github.com/stockade/stockade/exec"
+	"github.com/stockade/stockade/netproxy"
 	"github.com/stockade/stockade/policy"
 )
 
@@ -72,8 +73,17 @@ func (s *Server) description(cwd string) string {
 	b.WriteString("stdout and stderr are returned separately, each cut at 30000 characters (the full output is saved to a file whose path is given). ")
 	b.WriteString("Processes still running when the command's shell exits are stopped: for servers, watchers and anything long-running use run_in_background: true, then task_output (with wait and filter) to read it and task_kill to stop it. ")
 	b.WriteString("Each command is checked against a security policy first; a denied command returns [POLICY_DENIED] with the reason. ")
+	b.WriteString(netproxy.Describe(s.opts.Network, s.opts.Spec.NetNS, allowEntries(s.opts.Egress)) + " ")
 	b.WriteString("Sandbox on this host: " + s.opts.Report.Summary() + ".")
 	return b.String()
+}
+
+// allowEntries lists what the proxy allows; none without a proxy.
+func allowEntries(p *netproxy.Proxy) []string {
+	if p == nil {
+		return nil
+	}
+	return p.Allowlist().Entries()
 }
 
 // toolError is an isError result whose text starts with the stable code.
@@ -198,6 +208,7 @@ func (s *Server) handleBash(ctx context.Context, req mcp.CallToolRequest) (*mcp.
 	}
 
 	progress := s.progressSender(ctx, req)
+	started := time.Now()
 	res, err := sess.Run(ctx, exec.Request{Script: a.command, Timeout: a.timeout, OnOutput: progress.add})
 	progress.stop()
 	if err != nil {
@@ -222,6 +233,13 @@ func (s *Server) handleBash(ctx context.Context, req mcp.CallToolRequest) (*mcp.
 	if res.Cancelled {
 		out.Notes = append(out.Notes, "the call was cancelled by the client and the command was stopped")
 	}
+	netNotes := s.egressNotes(ctx, started)
+	if len(netNotes) == 0 {
+		if n := netproxy.NoNetworkNote(s.opts.Network, res.ExitCode, res.Stderr.Text+res.Stdout.Text); n != "" {
+			netNotes = []string{n}
+		}
+	}
+	out.Notes = append(out.Notes, netNotes...)
 	return mcp.NewToolResultStructured(out, renderBash(out)), nil
 }
 

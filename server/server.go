@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
 	"sync"
 	"time"
 
@@ -20,6 +21,7 @@ import (
 	mcpserver "github.com/mark3labs/mcp-go/server"
 	"github.com/stockade/stockade/degrade"
 	"github.com/stockade/stockade/exec"
+	"github.com/stockade/stockade/netproxy"
 	"github.com/stockade/stockade/policy"
 	"github.com/stockade/stockade/sandbox"
 )
@@ -39,8 +41,13 @@ type Options struct {
 	Spec     sandbox.Spec   // what every session's sandbox applies
 	Report   degrade.Report // what that spec enforces on this host
 	Env      []string       // the scrubbed environment sessions start with
-	Grace    time.Duration  // SIGTERM to SIGKILL (default 5s)
-	Logger   *slog.Logger
+	// Network is the network mode in force (off, allowlist, on), and Egress
+	// the proxy of "allowlist" when sessions have a namespace to reach it
+	// from (nil otherwise).
+	Network string
+	Egress  *netproxy.Proxy
+	Grace   time.Duration // SIGTERM to SIGKILL (default 5s)
+	Logger  *slog.Logger
 	// IdleTimeout closes HTTP sessions unused for this long (default 30m).
 	IdleTimeout time.Duration
 }
@@ -58,6 +65,7 @@ type Server struct {
 
 // clientSession is one client's exec.Session and when it was last used.
 type clientSession struct {
+	egress  netproxy.Recorder // what the proxy did for this session's commands
 	once    sync.Once
 	exec    *exec.Session
 	err     error
@@ -78,6 +86,12 @@ func New(opts Options) *Server {
 	}
 	if opts.Logger == nil {
 		opts.Logger = slog.Default()
+	}
+	if opts.Network == "" {
+		opts.Network = "on"
+		if opts.Spec.NetworkOff {
+			opts.Network = "off"
+		}
 	}
 	if opts.IdleTimeout <= 0 {
 		opts.IdleTimeout = 30 * time.Minute
@@ -123,9 +137,13 @@ func (s *Server) session(ctx context.Context) (*exec.Session, error) {
 	cs.lastUse = time.Now()
 	s.mu.Unlock()
 	cs.once.Do(func() {
+		var egress func(net.Listener)
+		if p := s.opts.Egress; p != nil {
+			egress = func(ln net.Listener) { p.Serve(ln, cs.egress.Record) }
+		}
 		cs.exec, cs.err = exec.NewSession(exec.Config{
 			Workdir: s.opts.Workdir, Spec: s.opts.Spec, Env: s.opts.Env, MaxTasks: s.opts.MaxTasks,
-			Truncate: s.opts.Truncate, Grace: s.opts.Grace,
+			Truncate: s.opts.Truncate, Grace: s.opts.Grace, Egress: egress,
 		})
 		if cs.err == nil {
 			s.log.Info("session started", "session", id, "sandbox", fmt.Sprintf("%+v", cs.exec.Applied()))
@@ -138,6 +156,21 @@ func (s *Server) session(ctx context.Context) (*exec.Session, error) {
 		return nil, &exec.Error{Code: "SANDBOX_FAILED", Msg: cs.err.Error()}
 	}
 	return cs.exec, nil
+}
+
+// egressNotes says what the proxy refused the session behind ctx since t.
+func (s *Server) egressNotes(ctx context.Context, t time.Time) []string {
+	id := "stdio"
+	if cs := mcpserver.ClientSessionFromContext(ctx); cs != nil && cs.SessionID() != "" {
+		id = cs.SessionID()
+	}
+	s.mu.Lock()
+	cs := s.sessions[id]
+	s.mu.Unlock()
+	if cs == nil {
+		return nil
+	}
+	return netproxy.Notes(cs.egress.Since(t))
 }
 
 // currentCwd is the cwd of the session behind ctx, or the workdir before its first call.

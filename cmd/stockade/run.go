@@ -11,9 +11,11 @@ import (
 	"os/signal"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/stockade/stockade/degrade"
 	"github.com/stockade/stockade/exec"
+	"github.com/stockade/stockade/netproxy"
 	"github.com/stockade/stockade/policy"
 	"github.com/stockade/stockade/sandbox"
 	"mvdan.cc/sh/v3/syntax"
@@ -39,6 +41,7 @@ type runResult struct {
 	Decision    *policy.Decision `json:"decision,omitempty"`
 	Enforcement *degrade.Report  `json:"enforcement,omitempty"`
 	Applied     *sandbox.Applied `json:"applied,omitempty"`
+	Notes       []string         `json:"notes,omitempty"`
 	Error       string           `json:"error,omitempty"`
 }
 
@@ -153,6 +156,19 @@ func cmdRun(args []string, io stdio) int {
 		fmt.Fprintf(io.err, "stockade: warning: best-effort enforcement: %s\n", st.report.Summary())
 	}
 
+	var egress netproxy.Recorder
+	if st.egress != nil && netns != nil {
+		ln, err := sandbox.ListenIn(netns, exec.ProxyAddr)
+		if err != nil {
+			out.Error = err.Error()
+			printError(io.err, fmt.Errorf("the egress proxy: %w", err))
+			return finish(exitFailed)
+		}
+		defer ln.Close()
+		go st.egress.Serve(ln, egress.Record)
+	}
+	start := time.Now()
+
 	env := exec.SetEnv(st.env, "TMPDIR", tmpdir)
 	req := exec.OnceRequest{Argv: argv, Env: env, Dir: st.workdir, Spec: st.spec, Timeout: *timeout}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -165,6 +181,15 @@ func cmdRun(args []string, io stdio) int {
 	}
 	out.Cwd, out.DurationMs = st.workdir, res.Duration.Milliseconds()
 	out.Applied, out.Leftovers = &res.Applied, res.Leftovers
+	out.Notes = netproxy.Notes(egress.Since(start))
+	if *asJSON {
+		if n := netproxy.NoNetworkNote(st.network, res.ExitCode, out.Stderr.Text+out.Stdout.Text); n != "" && len(out.Notes) == 0 {
+			out.Notes = append(out.Notes, n)
+		}
+	}
+	for _, n := range out.Notes {
+		fmt.Fprintf(io.err, "stockade: %s\n", n)
+	}
 	if err != nil {
 		out.Error = err.Error()
 		printError(io.err, err)

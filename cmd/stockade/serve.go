@@ -61,7 +61,7 @@ func cmdServe(args []string, io stdio) int {
 	srv := server.New(server.Options{
 		Version: version, Workdir: st.workdir, Timeout: time.Duration(*timeout) * time.Second, NoBash: *noBash,
 		MaxTasks: *maxTasks, Truncate: exec.Truncation(*truncate), Policy: st.policy, Spec: st.spec,
-		Report: st.report, Env: st.env, Logger: logger, IdleTimeout: *idle,
+		Report: st.report, Env: st.env, Logger: logger, IdleTimeout: *idle, Network: st.network, Egress: st.egress,
 	})
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()

@@ -11,6 +11,7 @@ import (
 
 	"github.com/stockade/stockade/degrade"
 	"github.com/stockade/stockade/exec"
+	"github.com/stockade/stockade/netproxy"
 	"github.com/stockade/stockade/policy"
 	"github.com/stockade/stockade/sandbox"
 )
@@ -25,6 +26,8 @@ type sandboxFlags struct {
 	enforce    string
 	allowWrite listFlag
 	allowRead  listFlag
+	allowHost  listFlag
+	resolve    listFlag
 	hostFile   string
 }
 
@@ -40,6 +43,8 @@ func (f *sandboxFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.network, "network", "", "override the policy's network: off, allowlist (only the hosts of [network] allow, through stockade's proxy) or on")
 	fs.StringVar(&f.enforce, "enforce", "", "override the policy's enforcement: strict or best-effort")
 	fs.Var(&f.allowWrite, "allow-write", "an extra writable directory (repeatable)")
+	fs.Var(&f.allowHost, "allow-host", "a host the command may reach through stockade's proxy, as in [network] allow (repeatable); turns network \"off\" into \"allowlist\"")
+	fs.Var(&f.resolve, "resolve", "NAME=ADDR: the proxy takes NAME to be at ADDR instead of asking DNS, as curl --resolve does (repeatable); ADDR must still be allowed")
 	fs.Var(&f.allowRead, "allow-read", "restrict reads to these directories, plus what a shell needs (repeatable)")
 	fs.StringVar(&f.hostFile, "simulate-host", "", "for tests: plan as if on the host described in FILE (the \"host\" of 'stockade doctor --json'); what cannot be applied here still fails")
 }
@@ -52,6 +57,11 @@ type setup struct {
 	spec    sandbox.Spec
 	report  degrade.Report
 	env     []string
+	// egress is the proxy of network = "allowlist", when the sandbox gives the
+	// command a network namespace to reach it from; nil otherwise.
+	egress *netproxy.Proxy
+	// network is the network mode in force: off, allowlist or on.
+	network string
 }
 
 // prepare loads the policy, applies the flag overrides and plans the sandbox for
@@ -84,6 +94,14 @@ func (f *sandboxFlags) prepare(tmpdir string) (*setup, error) {
 		}
 		*o.dst = o.val
 	}
+	allow := append(append([]string(nil), p.Network.Allow...), f.allowHost...)
+	if len(f.allowHost) > 0 && sb.Network == "off" && f.network == "" {
+		sb.Network = "allowlist"
+	}
+	allowlist, err := netproxy.ParseAllowlist(allow)
+	if err != nil {
+		return nil, err
+	}
 	sb.WritableRoots = append(sb.WritableRoots, f.allowWrite...)
 	sb.ReadableRoots = append(sb.ReadableRoots, f.allowRead...)
 
@@ -91,7 +109,7 @@ func (f *sandboxFlags) prepare(tmpdir string) (*setup, error) {
 	if workdir == "" {
 		workdir, _ = os.Getwd()
 	}
-	workdir, err := filepath.Abs(workdir)
+	workdir, err = filepath.Abs(workdir)
 	if err != nil {
 		return nil, err
 	}
@@ -112,5 +130,17 @@ func (f *sandboxFlags) prepare(tmpdir string) (*setup, error) {
 	if len(removed) > 0 {
 		slog.Info("secrets removed from the environment of commands", "names", strings.Join(removed, ","))
 	}
-	return &setup{policy: p, workdir: workdir, spec: spec, report: report, env: env}, nil
+	st := &setup{policy: p, workdir: workdir, spec: spec, report: report, env: env, network: sb.Network}
+	pins, err := netproxy.ParsePins(f.resolve)
+	if err != nil {
+		return nil, err
+	}
+	if sb.Network == "allowlist" && spec.NetNS {
+		st.egress = netproxy.New(allowlist)
+		st.egress.Resolve = pins.Resolver(nil)
+		for k, v := range netproxy.Env(exec.ProxyAddr) {
+			st.env = exec.SetEnv(st.env, k, v)
+		}
+	}
+	return st, nil
 }
