@@ -33,6 +33,10 @@ func TestScript(t *testing.T) {
 				// matrix without Landlock, or with ABI 2).
 				_, _, err := degrade.Plan(degrade.Detect(), policy.Default().Sandbox, "/", os.TempDir())
 				return err == nil, nil
+			case "netns":
+				// Each session gets a network namespace of its own (root
+				// with CAP_SYS_ADMIN).
+				return degrade.Detect().CanNetNS(), nil
 			}
 			return false, fmt.Errorf("unknown condition %q", cond)
 		},

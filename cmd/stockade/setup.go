@@ -135,6 +135,13 @@ func (f *sandboxFlags) prepare(tmpdir string) (*setup, error) {
 	if err != nil {
 		return nil, err
 	}
+	if sb.Network == "off" || sb.Network == "allowlist" && !spec.NetNS {
+		for k, v := range netproxy.OffEnv() {
+			if !hasEnv(st.env, k) {
+				st.env = exec.SetEnv(st.env, k, v)
+			}
+		}
+	}
 	if sb.Network == "allowlist" && spec.NetNS {
 		st.egress = netproxy.New(allowlist)
 		st.egress.Resolve = pins.Resolver(nil)
@@ -143,4 +150,14 @@ func (f *sandboxFlags) prepare(tmpdir string) (*setup, error) {
 		}
 	}
 	return st, nil
+}
+
+// hasEnv reports whether env sets name.
+func hasEnv(env []string, name string) bool {
+	for _, kv := range env {
+		if strings.HasPrefix(kv, name+"=") {
+			return true
+		}
+	}
+	return false
 }
