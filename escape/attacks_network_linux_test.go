@@ -5,10 +5,14 @@ package escape
 import (
 	"context"
 	"encoding/json"
+	"io"
+	"net"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -36,20 +40,7 @@ func requireNetNS(t *testing.T) {
 // and the stderr.
 func stockadeRun(t *testing.T, ctx context.Context, dir, script string, vars ...string) (*runJSON, string) {
 	t.Helper()
-	cmd := exec.CommandContext(ctx, stockade, "run", "--json", "--policy", filepath.Join(dataDir, "allow-all.toml"), "-c", script)
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), append([]string{"PY=" + python}, vars...)...)
-	// Stopped as a user stops it: stockade run stops its command on SIGTERM.
-	cmd.Cancel = func() error { return cmd.Process.Signal(syscall.SIGTERM) }
-	cmd.WaitDelay = 20 * time.Second
-	var stderr strings.Builder
-	cmd.Stderr = &stderr
-	out, _ := cmd.Output()
-	var j runJSON
-	if err := json.Unmarshal(out, &j); err != nil || j.Enforcement == nil {
-		t.Fatalf("no JSON result from stockade run (%v):\n%s\n%s", err, out, stderr.String())
-	}
-	return &j, stderr.String()
+	return stockadeRunWith(t, ctx, dir, "allow-all.toml", nil, script, vars...)
 }
 
 // TestOwnLoopback: with the network off, a command serves and calls its
@@ -129,4 +120,139 @@ func TestOtherSessionLoopback(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestAllowlistDirect: with network = "allowlist", the attacks on the
+// network that skip the proxy (TCP to the host's loopback over IPv4 and
+// IPv6, UDP, DNS, a raw socket, a unix socket) are stopped as with the
+// network off.
+func TestAllowlistDirect(t *testing.T) {
+	requireNetNS(t)
+	to := func(host, key string) func(*testing.T, *env) map[string]string {
+		return func(t *testing.T, e *env) map[string]string {
+			return map[string]string{"HOST": host, "PORT": e.ln.port(key)}
+		}
+	}
+	const pol = "allowlist.toml"
+	run(t, []attack{
+		{name: "tcp-connect-ipv4", policy: pol, script: readScript(t, "tcp-connect"), expect: "TCP listener on 127.0.0.1", vars: to("127.0.0.1", "tcp4")},
+		{name: "tcp-connect-ipv6", policy: pol, script: readScript(t, "tcp-connect"), expect: "TCP listener on ::1", vars: to("::1", "tcp6")},
+		{name: "udp-send-ipv4", policy: pol, script: readScript(t, "udp-send"), expect: "UDP listener on 127.0.0.1", vars: to("127.0.0.1", "udp4")},
+		{name: "dns", policy: pol, expect: "DNS server", vars: to("127.0.0.1", "dns")},
+		{name: "raw-socket", policy: pol, expect: "UDP listener on 127.0.0.1", vars: to("127.0.0.1", "udp4")},
+		{name: "unix-connect-path", policy: pol, script: readScript(t, "unix-connect"), expect: "unix socket listener /",
+			vars: func(t *testing.T, e *env) map[string]string { return map[string]string{"SOCK": e.ln.addr["unix"]} }},
+	})
+}
+
+// TestAllowlistProxy: requests through stockade's proxy that the allowlist
+// must refuse. Each reaches the test's listener without the sandbox (curl
+// pointed straight at it), and not with it; the proxy's refusal is in the
+// result's notes.
+func TestAllowlistProxy(t *testing.T) {
+	requireNetNS(t)
+	if _, err := exec.LookPath("curl"); err != nil {
+		t.Skip("no curl")
+	}
+	var mu sync.Mutex
+	var hosts []string // Host headers the listener saw
+	ln, err := net.Listen("tcp4", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		hosts = append(hosts, r.Host)
+		mu.Unlock()
+		io.WriteString(w, "reached")
+	})}
+	go srv.Serve(ln)
+	t.Cleanup(func() { srv.Close() })
+	_, port, _ := net.SplitHostPort(ln.Addr().String())
+
+	cases := []struct {
+		name     string
+		url      string
+		curlArgs string
+		resolve  string   // the control's --resolve
+		args     []string // stockade run's extra flags
+		note     string   // in the sandboxed result's notes
+	}{
+		{"unlisted-name", "http://evil.test:" + port + "/", "", "evil.test", []string{"--allow-host", "127.0.0.1"}, "evil.test:" + port + " is not on the allowlist"},
+		{"connect-unlisted-name", "http://evil.test:" + port + "/", "-p", "evil.test", []string{"--allow-host", "127.0.0.1"}, "evil.test:" + port + " is not on the allowlist"},
+		{"ip-literal", "http://127.0.0.1:" + port + "/", "--noproxy ''", "", nil, "127.0.0.1 is an IP address, and no allow entry names it"},
+		{"listed-name-to-loopback", "http://pkg.test:" + port + "/", "", "pkg.test", []string{"--resolve", "pkg.test=127.0.0.1"}, "pkg.test resolves to 127.0.0.1 (loopback)"},
+		{"host-header", "http://pkg.test:" + port + "/", "-H Host:evil.test", "pkg.test", []string{"--resolve", "pkg.test=127.0.0.1", "--allow-host", "127.0.0.1"}, `the Host header "evil.test" is not the host "pkg.test"`},
+	}
+	script := readScript(t, "proxy-request")
+	// The control of the sandboxed runs: what the allowlist allows does go
+	// through, so what it refuses is refused by the allowlist.
+	t.Run("allowed-name", func(t *testing.T) {
+		j, stderr := stockadeRunWith(t, t.Context(), t.TempDir(), "allowlist.toml",
+			[]string{"--resolve", "pkg.test=127.0.0.1", "--allow-host", "127.0.0.1"}, script, "URL=http://pkg.test:"+port+"/")
+		mu.Lock()
+		got := append([]string(nil), hosts...)
+		hosts = nil
+		mu.Unlock()
+		if j.ExitCode != 0 || len(got) == 0 || !strings.Contains(stderr, "reached") {
+			t.Fatalf("an allowed name did not go through the proxy: exit %d, requests %q, notes %q\n%s", j.ExitCode, got, j.Notes, stderr)
+		}
+	})
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			for _, sandboxed := range []bool{false, true} {
+				mu.Lock()
+				hosts = nil
+				mu.Unlock()
+				vars := []string{"URL=" + c.url, "CURLARGS=" + c.curlArgs}
+				var notes []string
+				if sandboxed {
+					j, stderr := stockadeRunWith(t, t.Context(), t.TempDir(), "allowlist.toml", c.args, script, vars...)
+					if j.Error != "" {
+						t.Fatalf("inconclusive: stockade did not run the command: %s\n%s", j.Error, stderr)
+					}
+					notes = j.Notes
+				} else {
+					resolve := ""
+					if c.resolve != "" {
+						resolve = "--resolve " + c.resolve + ":" + port + ":127.0.0.1"
+					}
+					cmd := exec.Command("bash", "-c", script)
+					cmd.Env = append(os.Environ(), append(vars, "RESOLVE="+resolve)...)
+					cmd.Run()
+				}
+				mu.Lock()
+				got := append([]string(nil), hosts...)
+				mu.Unlock()
+				switch {
+				case !sandboxed && len(got) == 0:
+					t.Fatalf("the attack is broken: without the sandbox it did not reach the listener")
+				case sandboxed && len(got) > 0:
+					t.Fatalf("ESCAPE: through the proxy, the listener got requests for %q", got)
+				case sandboxed && !strings.Contains(strings.Join(notes, "\n"), c.note):
+					t.Errorf("the notes do not say why: %q, want %q", notes, c.note)
+				}
+			}
+		})
+	}
+}
+
+// stockadeRunWith is stockadeRun with another policy of testdata/escape and
+// extra flags.
+func stockadeRunWith(t *testing.T, ctx context.Context, dir, policy string, flags []string, script string, vars ...string) (*runJSON, string) {
+	t.Helper()
+	args := append([]string{"run", "--json", "--policy", filepath.Join(dataDir, policy)}, flags...)
+	cmd := exec.CommandContext(ctx, stockade, append(args, "-c", script)...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), append([]string{"PY=" + python}, vars...)...)
+	cmd.Cancel = func() error { return cmd.Process.Signal(syscall.SIGTERM) }
+	cmd.WaitDelay = 20 * time.Second
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	out, _ := cmd.Output()
+	var j runJSON
+	if err := json.Unmarshal(out, &j); err != nil || j.Enforcement == nil {
+		t.Fatalf("no JSON result from stockade run (%v):\n%s\n%s", err, out, stderr.String())
+	}
+	return &j, stderr.String()
 }

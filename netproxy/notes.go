@@ -83,7 +83,7 @@ func NoNetworkNote(mode string, exitCode int, output string) string {
 			if mode == "allowlist" {
 				return "network: the sandbox reaches only the hosts of [network] allow, through stockade's proxy (HTTP_PROXY and HTTPS_PROXY are set); a tool that ignores them, or a host not on the list, gets no connection; add a host with [network] allow in the policy or --allow-host NAME"
 			}
-			return `network: the sandbox has no network (network = "off"; loopback only), so names do not resolve; to reach package registries, use network = "allowlist" with [network] allow = ["registry.npmjs.org", ...] (or --allow-host NAME), or network = "on"`
+			return `network: the sandbox has no network (network = "off"), so names do not resolve; to reach package registries, use network = "allowlist" with [network] allow = ["registry.npmjs.org", ...] (or --allow-host NAME), or network = "on"`
 		}
 	}
 	return ""
