@@ -256,3 +256,22 @@ func stockadeRunWith(t *testing.T, ctx context.Context, dir, policy string, flag
 	}
 	return &j, stderr.String()
 }
+
+// TestHTTPTest: a Go test that uses net/http/httptest (a server on
+// 127.0.0.1 and a client of it) passes under the default network, off.
+func TestHTTPTest(t *testing.T) {
+	requireNetNS(t)
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("no go to build the test with")
+	}
+	dir := t.TempDir()
+	build := exec.Command("go", "test", "-c", "-o", filepath.Join(dir, "httptest.test"), "./testdata/escape/httptest/")
+	build.Dir = filepath.Dir(filepath.Dir(dataDir)) // the module root
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("building the test: %v\n%s", err, out)
+	}
+	j, stderr := stockadeRun(t, t.Context(), dir, "./httptest.test -test.v")
+	if j.ExitCode != 0 || !strings.Contains(stderr, "--- PASS: TestServer") {
+		t.Fatalf("an httptest test fails in the sandbox: exit %d\n%s", j.ExitCode, stderr)
+	}
+}

@@ -41,3 +41,21 @@ echo "  targets: analysis p99 <= 100 µs per everyday command (BenchmarkCheck p9
 go test -run '^$' -benchmem -count 1 -bench 'BenchmarkDetect' ./degrade/ | grep -E '^Benchmark' || true
 go test -run '^$' -benchmem -count 1 -bench 'BenchmarkApply|BenchmarkDenyRead' ./sandbox/ | grep -E '^Benchmark' || true
 go test -run '^$' -benchmem -count 1 -benchtime 300x -bench 'BenchmarkRunTrue|BenchmarkDirectBash' ./exec/ | grep -E '^Benchmark' || true
+
+echo
+echo "== network: the egress proxy on loopback, and what a session's network namespace costs"
+go test -run '^$' -count 1 -benchtime 8x -bench 'BenchmarkThroughput' ./netproxy/ 2>/dev/null | grep -E '^Benchmark' || true
+go test -run '^$' -count 1 -benchtime 500x -bench 'BenchmarkAddedLatency' ./netproxy/ 2>/dev/null | grep -E '^Benchmark' || true
+echo "  targets: one stream through the proxy >= 1 GB/s; added latency (connect + one round trip) p50 <= 1 ms"
+go test -run '^$' -count 1 -benchtime 200x -bench 'BenchmarkNewNetNS' ./sandbox/ | grep -E '^Benchmark' || true
+if [ "$(id -u)" = 0 ]; then
+	(cd "$work" && hyperfine -N --warmup 30 --runs 300 --export-json "$work/netns.json" \
+		"$OLDPWD/$bin run --network on -- true" "$OLDPWD/$bin run -- true" >/dev/null 2>&1)
+	python3 - "$work/netns.json" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))["results"]
+med = lambda x: sorted(x["times"])[len(x["times"]) // 2] * 1e3
+print(f"  stockade run -- true: median {med(r[0]):.2f} ms without a namespace (--network on), {med(r[1]):.2f} ms with one: +{med(r[1]) - med(r[0]):.2f} ms")
+print("  an MCP call pays nothing per call: the namespace is made once, when the session's sandbox starts")
+PY
+fi

@@ -99,7 +99,7 @@ func cmdRun(args []string, io stdio) int {
 	// The child starts before the policy is read, so a network namespace is
 	// made ahead wherever the host can give one; the child closes it unused
 	// when the network is on.
-	netns, err := aheadNetNS()
+	netns, err := aheadNetNS(&sf)
 	if err != nil {
 		printError(io.err, err)
 		return exitFailed
