@@ -148,6 +148,11 @@ func (f *sandboxFlags) prepare(tmpdir string) (*setup, error) {
 		for k, v := range netproxy.Env(exec.ProxyAddr) {
 			st.env = exec.SetEnv(st.env, k, v)
 		}
+		for k, v := range netproxy.RetryEnv() {
+			if !hasEnv(st.env, k) {
+				st.env = exec.SetEnv(st.env, k, v)
+			}
+		}
 	}
 	return st, nil
 }
