@@ -93,3 +93,22 @@ func TestNetworkSession(t *testing.T) {
 		}
 	}
 }
+
+// TestNetworkDescription: with the default network, off, the bash tool says
+// in a sentence what the session's network is, as this host gives it.
+func TestNetworkDescription(t *testing.T) {
+	s := start(t, serverOpts{})
+	tools, err := s.session.ListTools(t.Context(), &mcp.ListToolsParams{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "Network: none, not even loopback (this host cannot give the session a network namespace)"
+	if degrade.Detect().CanNetNS() {
+		want = "Network: none (names do not resolve; package downloads fail), except a loopback of this session's own"
+	}
+	for _, tl := range tools.Tools {
+		if tl.Name == "bash" && !strings.Contains(tl.Description, want) {
+			t.Errorf("the bash tool's description lacks %q:\n%s", want, tl.Description)
+		}
+	}
+}
