@@ -21,8 +21,9 @@ import (
 
 // TestAllowlistClients: real clients fetch over HTTPS through stockade's
 // proxy (CONNECT, no TLS interception) from a local TLS server under an
-// allowed name: curl and git (a clone) over HTTPS, npm (a tarball) and pip
-// (a download from a simple index) over plain HTTP (node and pip refuse the
+// allowed name: curl and git (a clone) over HTTPS, npm (a tarball), pip
+// (a download from a simple index) and go (a module from a GOPROXY) over
+// plain HTTP (node and pip refuse the
 // test server's self-signed certificate as a CA). The name is example.com, which the test
 // server's certificate covers; the proxy is told it is at 127.0.0.1.
 func TestAllowlistClients(t *testing.T) {
@@ -39,6 +40,8 @@ func TestAllowlistClients(t *testing.T) {
 	ca := filepath.Join(t.TempDir(), "ca.pem")
 	must(t, os.WriteFile(ca, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: srv.Certificate().Raw}), 0o644))
 	must(t, os.WriteFile(filepath.Join(root, "hello.txt"), []byte("hello through the proxy\n"), 0o644))
+	goModule := "" // set by goProxy
+	goProxy := func(t *testing.T, root string) { goModule = serveGoModule(t, root) }
 	flags := []string{"--allow-host", "example.com", "--allow-host", "127.0.0.1", "--resolve", "example.com=127.0.0.1"}
 
 	cases := []struct {
@@ -72,6 +75,8 @@ func TestAllowlistClients(t *testing.T) {
 		{"pip", "python3", func(t *testing.T) { pipIndex(t, root) },
 			// Over plain HTTP: the proxy carries absolute-form requests too.
 			`"$PY" -m pip download --no-deps --disable-pip-version-check --index-url "$PLAIN/simple/" --trusted-host example.com -d "$TMPDIR/dl" tiny-pkg >&2 && ls "$TMPDIR/dl"`, "tiny_pkg-1.0-py3-none-any.whl"},
+		{"go", "go", func(t *testing.T) { goProxy(t, root) },
+			`GOPROXY="$PLAIN/goproxy" GOSUMDB=off GOTOOLCHAIN=local GOMODCACHE="$TMPDIR/mod" GOCACHE="$TMPDIR/cache" GOFLAGS=-modcacherw go mod download -json "$GOMODULE" >&2 && ls "$TMPDIR/mod/cache/download/golang.org/x/sync/@v/"`, ".zip"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -81,7 +86,7 @@ func TestAllowlistClients(t *testing.T) {
 			if c.setup != nil {
 				c.setup(t)
 			}
-			j, stderr := stockadeRunWith(t, t.Context(), t.TempDir(), "allow-all.toml", flags, c.script, "CA="+ca, "BASE="+base, "PLAIN="+plain)
+			j, stderr := stockadeRunWith(t, t.Context(), t.TempDir(), "allow-all.toml", flags, c.script, "CA="+ca, "BASE="+base, "PLAIN="+plain, "GOMODULE="+goModule)
 			if j.ExitCode != 0 || !strings.Contains(stderr, c.want) {
 				t.Fatalf("%s through the proxy: exit %d, notes %q, want %q in the output\n%s", c.name, j.ExitCode, j.Notes, c.want, lastLines(stderr, 30))
 			}
@@ -126,4 +131,31 @@ func pipIndex(t *testing.T, root string) {
 
 func base64URL(b []byte) string {
 	return base64.URLEncoding.EncodeToString(b)
+}
+
+// serveGoModule lays out, under root/goproxy, a GOPROXY with one version of
+// golang.org/x/sync copied from this machine's module cache, and returns
+// module@version; it skips the test when the cache has none.
+func serveGoModule(t *testing.T, root string) string {
+	out, err := exec.Command("go", "env", "GOMODCACHE").Output()
+	if err != nil {
+		t.Skip("no go env")
+	}
+	src := filepath.Join(strings.TrimSpace(string(out)), "cache", "download", "golang.org", "x", "sync", "@v")
+	zips, _ := filepath.Glob(filepath.Join(src, "*.zip"))
+	if len(zips) == 0 {
+		t.Skip("no golang.org/x/sync in the module cache to serve")
+	}
+	version := strings.TrimSuffix(filepath.Base(zips[0]), ".zip")
+	dst := filepath.Join(root, "goproxy", "golang.org", "x", "sync", "@v")
+	must(t, os.MkdirAll(dst, 0o755))
+	for _, ext := range []string{".info", ".mod", ".zip"} {
+		b, err := os.ReadFile(filepath.Join(src, version+ext))
+		if err != nil {
+			t.Skipf("the module cache lacks %s%s", version, ext)
+		}
+		must(t, os.WriteFile(filepath.Join(dst, version+ext), b, 0o644))
+	}
+	must(t, os.WriteFile(filepath.Join(dst, "list"), []byte(version+"\n"), 0o644))
+	return "golang.org/x/sync@" + version
 }
