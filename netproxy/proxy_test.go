@@ -112,6 +112,12 @@ func newWorld(t *testing.T, allow ...string) *world {
 // is recorded when it ends, which may be just after the client saw it end).
 func (w *world) lastEvent(t *testing.T) Event {
 	t.Helper()
+	return w.nthEvent(t, 1)
+}
+
+// nthEvent waits until n events are recorded and returns the newest.
+func (w *world) nthEvent(t *testing.T, want int) Event {
+	t.Helper()
 	deadline := time.Now().Add(10 * time.Second)
 	for {
 		w.mu.Lock()
@@ -121,7 +127,7 @@ func (w *world) lastEvent(t *testing.T) Event {
 			e = w.events[n-1]
 		}
 		w.mu.Unlock()
-		if n > 0 {
+		if n >= want {
 			return e
 		}
 		if time.Now().After(deadline) {
@@ -322,3 +328,42 @@ type bufConn struct {
 }
 
 func (b *bufConn) Read(p []byte) (int, error) { return b.r.Read(p) }
+
+// TestRebinding: a listed name whose DNS answer changes from a public
+// address to loopback between two connections (DNS rebinding) is refused
+// the second time: each connection is decided on the address the proxy
+// resolved for it and then dials, never on an earlier answer.
+func TestRebinding(t *testing.T) {
+	w := newWorld(t, "rebind.test")
+	var calls int
+	var mu sync.Mutex
+	w.proxy.Resolve = func(ctx context.Context, host string) ([]netip.Addr, error) {
+		mu.Lock()
+		defer mu.Unlock()
+		calls++
+		if calls == 1 {
+			return []netip.Addr{netip.MustParseAddr("192.0.2.1")}, nil // public (TEST-NET-1), nothing listens
+		}
+		return []netip.Addr{netip.MustParseAddr("127.0.0.1")}, nil
+	}
+	var dialled []string
+	w.proxy.Dial = func(ctx context.Context, network, addr string) (net.Conn, error) {
+		mu.Lock()
+		dialled = append(dialled, addr)
+		mu.Unlock()
+		return nil, fmt.Errorf("test: not dialling %s", addr)
+	}
+	rawConnect(t, w, "rebind.test:443")
+	_, _, status := rawConnect(t, w, "rebind.test:443")
+	if !strings.Contains(status, "403") {
+		t.Fatalf("second CONNECT after the name rebound to loopback: %q", status)
+	}
+	if e := w.nthEvent(t, 2); !strings.Contains(e.Reason, "127.0.0.1 (loopback)") {
+		t.Errorf("event %+v", e)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(dialled) != 1 || dialled[0] != "192.0.2.1:443" {
+		t.Errorf("dialled %q, want only the public address of the first answer", dialled)
+	}
+}
