@@ -50,7 +50,11 @@ func Plan(h Host, want policy.Sandbox, workdir, tmpdir string) (sandbox.Spec, Re
 
 	abi, abiNote := h.effectiveABI()
 	fsOn := want.Filesystem != string(sandbox.FSOff)
-	netOff := want.Network == "off"
+	// allowlist is network off plus the egress proxy, which only a network
+	// namespace can reach; without one, nothing is reachable (fail closed).
+	netOff := want.Network == "off" || want.Network == "allowlist"
+	netns, netnsWhy := h.netNS()
+	netns = netns && netOff
 	unixOff := want.UnixSockets == "deny"
 	linux := h.OS == "linux"
 
@@ -62,7 +66,8 @@ func Plan(h Host, want policy.Sandbox, workdir, tmpdir string) (sandbox.Spec, Re
 		FS: sandbox.FSMode(want.Filesystem), Workdir: workdir, TmpDir: tmpdir,
 		WritableRoots: writable, ReadableRoots: readable, DenyRead: deny, Protected: protected,
 		LandlockABI:    abi,
-		NetworkOff:     netOff && (h.Seccomp || abi >= abiTCP),
+		NetworkOff:     netOff && (h.Seccomp || abi >= abiTCP || netns),
+		NetNS:          netns,
 		UnixSocketsOff: unixOff && h.Seccomp,
 		Seccomp:        h.Seccomp,
 		IPCNamespace:   linux && h.SysAdmin,
@@ -131,6 +136,18 @@ func Plan(h Host, want policy.Sandbox, workdir, tmpdir string) (sandbox.Spec, Re
 	case !netOff:
 		add(Protection{Name: NetworkTCP, Status: Off, Note: `network = "on"`})
 		add(Protection{Name: NetworkOther, Status: Off, Note: `network = "on"`})
+	case netns:
+		tcp := Protection{Name: NetworkTCP, Status: Enforced, Required: true, By: "network namespace",
+			Note: "the session has a loopback of its own; nothing else is reachable"}
+		if want.Network == "allowlist" {
+			tcp.Note = "the session has a loopback of its own; other hosts only by name, through stockade's proxy"
+		}
+		add(tcp)
+		other := Protection{Name: NetworkOther, Status: Enforced, Required: true, By: "network namespace"}
+		if spec.Seccomp {
+			other.By += " + seccomp"
+		}
+		add(other)
 	default:
 		tcp := Protection{Name: NetworkTCP, Required: true}
 		switch {
@@ -145,6 +162,10 @@ func Plan(h Host, want policy.Sandbox, workdir, tmpdir string) (sandbox.Spec, Re
 			tcp.Status, tcp.Note = NotEnforced, h.seccompWhy()+"; "+without(abiTCP)
 		default:
 			tcp.Status, tcp.Note = NotEnforced, h.seccompWhy()
+		}
+		tcp.Note = join(tcp.Note, "no loopback of its own ("+netnsWhy+"), so loopback is refused too")
+		if want.Network == "allowlist" {
+			tcp.Note = join(tcp.Note, "the allowlist's proxy needs a network namespace, so nothing is reachable")
 		}
 		add(tcp)
 		other := Protection{Name: NetworkOther, Required: true}
@@ -286,7 +307,7 @@ func normalize(s policy.Sandbox) (policy.Sandbox, error) {
 	if err := def(&s.Filesystem, "workspace-write", "filesystem", "read-only", "workspace-write", "off"); err != nil {
 		return s, err
 	}
-	if err := def(&s.Network, "off", "network", "off", "on"); err != nil {
+	if err := def(&s.Network, "off", "network", "off", "allowlist", "on"); err != nil {
 		return s, err
 	}
 	if err := def(&s.UnixSockets, "deny", "unix_sockets", "deny", "allow"); err != nil {
@@ -338,6 +359,27 @@ func expand(p, workdir string) (string, error) {
 		p = filepath.Join(workdir, p)
 	}
 	return filepath.Clean(p), nil
+}
+
+// CanNetNS says whether the sandbox can give a session a network namespace of
+// its own on h.
+func (h Host) CanNetNS() bool {
+	ok, _ := h.netNS()
+	return ok
+}
+
+// netNS says whether the sandbox can give each session a network namespace of
+// its own, and if not, why.
+func (h Host) netNS() (bool, string) {
+	switch {
+	case h.OS != "linux":
+		return false, "no network namespaces on " + h.OS
+	case !h.Root:
+		return false, "not root: a network namespace needs CAP_SYS_ADMIN"
+	case !h.SysAdmin:
+		return false, "root without CAP_SYS_ADMIN"
+	}
+	return true, ""
 }
 
 // landlockWhy says why h has no Landlock.

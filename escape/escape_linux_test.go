@@ -341,6 +341,7 @@ type runJSON struct {
 	Leftovers   int              `json:"leftovers_stopped"`
 	Error       string           `json:"error"`
 	Applied     *sandbox.Applied `json:"applied"`
+	Notes       []string         `json:"notes"`
 	Enforcement *struct {
 		Full bool `json:"full"`
 	} `json:"enforcement"`

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"os"
 	"os/exec"
 	"time"
 
@@ -18,9 +19,12 @@ type OnceRequest struct {
 	Spec    sandbox.Spec
 	Timeout time.Duration // 0: none
 	Grace   time.Duration // between SIGTERM and SIGKILL (default 5s)
-	Stdin   io.Reader
-	Stdout  io.Writer // an *os.File is handed to the command as it is
-	Stderr  io.Writer
+	// NetNS is the network namespace the command starts in when Spec.NetNS
+	// (see sandbox.NewNetNS).
+	NetNS  *os.File
+	Stdin  io.Reader
+	Stdout io.Writer // an *os.File is handed to the command as it is
+	Stderr io.Writer
 }
 
 // OnceResult is what RunOnce observed.

@@ -123,7 +123,7 @@ func (c *Child) Run(ctx context.Context, req OnceRequest) (OnceResult, error) {
 		c.cmd.Env = []string{}
 	}
 	strayMu.Lock()
-	applied, release, err := sandbox.Start(req.Spec, c.cmd)
+	applied, release, err := sandbox.Start(req.Spec, c.cmd, req.NetNS)
 	if err == nil {
 		knownChildren.Store(c.cmd.Process.Pid, true)
 	}

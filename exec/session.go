@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
 	"os"
 	"path/filepath"
 	"slices"
@@ -30,6 +31,10 @@ type Config struct {
 	Stderr io.Writer // the sandbox child's own diagnostics (default os.Stderr)
 	// Shell runs the commands; default DetectShell(): /bin/bash, else /bin/sh.
 	Shell Shell
+	// Egress serves the allowlist proxy on a listener at ProxyAddr inside the
+	// session's network namespace (Spec.NetNS), until the listener is closed;
+	// nil: no proxy.
+	Egress func(net.Listener)
 }
 
 // Session is the state one agent carries between calls: the cwd, the exported
@@ -135,7 +140,7 @@ func NewSession(cfg Config) (*Session, error) {
 	spec.PrivateRoot, spec.SessionDir = cfg.State.Root, dir
 	s.cfg.Spec.Protected, s.cfg.Spec.Workdir = spec.Protected, workdir
 	s.protected = SnapshotProtected(spec.Protected)
-	if s.spawner, err = newSpawner(spec, cfg.Stderr); err != nil {
+	if s.spawner, err = newSpawner(spec, cfg.Stderr, cfg.Egress); err != nil {
 		s.devnull.Close()
 		return fail(err)
 	}

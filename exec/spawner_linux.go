@@ -4,6 +4,7 @@ package exec
 
 import (
 	"io"
+	"net"
 	"os"
 	"sync"
 	"syscall"
@@ -17,17 +18,18 @@ import (
 type zygoteSpawner struct {
 	spec   sandbox.Spec
 	stderr io.Writer
+	egress func(net.Listener)
 	mu     sync.Mutex
 	z      *zygoteClient
 }
 
-func newSpawner(spec sandbox.Spec, stderr io.Writer) (spawner, error) {
+func newSpawner(spec sandbox.Spec, stderr io.Writer, egress func(net.Listener)) (spawner, error) {
 	becomeSubreaper()
-	z, err := startZygote(spec, stderr)
+	z, err := startZygote(spec, stderr, egress)
 	if err != nil {
 		return nil, err
 	}
-	return &zygoteSpawner{spec: spec, stderr: stderr, z: z}, nil
+	return &zygoteSpawner{spec: spec, stderr: stderr, egress: egress, z: z}, nil
 }
 
 func (s *zygoteSpawner) current() (*zygoteClient, error) {
@@ -36,7 +38,7 @@ func (s *zygoteSpawner) current() (*zygoteClient, error) {
 	select {
 	case <-s.z.dead:
 		s.z.close()
-		z, err := startZygote(s.spec, s.stderr)
+		z, err := startZygote(s.spec, s.stderr, s.egress)
 		if err != nil {
 			return nil, err
 		}

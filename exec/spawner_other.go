@@ -5,6 +5,7 @@ package exec
 import (
 	"fmt"
 	"io"
+	"net"
 	"os"
 	"sync"
 	"sync/atomic"
@@ -23,7 +24,7 @@ type directSpawner struct {
 	never  chan struct{}
 }
 
-func newSpawner(spec sandbox.Spec, stderr io.Writer) (spawner, error) {
+func newSpawner(spec sandbox.Spec, stderr io.Writer, egress func(net.Listener)) (spawner, error) {
 	if _, err := sandbox.Apply(sandbox.Spec{LandlockABI: spec.LandlockABI, Seccomp: spec.Seccomp, Scopes: spec.Scopes, DropCaps: spec.DropCaps, MaxProcs: spec.MaxProcs}); err != nil {
 		return nil, &SandboxError{Stage: "sandbox", Msg: err.Error()}
 	}

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
 	"os"
 	"os/exec"
 	"sync"
@@ -23,7 +24,8 @@ import (
 // applied the session's sandbox once and now spawns each command on request.
 type zygoteClient struct {
 	cmd     *exec.Cmd
-	fd      int // our end of the seqpacket socket
+	net     *sessionNet // nil without a network namespace
+	fd      int         // our end of the seqpacket socket
 	applied sandbox.Applied
 
 	sendMu  sync.Mutex
@@ -44,9 +46,14 @@ const selfExe = "/proc/self/exe"
 
 // startZygote starts the sandboxed child and waits until it reports that the
 // sandbox is in force. stderr receives the child's own diagnostics.
-func startZygote(spec sandbox.Spec, stderr io.Writer) (*zygoteClient, error) {
+func startZygote(spec sandbox.Spec, stderr io.Writer, egress func(net.Listener)) (*zygoteClient, error) {
+	snet, err := openSessionNet(spec, egress)
+	if err != nil {
+		return nil, err
+	}
 	fds, err := unix.Socketpair(unix.AF_UNIX, unix.SOCK_SEQPACKET|unix.SOCK_CLOEXEC, 0)
 	if err != nil {
+		snet.close()
 		return nil, fmt.Errorf("socketpair: %w", err)
 	}
 	for _, fd := range fds {
@@ -63,6 +70,10 @@ func startZygote(spec sandbox.Spec, stderr io.Writer) (*zygoteClient, error) {
 	cmd.Args[0] = os.Args[0]
 	cmd.Env = []string{}
 	cmd.ExtraFiles = []*os.File{childEnd}
+	if snet != nil {
+		cmd.ExtraFiles = append(cmd.ExtraFiles, nil, snet.ns) // at sandbox.NetNSFD
+		cmd.Args = append(cmd.Args, sandbox.NetNSArg)
+	}
 	cmd.Stderr = stderr
 	// SIGTERM when this process dies, however it dies: the zygote then kills
 	// every process below it before it leaves (SIGKILL would leave them to
@@ -73,9 +84,10 @@ func startZygote(spec sandbox.Spec, stderr io.Writer) (*zygoteClient, error) {
 	childEnd.Close()
 	if err != nil {
 		unix.Close(fds[0])
+		snet.close()
 		return nil, fmt.Errorf("start sandbox child: %w", err)
 	}
-	z := &zygoteClient{cmd: cmd, fd: fds[0], waiters: map[uint64]chan sandbox.ZygoteMsg{},
+	z := &zygoteClient{cmd: cmd, net: snet, fd: fds[0], waiters: map[uint64]chan sandbox.ZygoteMsg{},
 		dead: make(chan struct{}), exited: make(chan struct{})}
 	go func() { cmd.Wait(); close(z.exited) }()
 
@@ -223,6 +235,7 @@ func (z *zygoteClient) close() {
 			<-z.dead
 		}
 		unix.Close(z.fd)
+		z.net.close()
 		removeProcLimit(z.applied.ProcLimit)
 	})
 }

@@ -22,6 +22,7 @@ import (
 
 	"github.com/stockade/stockade/degrade"
 	"github.com/stockade/stockade/exec"
+	"github.com/stockade/stockade/netproxy"
 	"github.com/stockade/stockade/parse"
 	"github.com/stockade/stockade/policy"
 	"github.com/stockade/stockade/sandbox"
@@ -36,7 +37,11 @@ type Overrides struct {
 	Enforce    string // strict or best-effort; "": the policy's
 	AllowWrite []string
 	AllowRead  []string
-	Host       *degrade.Host // plan as if on this host; nil: detect this one
+	// AllowHost adds hosts to [network] allow, and turns a network "off" that
+	// no flag set into "allowlist"; Resolve pins NAME=ADDR for the proxy.
+	AllowHost []string
+	Resolve   []string
+	Host      *degrade.Host // plan as if on this host; nil: detect this one
 	// DangerousWorkdir lets a workdir of /, $HOME or one that holds a
 	// deny-read path be writable (see checkWorkdir).
 	DangerousWorkdir bool
@@ -51,6 +56,11 @@ type Setup struct {
 	Spec    sandbox.Spec
 	Report  degrade.Report
 	Env     []string
+	// Network is the network mode in force: off, allowlist or on.
+	Network string
+	// Egress is the proxy of network = "allowlist", when the sandbox gives
+	// the command a network namespace to reach it from; nil otherwise.
+	Egress *netproxy.Proxy
 }
 
 // Prepare loads the policy, applies the overrides and plans the sandbox for
@@ -81,7 +91,7 @@ func Prepare(o Overrides, tmpdir string) (*Setup, error) {
 		ok   []string
 	}{
 		{o.Filesystem, &sb.Filesystem, "--fs", []string{"read-only", "workspace-write", "off"}},
-		{o.Network, &sb.Network, "--network", []string{"off", "on"}},
+		{o.Network, &sb.Network, "--network", []string{"off", "allowlist", "on"}},
 		{o.Enforce, &sb.Enforce, "--enforce", []string{"strict", "best-effort"}},
 	} {
 		if f.val == "" {
@@ -91,6 +101,18 @@ func Prepare(o Overrides, tmpdir string) (*Setup, error) {
 			return nil, fmt.Errorf("%s %q: must be one of %s", f.name, f.val, strings.Join(f.ok, ", "))
 		}
 		*f.dst = f.val
+	}
+	allow := append(append([]string(nil), p.Network.Allow...), o.AllowHost...)
+	if len(o.AllowHost) > 0 && sb.Network == "off" && o.Network == "" {
+		sb.Network = "allowlist"
+	}
+	allowlist, err := netproxy.ParseAllowlist(allow)
+	if err != nil {
+		return nil, err
+	}
+	pins, err := netproxy.ParsePins(o.Resolve)
+	if err != nil {
+		return nil, err
 	}
 	sb.WritableRoots = append(sb.WritableRoots, o.AllowWrite...)
 	sb.ReadableRoots = append(sb.ReadableRoots, o.AllowRead...)
@@ -128,7 +150,37 @@ func Prepare(o Overrides, tmpdir string) (*Setup, error) {
 		slog.Info("secrets removed from the environment of commands", "names", strings.Join(removed, ","))
 	}
 	env = pointAtBuildCache(env, cacheDir, p, append([]string{workdir}, spec.WritableRoots...))
-	return &Setup{Policy: p, Workdir: workdir, Spec: spec, Report: report, Env: env}, nil
+	st := &Setup{Policy: p, Workdir: workdir, Spec: spec, Report: report, Env: env, Network: sb.Network}
+	if sb.Network == "off" || sb.Network == "allowlist" && !spec.NetNS {
+		for k, v := range netproxy.OffEnv() {
+			if !hasEnv(st.Env, k) {
+				st.Env = exec.SetEnv(st.Env, k, v)
+			}
+		}
+	}
+	if sb.Network == "allowlist" && spec.NetNS {
+		st.Egress = netproxy.New(allowlist)
+		st.Egress.Resolve = pins.Resolver(nil)
+		for k, v := range netproxy.Env(exec.ProxyAddr) {
+			st.Env = exec.SetEnv(st.Env, k, v)
+		}
+		for k, v := range netproxy.RetryEnv() {
+			if !hasEnv(st.Env, k) {
+				st.Env = exec.SetEnv(st.Env, k, v)
+			}
+		}
+	}
+	return st, nil
+}
+
+// hasEnv reports whether env sets name.
+func hasEnv(env []string, name string) bool {
+	for _, kv := range env {
+		if strings.HasPrefix(kv, name+"=") {
+			return true
+		}
+	}
+	return false
 }
 
 // PolicySources are the layers of the policy for commands run in workdir

@@ -19,6 +19,9 @@ func defaultGo() *Policy {
 			Enforce:       "strict",
 			Protected:     []string{},
 		},
+		Network: Network{
+			Allow: []string{},
+		},
 		Env: Env{
 			Keep:  []string{},
 			Scrub: []string{},

@@ -14,6 +14,7 @@ import (
 
 	"github.com/pelletier/go-toml/v2"
 	"github.com/pelletier/go-toml/v2/unstable"
+	"github.com/stockade/stockade/netproxy"
 )
 
 // Error is one mistake in a policy file, with its position when known.
@@ -90,7 +91,7 @@ var sandboxEnums = []struct {
 	values []string
 }{
 	{"filesystem", func(s *Sandbox) *string { return &s.Filesystem }, []string{"read-only", "workspace-write", "off"}},
-	{"network", func(s *Sandbox) *string { return &s.Network }, []string{"off", "on"}},
+	{"network", func(s *Sandbox) *string { return &s.Network }, []string{"off", "allowlist", "on"}},
 	{"unix_sockets", func(s *Sandbox) *string { return &s.UnixSockets }, []string{"deny", "allow"}},
 	{"enforce", func(s *Sandbox) *string { return &s.Enforce }, []string{"strict", "best-effort"}},
 }
@@ -166,6 +167,9 @@ func (p *Policy) prepare(v *validator, trusted, verifyExamples bool) (*Policy, e
 				v.add("env."+k.key, fmt.Sprintf("bad name pattern %q", g), "")
 			}
 		}
+	}
+	if _, err := netproxy.ParseAllowlist(p.Network.Allow); err != nil {
+		v.add("network.allow", err.Error(), "")
 	}
 	for k := range p.Env.Set {
 		if !validEnvName(k) {
@@ -405,6 +409,10 @@ func decodeErrors(err error, file string) error {
 	var de *toml.DecodeError
 	if errors.As(err, &de) {
 		line, col := de.Position()
+		if k := de.Key(); len(k) == 1 && k[0] == "network" {
+			return Errors{{File: file, Line: line, Col: col, Msg: "network is a table here ([network] allow = [...])",
+				Hint: `the network mode is a key of [sandbox]: [sandbox] network = "off" | "allowlist" | "on"`}}
+		}
 		return Errors{{File: file, Line: line, Col: col, Msg: typeMessage(strings.TrimPrefix(de.Error(), "toml: "), de.Key())}}
 	}
 	return Errors{{File: file, Msg: err.Error()}}
@@ -470,13 +478,15 @@ func tomlKey(field string) string {
 
 // knownKeys lists the keys allowed in the table at path, for suggestions.
 func knownKeys(path []string) []string {
-	top := []string{"version", "extends", "default", "sandbox", "env", "rule"}
+	top := []string{"version", "extends", "default", "sandbox", "network", "env", "rule"}
 	if len(path) == 0 {
 		return top
 	}
 	switch path[0] {
 	case "sandbox":
 		return []string{"filesystem", "writable_roots", "readable_roots", "deny_read", "network", "unix_sockets", "enforce", "max_processes", "protected"}
+	case "network":
+		return []string{"allow"}
 	case "env":
 		return []string{"keep", "scrub", "set"}
 	case "rule":

@@ -55,6 +55,7 @@ type Policy struct {
 	// Default is the verdict for an invocation no rule matches: allow, ask or deny.
 	Default Verdict `toml:"default" json:"default"`
 	Sandbox Sandbox `toml:"sandbox" json:"sandbox"`
+	Network Network `toml:"network" json:"network"`
 	Env     Env     `toml:"env" json:"env"`
 	Rules   []*Rule `toml:"rule" json:"rules"`
 	Source  string  `toml:"-" json:"source"` // file path, or "default"

@@ -279,9 +279,11 @@ func TestLoadErrors(t *testing.T) {
 	for _, tc := range []struct{ src, want, hint string }{
 		{"", "ex.toml: missing required key: version = 1", ""},
 		{"version = 2", "ex.toml:1:1: unsupported version 2", ""},
-		{"version = 1\nnetwork = \"on\"", `ex.toml:2:1: unknown key "network"`, ""},
+		{"version = 1\nnetwork = \"on\"", `ex.toml:2:11: network is a table here ([network] allow = [...])`, `the network mode is a key of [sandbox]: [sandbox] network = "off" | "allowlist" | "on"`},
+		{"version = 1\n[network]\nallow = [\"https://github.com\"]", `ex.toml:3:1: network allow entry "https://github.com": want a host name`, ""},
+		{"version = 1\n[network]\nalow = []", `ex.toml:3:1: unknown key "network.alow"`, `did you mean "allow"?`},
 		{"version = 1\n[sandbox]\nnetwrok = \"on\"", `ex.toml:3:1: unknown key "sandbox.netwrok"`, `did you mean "network"?`},
-		{"version = 1\n[sandbox]\nnetwork = \"of\"", `ex.toml:3:1: network is "of": want off or on`, `did you mean "off"?`},
+		{"version = 1\n[sandbox]\nnetwork = \"of\"", `ex.toml:3:1: network is "of": want off or allowlist or on`, `did you mean "off"?`},
 		{"version = 1\n[sandbox]\nfilesystem = \"rw\"", `ex.toml:3:1: filesystem is "rw"`, ""},
 		{"version = 1\n[sandbox]\nunix_sockets = \"yes\"", `ex.toml:3:1: unix_sockets is "yes"`, ""},
 		{"version = 1\n[sandbox]\nenforce = \"best_effort\"", `ex.toml:3:1: enforce is "best_effort"`, `did you mean "best-effort"?`},

@@ -21,6 +21,15 @@ type Sandbox struct {
 // host down.
 const DefaultMaxProcesses = 1024
 
+// Network is the [network] table: where a command may connect when the
+// sandbox's network is "allowlist" (through stockade's proxy, by name).
+type Network struct {
+	// Allow: host names ("registry.npmjs.org"), wildcards ("*.pythonhosted.org"),
+	// host:port, and IP addresses or CIDR ranges (which also let a name that
+	// resolves to a private address through). See netproxy.Allowlist.
+	Allow []string `toml:"allow" json:"allow"`
+}
+
 // Env is the [env] table: what environment a command sees.
 type Env struct {
 	Keep  []string          `toml:"keep" json:"keep"`   // names (globs) kept even if they look secret

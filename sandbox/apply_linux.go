@@ -82,6 +82,14 @@ func apply(spec Spec, all bool) (a Applied, err error) {
 		return a, err
 	}
 
+	if spec.NetNS {
+		if err := joinNetNS(spec.netnsFD); err != nil {
+			return a, err
+		}
+		a.NetNS = true
+		notes = append(notes, "network: a namespace of its own, loopback only")
+	}
+
 	var rs *ruleset
 	var p plan
 	if spec.LandlockABI > 0 {
@@ -204,7 +212,7 @@ func Validate(spec Spec) error {
 	if len(spec.DenyRead) > 0 && spec.LandlockABI == 0 {
 		return errors.New("deny-read needs landlock, and the spec has no landlock ABI")
 	}
-	if spec.NetworkOff && !spec.Seccomp && spec.LandlockABI < 4 {
+	if spec.NetworkOff && !spec.NetNS && !spec.Seccomp && spec.LandlockABI < 4 {
 		return errors.New("network off needs seccomp or landlock ABI 4 or later, and the spec has neither")
 	}
 	if spec.UnixSocketsOff && !spec.Seccomp {
@@ -289,7 +297,7 @@ func writesProc(spec Spec) bool {
 // installFilter installs the socket filter on every thread.
 func installFilter(spec Spec, sysvIPC, all bool) error {
 	arch, _ := seccompArchFor(runtime.GOARCH)
-	raw, err := socketFilter(arch, filterRules{networkOff: spec.NetworkOff, unixSocketsOff: spec.UnixSocketsOff, sysvIPC: sysvIPC})
+	raw, err := socketFilter(arch, filterRules{networkOff: spec.NetworkOff, inet: spec.NetNS, unixSocketsOff: spec.UnixSocketsOff, sysvIPC: sysvIPC})
 	if err != nil {
 		return fmt.Errorf("seccomp: %w", err)
 	}

@@ -2,7 +2,11 @@
 
 package sandbox
 
-import "errors"
+import (
+	"errors"
+	"net"
+	"os"
+)
 
 // ErrUnsupported is returned where the operating system gives stockade no way to
 // enforce a sandbox.
@@ -28,3 +32,9 @@ func Validate(spec Spec) error {
 
 // RemoveProcLimit has nothing to remove outside Linux.
 func RemoveProcLimit(dir string) error { return nil }
+
+// NewNetNS has no namespace to make outside Linux.
+func NewNetNS() (*os.File, error) { return nil, ErrUnsupported }
+
+// ListenIn has no namespace to listen in outside Linux.
+func ListenIn(ns *os.File, addr string) (net.Listener, error) { return nil, ErrUnsupported }

@@ -79,7 +79,8 @@ func landlockPlan(spec Spec) (plan, error) {
 		// command can leave its cgroup.
 		p.handledFS = uint64(cfg.HandledAccessFS)
 	}
-	if spec.NetworkOff {
+	if spec.NetworkOff && !spec.NetNS {
+		// In a namespace of its own, TCP reaches only the session's loopback.
 		p.handledNet = uint64(cfg.HandledAccessNet)
 	}
 	if spec.Scopes {

@@ -32,7 +32,10 @@ import (
 //     it which addresses are configured; it reaches no other host), and every
 //     other domain is refused: inet, inet6, packet, vsock, bluetooth, alg, xdp,
 //     tipc, rds, can and whatever comes next. An allow-list, so a family added
-//     to the kernel later is closed by default.
+//     to the kernel later is closed by default. In a network namespace of the
+//     session's own (Spec.NetNS), inet and inet6 are allowed too: there they
+//     reach only the session's loopback (raw sockets still need CAP_NET_RAW,
+//     which is dropped).
 //  5. Everything else is allowed. socketpair(2) is never filtered: it makes a
 //     connected pair that reaches nobody else, and only AF_UNIX supports it.
 //
@@ -50,6 +53,8 @@ const (
 	x32SyscallBit    = 0x40000000
 
 	afUnix       = 1
+	domainInet   = 2
+	domainInet6  = 10
 	afNetlink    = 16
 	netlinkRoute = 0
 
@@ -93,6 +98,7 @@ type filterRules struct {
 	networkOff     bool // every socket domain but AF_UNIX and NETLINK_ROUTE
 	unixSocketsOff bool // new AF_UNIX sockets
 	sysvIPC        bool // System V IPC allowed: the command has an IPC namespace of its own
+	inet           bool // with networkOff: AF_INET and AF_INET6 allowed all the same
 }
 
 // prog is a tiny assembler with labels on top of bpf.Instruction, so that the
@@ -185,6 +191,10 @@ func socketFilter(arch seccompArch, r filterRules) ([]bpf.RawInstruction, error)
 			p.jeq(afUnix, "allow", "")
 		}
 		if r.networkOff {
+			if r.inet {
+				p.jeq(domainInet, "allow", "")
+				p.jeq(domainInet6, "allow", "")
+			}
 			p.jeq(afNetlink, "", "eperm")
 			p.add(bpf.LoadAbsolute{Off: seccompDataArg2, Size: 4})
 			p.jeq(netlinkRoute, "allow", "eperm")

@@ -47,6 +47,14 @@ type Spec struct {
 	// NetworkOff refuses TCP through Landlock (ABI 4+) and new inet, inet6 and
 	// packet sockets through seccomp.
 	NetworkOff bool `json:"network_off"`
+	// NetNS joins the network namespace the parent passes at NetNSFD (see
+	// NewNetNS), which has only a loopback of its own. With NetworkOff, inet
+	// and inet6 sockets are then allowed, since nothing outside is reachable,
+	// and Landlock's TCP rules are not applied.
+	NetNS bool `json:"netns,omitempty"`
+	// netnsFD is the descriptor of that namespace in this process: NetNSFD
+	// in the zygote, the file given to Start for stockade run.
+	netnsFD int
 	// UnixSocketsOff also refuses new AF_UNIX sockets (socketpair keeps working).
 	UnixSocketsOff bool `json:"unix_sockets_off"`
 	// Seccomp applies the socket filter; without it NetworkOff is Landlock TCP only.
@@ -79,6 +87,9 @@ type Applied struct {
 	MaxProcs    int  `json:"max_procs"`
 	// NprocLimit is the RLIMIT_NPROC set for NprocLimit (0: none).
 	NprocLimit int `json:"nproc_limit,omitempty"`
+	// NetNS: the command is in the session's own network namespace, with a
+	// loopback of its own and no other interface.
+	NetNS bool `json:"netns,omitempty"`
 	// ReadOnlyMounts: every mount outside the writable roots is read-only
 	// for the command (root only; see mounts_linux.go), so it cannot change
 	// the mode, times or extended attributes of files there either.

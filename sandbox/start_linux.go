@@ -31,7 +31,15 @@ import (
 // cmd.Path is looked up from the restricted thread with cmd's PATH, the way a
 // shell would. A *StartError says whether the sandbox could not be applied
 // (nothing ran) or the command could not be started in it.
-func Start(spec Spec, cmd *exec.Cmd) (a Applied, release func(), err error) {
+//
+// netns is the network namespace to join when spec.NetNS (see NewNetNS).
+func Start(spec Spec, cmd *exec.Cmd, netns *os.File) (a Applied, release func(), err error) {
+	if spec.NetNS {
+		if netns == nil {
+			return a, func() {}, &StartError{"sandbox", errors.New("the spec joins a network namespace, and none was given")}
+		}
+		spec.netnsFD = int(netns.Fd())
+	}
 	type started struct {
 		a   Applied
 		err error

@@ -44,6 +44,11 @@ func zygoteMain() int {
 		z.reply(Reply{Error: fmt.Sprintf("bad request: %v", err), Stage: "request"})
 		return ExitSetupFailed
 	}
+	if err := checkNetNSFD(req.Spec); err != nil {
+		z.reply(Reply{Error: err.Error(), Stage: "request"})
+		return ExitSetupFailed
+	}
+	req.Spec.netnsFD = NetNSFD
 	// Orphans of commands are reparented here, so they can be found and stopped;
 	// and nothing in the sandbox may ptrace or read the memory of the zygote.
 	if err := unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0); err != nil {
@@ -51,6 +56,9 @@ func zygoteMain() int {
 		return ExitSetupFailed
 	}
 	applied, err := Apply(req.Spec)
+	if req.Spec.NetNS {
+		unix.Close(NetNSFD) // joined: no command may inherit it
+	}
 	if err != nil {
 		z.reply(Reply{Error: err.Error(), Stage: "sandbox"})
 		return ExitSetupFailed

@@ -35,3 +35,12 @@ go test -run '^$' -benchmem -count 1 -bench 'BenchmarkApply|BenchmarkDenyRead' .
 go test -run '^$' -benchmem -count 1 -benchtime 300x -bench 'BenchmarkRunTrue|BenchmarkDirectBash' ./exec/ | grep -E '^Benchmark' || true
 go test -run '^$' -benchmem -count 1 -bench 'BenchmarkSnapshotProtected|BenchmarkOpenInstance' ./exec/ | grep -E '^Benchmark' || true
 echo "  measured: per command, watching a fresh repository's protected files; per stockade process, its state directory"
+
+echo
+echo "== network: the egress proxy on loopback, and what a session's network namespace costs"
+go test -run '^$' -count 1 -benchtime 8x -bench 'BenchmarkThroughput' ./netproxy/ 2>/dev/null | grep -E '^Benchmark' || true
+go test -run '^$' -count 1 -benchtime 500x -bench 'BenchmarkAddedLatency' ./netproxy/ 2>/dev/null | grep -E '^Benchmark' || true
+echo "  targets: one stream through the proxy >= 1 GB/s; added latency (connect + one round trip) p50 <= 1 ms"
+go test -run '^$' -count 1 -benchtime 200x -bench 'BenchmarkNewNetNS' ./sandbox/ | grep -E '^Benchmark' || true
+echo "  the namespace's cost on stockade run -- true: compare 'stockade run -- true' with 'stockade run --network on -- true' in the first table;"
+echo "  an MCP call pays nothing per call: the namespace is made once, when the session's sandbox starts"

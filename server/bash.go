@@ -9,6 +9,7 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/stockade/stockade/exec"
+	"github.com/stockade/stockade/netproxy"
 	"github.com/stockade/stockade/pipeline"
 	"github.com/stockade/stockade/policy"
 )
@@ -37,10 +38,18 @@ func (s *Server) description(cwd string) string {
 	b.WriteString("stdout and stderr are returned separately, each cut at 30000 characters (the full output is saved to a file whose path is given). ")
 	b.WriteString("Processes still running when the command's shell exits are stopped: for servers, watchers and anything long-running use run_in_background: true, then task_output (with wait and filter) to read it and task_kill to stop it. ")
 	b.WriteString("Each command is checked against a security policy first; a denied command returns [POLICY_DENIED] with the reason. ")
-	b.WriteString(sandboxSentences(s.opts.Spec, s.opts.Workdir) + " ")
+	b.WriteString(sandboxSentences(s.opts.Spec, s.opts.Workdir, s.opts.Network, allowEntries(s.opts.Egress)) + " ")
 	b.WriteString("When the sandbox refused something, the result's notes say what and how it could be allowed. ")
 	b.WriteString("Sandbox on this host: " + s.opts.Report.Summary() + ".")
 	return b.String()
+}
+
+// allowEntries lists what the proxy allows; none without a proxy.
+func allowEntries(p *netproxy.Proxy) []string {
+	if p == nil {
+		return nil
+	}
+	return p.Allowlist().Entries()
 }
 
 // toolError is an isError result whose text starts with the stable code.
@@ -142,6 +151,7 @@ func (s *Server) handleBash(ctx context.Context, req mcp.CallToolRequest) (*mcp.
 		return bashResult(pipeline.Fail(err, s.currentCwd(ctx))), nil
 	}
 	var r pipeline.Result
+	started := time.Now()
 	if a.background {
 		r = s.opts.StartIn(sess, a.command)
 	} else {
@@ -151,6 +161,17 @@ func (s *Server) handleBash(ctx context.Context, req mcp.CallToolRequest) (*mcp.
 			Leftovers: "; use run_in_background: true to keep a process running",
 		})
 		progress.stop()
+	}
+	if r.Status == pipeline.Completed {
+		// What the proxy refused; else, if the command failed for want of
+		// a network, say so.
+		netNotes := s.egressNotes(ctx, started)
+		if len(netNotes) == 0 {
+			if n := netproxy.NoNetworkNote(s.opts.Network, *r.ExitCode, r.Stderr+r.Stdout); n != "" {
+				netNotes = []string{n}
+			}
+		}
+		r.Notes = append(r.Notes, netNotes...)
 	}
 	r.Judged(decision)
 	return bashResult(r), nil

@@ -7,13 +7,14 @@ import (
 	"strings"
 
 	"github.com/stockade/stockade/buildcache"
+	"github.com/stockade/stockade/netproxy"
 	"github.com/stockade/stockade/sandbox"
 )
 
 // sandboxSentences tells the model, in two sentences, what this session's
 // sandbox lets it write and read, and whether it has a network, so that it
 // does not find out by failing (and knows what to ask the user for).
-func sandboxSentences(spec sandbox.Spec, workdir string) string {
+func sandboxSentences(spec sandbox.Spec, workdir, mode string, allow []string) string {
 	var files string
 	switch spec.FS {
 	case sandbox.FSWorkspaceWrite:
@@ -42,12 +43,7 @@ func sandboxSentences(spec sandbox.Spec, workdir string) string {
 		}
 		files += ", and " + list(shown) + " are unreadable"
 	}
-	var network string
-	if spec.NetworkOff {
-		network = "Network: off (no connections, DNS or downloads, so installing from a package registry fails); if a task needs it, ask the user to allow it"
-	} else {
-		network = "Network: on, unrestricted"
-	}
+	network := strings.TrimSuffix(netproxy.Describe(mode, spec.NetNS, allow), ".")
 	if spec.UnixSocketsOff {
 		network += "; new unix sockets (docker.sock, ssh-agent) are refused"
 	}

@@ -14,12 +14,14 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
 	"sync"
 	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	mcpserver "github.com/mark3labs/mcp-go/server"
 	"github.com/stockade/stockade/exec"
+	"github.com/stockade/stockade/netproxy"
 	"github.com/stockade/stockade/pipeline"
 )
 
@@ -57,6 +59,7 @@ type Server struct {
 
 // clientSession is one client's exec.Session and when it was last used.
 type clientSession struct {
+	egress  netproxy.Recorder // what the proxy did for this session's commands
 	once    sync.Once
 	exec    *exec.Session
 	err     error
@@ -74,6 +77,12 @@ func New(opts Options) *Server {
 	}
 	if opts.Logger == nil {
 		opts.Logger = slog.Default()
+	}
+	if opts.Network == "" {
+		opts.Network = "on"
+		if opts.Spec.NetworkOff {
+			opts.Network = "off"
+		}
 	}
 	if opts.IdleTimeout <= 0 {
 		opts.IdleTimeout = 30 * time.Minute
@@ -119,9 +128,13 @@ func (s *Server) session(ctx context.Context) (*exec.Session, error) {
 	cs.lastUse = time.Now()
 	s.mu.Unlock()
 	cs.once.Do(func() {
+		var egress func(net.Listener)
+		if p := s.opts.Egress; p != nil {
+			egress = func(ln net.Listener) { p.Serve(ln, cs.egress.Record) }
+		}
 		cs.exec, cs.err = exec.NewSession(exec.Config{
 			Workdir: s.opts.Workdir, Spec: s.opts.Spec, Env: s.opts.Env, MaxTasks: s.opts.MaxTasks,
-			Truncate: s.opts.Truncate, Grace: s.opts.Grace,
+			Truncate: s.opts.Truncate, Grace: s.opts.Grace, Egress: egress,
 		})
 		if cs.err == nil {
 			s.log.Info("session started", "session", id, "sandbox", fmt.Sprintf("%+v", cs.exec.Applied()))
@@ -134,6 +147,21 @@ func (s *Server) session(ctx context.Context) (*exec.Session, error) {
 		return nil, &exec.Error{Code: "SANDBOX_FAILED", Msg: cs.err.Error()}
 	}
 	return cs.exec, nil
+}
+
+// egressNotes says what the proxy refused the session behind ctx since t.
+func (s *Server) egressNotes(ctx context.Context, t time.Time) []string {
+	id := "stdio"
+	if cs := mcpserver.ClientSessionFromContext(ctx); cs != nil && cs.SessionID() != "" {
+		id = cs.SessionID()
+	}
+	s.mu.Lock()
+	cs := s.sessions[id]
+	s.mu.Unlock()
+	if cs == nil {
+		return nil
+	}
+	return netproxy.Notes(cs.egress.Since(t))
 }
 
 // currentCwd is the cwd of the session behind ctx, or the workdir before its first call.

@@ -60,6 +60,10 @@ func TestScript(t *testing.T) {
 			case "pip":
 				// python3 -m pip works (Debian's python3 comes without it).
 				return exec.Command("python3", "-m", "pip", "--version").Run() == nil, nil
+			case "netns":
+				// Each session gets a network namespace of its own (root
+				// with CAP_SYS_ADMIN).
+				return degrade.Detect().CanNetNS(), nil
 			}
 			return false, fmt.Errorf("unknown condition %q", cond)
 		},

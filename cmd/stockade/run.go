@@ -11,11 +11,14 @@ import (
 	"path/filepath"
 	"sync"
 	"syscall"
+	"time"
 
 	"github.com/stockade/stockade/degrade"
 	"github.com/stockade/stockade/exec"
+	"github.com/stockade/stockade/netproxy"
 	"github.com/stockade/stockade/pipeline"
 	"github.com/stockade/stockade/policy"
+	"github.com/stockade/stockade/sandbox"
 )
 
 // Exit statuses of `stockade run` besides the command's own.
@@ -164,9 +167,31 @@ func cmdRun(args []string, io stdio) int {
 		fmt.Fprintf(io.err, "stockade: warning: best-effort enforcement: %s\n", st.Report.Summary())
 	}
 
+	// A network namespace of the command's own, and the allowlist proxy
+	// served inside it.
+	var netns *os.File
+	if st.Spec.NetNS {
+		if netns, err = sandbox.NewNetNS(); err != nil {
+			printError(io.err, fmt.Errorf("the network namespace: %w", err))
+			return finish(pipeline.Fail(err, st.Workdir), exitFailed)
+		}
+		defer netns.Close()
+	}
+	var egress netproxy.Recorder
+	if st.Egress != nil && netns != nil {
+		ln, err := sandbox.ListenIn(netns, exec.ProxyAddr)
+		if err != nil {
+			printError(io.err, fmt.Errorf("the egress proxy: %w", err))
+			return finish(pipeline.Fail(err, st.Workdir), exitFailed)
+		}
+		defer ln.Close()
+		go st.Egress.Serve(ln, egress.Record)
+	}
+	start := time.Now()
+
 	st.Spec.PrivateRoot, st.Spec.SessionDir = state.Root, tmpdir
 	env := exec.SetEnv(st.Env, "TMPDIR", tmpdir)
-	req := exec.OnceRequest{Argv: argv, Env: env, Dir: st.Workdir, Spec: st.Spec, Timeout: timeout.d}
+	req := exec.OnceRequest{Argv: argv, Env: env, Dir: st.Workdir, Spec: st.Spec, Timeout: timeout.d, NetNS: netns}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	started = true
@@ -179,6 +204,15 @@ func cmdRun(args []string, io stdio) int {
 		printError(io.err, errors.New(r.Error))
 		return finish(r, exitFailed)
 	}
+	// What the proxy refused; else, if the command failed for want of a
+	// network, say so.
+	netNotes := netproxy.Notes(egress.Since(start))
+	if len(netNotes) == 0 {
+		if n := netproxy.NoNetworkNote(st.Network, *r.ExitCode, r.Stderr+r.Stdout+stderrTail.String()); n != "" {
+			netNotes = []string{n}
+		}
+	}
+	r.Notes = append(r.Notes, netNotes...)
 	// The notes: a timeout, processes stopped, what the sandbox refused.
 	for _, n := range r.Notes {
 		fmt.Fprintf(io.err, "stockade: note: %s\n", n)

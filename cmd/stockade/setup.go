@@ -17,6 +17,8 @@ type sandboxFlags struct {
 	enforce    string
 	allowWrite listFlag
 	allowRead  listFlag
+	allowHost  listFlag
+	resolve    listFlag
 	hostFile   string
 	// dangerousWorkdir lets a workdir of /, $HOME or one that holds a
 	// deny-read path be writable (see pipeline.Overrides).
@@ -32,9 +34,11 @@ func (f *sandboxFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.policyPath, "policy", "", "policy `FILE` (default: the built-in policy, see 'stockade policy default')")
 	fs.StringVar(&f.workdir, "workdir", "", "`DIR` commands start in (default: the current directory)")
 	fs.StringVar(&f.fs, "fs", "", "override the policy's filesystem `MODE`: read-only, workspace-write or off")
-	fs.StringVar(&f.network, "network", "", "override the policy's network `MODE`: off or on")
+	fs.StringVar(&f.network, "network", "", "override the policy's network `MODE`: off, allowlist (only the hosts of [network] allow, through stockade's proxy) or on")
 	fs.StringVar(&f.enforce, "enforce", "", "override the policy's enforcement `LEVEL`: strict or best-effort")
 	fs.Var(&f.allowWrite, "allow-write", "an extra writable `DIR` (repeatable)")
+	fs.Var(&f.allowHost, "allow-host", "a `HOST` the command may reach through stockade's proxy, as in [network] allow (repeatable); turns network \"off\" into \"allowlist\"")
+	fs.Var(&f.resolve, "resolve", "`NAME=ADDR`: the proxy takes NAME to be at ADDR instead of asking DNS, as curl --resolve does (repeatable); ADDR must still be allowed")
 	fs.Var(&f.allowRead, "allow-read", "restrict reads to these `DIR`s, plus what a shell needs (repeatable)")
 	fs.BoolVar(&f.dangerousWorkdir, "allow-dangerous-workdir", false, "let a workdir of /, $HOME or a directory holding a deny-read path be writable (refused otherwise in workspace-write mode)")
 	fs.StringVar(&f.hostFile, "simulate-host", "", "for tests: plan as if on the host described in `FILE` (the \"host\" of 'stockade doctor --json'); what cannot be applied here still fails")
@@ -44,7 +48,8 @@ func (f *sandboxFlags) register(fs *flag.FlagSet) {
 // for this host (see pipeline.Prepare).
 func (f *sandboxFlags) prepare(tmpdir string) (*pipeline.Setup, error) {
 	o := pipeline.Overrides{PolicyPath: f.policyPath, Workdir: f.workdir, Filesystem: f.fs, Network: f.network,
-		Enforce: f.enforce, AllowWrite: f.allowWrite, AllowRead: f.allowRead, DangerousWorkdir: f.dangerousWorkdir}
+		Enforce: f.enforce, AllowWrite: f.allowWrite, AllowRead: f.allowRead, AllowHost: f.allowHost, Resolve: f.resolve,
+		DangerousWorkdir: f.dangerousWorkdir}
 	if f.hostFile != "" {
 		host, err := readHost(f.hostFile)
 		if err != nil {

@@ -27,9 +27,10 @@ func main() {
 		{"bash", "-c", "true"},
 		{*bin, "version"},
 		{*bin, "run", "--", "true"},
+		{*bin, "run", "--network=on", "--", "true"},
 		{*bin, "run", "--fs=off", "--network=on", "--", "true"},
 	}
-	names := []string{"bash -c true", "stockade version", "stockade run -- true", "stockade run (no sandbox) -- true"}
+	names := []string{"bash -c true", "stockade version", "stockade run -- true", "stockade run --network on -- true", "stockade run (no sandbox) -- true"}
 	env := []string{"PATH=/usr/local/bin:/usr/bin:/bin", "HOME=" + work, "LANG=C.UTF-8"}
 	once := func(argv []string) time.Duration {
 		cmd := osexec.Command(argv[0], argv[1:]...)

@@ -1,0 +1,43 @@
+package degrade
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/stockade/stockade/policy"
+)
+
+// TestPlanNetwork: with CAP_SYS_ADMIN, network off and allowlist give the
+// session a namespace of its own; without it, no namespace, loopback is
+// refused, allowlist reaches nothing, and the report says why. Network on
+// never asks for one.
+func TestPlanNetwork(t *testing.T) {
+	cases := []struct {
+		host, network string
+		netns         bool
+		by, note      string
+	}{
+		{"abi7", "off", true, "network namespace", "the session has a loopback of its own; nothing else is reachable"},
+		{"abi7", "allowlist", true, "network namespace", "other hosts only by name, through stockade's proxy"},
+		{"abi7", "on", false, "", `network = "on"`},
+		{"abi7-container-root", "off", false, "seccomp + landlock abi 7", "no loopback of its own (root without CAP_SYS_ADMIN), so loopback is refused too"},
+		{"abi4", "off", false, "seccomp + landlock abi 4", "no loopback of its own (not root: a network namespace needs CAP_SYS_ADMIN)"},
+		{"abi4", "allowlist", false, "seccomp + landlock abi 4", "the allowlist's proxy needs a network namespace, so nothing is reachable"},
+	}
+	for _, c := range cases {
+		spec, rep, err := Plan(hosts[c.host], policy.Sandbox{Network: c.network, Filesystem: "off", DenyRead: []string{}}, "/work", "/tmp/x")
+		if err != nil {
+			t.Fatalf("%s %s: %v", c.host, c.network, err)
+		}
+		if spec.NetNS != c.netns || spec.NetworkOff != (c.network != "on") {
+			t.Errorf("%s %s: spec netns %v network off %v", c.host, c.network, spec.NetNS, spec.NetworkOff)
+		}
+		p, _ := rep.Get(NetworkTCP)
+		if p.By != c.by || !strings.Contains(p.Note, c.note) {
+			t.Errorf("%s %s: network-tcp by %q note %q, want by %q and a note with %q", c.host, c.network, p.By, p.Note, c.by, c.note)
+		}
+		if c.network != "on" && p.Status != Enforced {
+			t.Errorf("%s %s: network-tcp %s", c.host, c.network, p.Status)
+		}
+	}
+}

@@ -1,0 +1,112 @@
+package netproxy
+
+import (
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Recorder keeps the recent events of one session, so that each result can
+// say what its command was refused.
+type Recorder struct {
+	mu     sync.Mutex
+	events []Event
+}
+
+// maxEvents bounds what a Recorder keeps; older events are dropped.
+const maxEvents = 1000
+
+// Record keeps e.
+func (r *Recorder) Record(e Event) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if len(r.events) == maxEvents {
+		r.events = append(r.events[:0], r.events[maxEvents/2:]...)
+	}
+	r.events = append(r.events, e)
+}
+
+// Since returns the events of connections that started at t or later.
+func (r *Recorder) Since(t time.Time) []Event {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	var out []Event
+	for _, e := range r.events {
+		if !e.Time.Before(t) {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// Notes says, once per host, which connections the proxy refused and what
+// would allow them.
+func Notes(events []Event) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, e := range events {
+		if e.Allowed || e.Reason == "" {
+			continue
+		}
+		key := fmt.Sprintf("%s:%d", e.Host, e.Port)
+		if seen[key] {
+			continue
+		}
+		seen[key] = true
+		note := "network: refused " + key + ": " + e.Reason
+		if e.Hint != "" {
+			note += "; " + e.Hint
+		}
+		out = append(out, note)
+	}
+	return out
+}
+
+// offSigns are what tools print when a name does not resolve or no route
+// exists: the marks of a command that needed the network.
+var offSigns = []string{
+	"EAI_AGAIN", "ENOTFOUND", "ENETUNREACH", "Could not resolve host", "Temporary failure in name resolution",
+	"Name or service not known", "Network is unreachable", "no such host", "getaddrinfo",
+	"Failed to establish a new connection", "Could not resolve proxy", "nodename nor servname",
+}
+
+// NoNetworkNote is the note for a command that failed and whose output
+// shows it needed a network it does not have; "" when nothing shows it.
+// mode is the sandbox's network setting.
+func NoNetworkNote(mode string, exitCode int, output string) string {
+	if exitCode == 0 || mode == "on" {
+		return ""
+	}
+	for _, s := range offSigns {
+		if strings.Contains(output, s) {
+			if mode == "allowlist" {
+				return "network: the sandbox reaches only the hosts of [network] allow, through stockade's proxy (HTTP_PROXY and HTTPS_PROXY are set); a tool that ignores them, or a host not on the list, gets no connection; add a host with [network] allow in the policy or --allow-host NAME"
+			}
+			return `network: the sandbox has no network (network = "off"), so names do not resolve; to reach package registries, use network = "allowlist" with [network] allow = ["registry.npmjs.org", ...] (or --allow-host NAME), or network = "on"`
+		}
+	}
+	return ""
+}
+
+// Describe is one sentence for a model on what the network of its commands
+// is: mode is the sandbox's network setting, netns whether each session has
+// a namespace of its own, allow the allowlist's entries.
+func Describe(mode string, netns bool, allow []string) string {
+	switch {
+	case mode == "on":
+		return "Network: open, as on the host."
+	case mode == "allowlist" && netns:
+		hosts := "none yet"
+		if len(allow) > 0 {
+			hosts = strings.Join(allow, ", ")
+		}
+		return "Network: only these hosts, by name, through stockade's proxy (HTTP_PROXY and HTTPS_PROXY are set; tools that ignore them get no connection): " + hosts +
+			"; plus a loopback of this session's own, where servers you start are reachable by this session's commands only."
+	case mode == "allowlist":
+		return "Network: none; the allowlist needs a network namespace this host cannot give (root with CAP_SYS_ADMIN), so nothing is reachable, not even loopback."
+	case netns:
+		return "Network: none (names do not resolve; package downloads fail), except a loopback of this session's own: servers you start on 127.0.0.1 are reachable by this session's commands only."
+	}
+	return "Network: none, not even loopback (this host cannot give the session a network namespace): servers cannot listen on 127.0.0.1, and package downloads fail."
+}
