@@ -421,3 +421,7 @@ func fsWriteAsRoot(h Host, ll string) (by, note string) {
 		return ll, "as root without CAP_SYS_ADMIN: no read-only mounts, so the mode, times and extended attributes of files outside the writable roots can still be changed"
 	}
 }
+
+// ExpandPath expands a policy path as Plan does: ~/, $HOME/ and ${HOME}/ from
+// $HOME, a relative path from workdir; the result is clean and absolute.
+func ExpandPath(p, workdir string) (string, error) { return expand(p, workdir) }

@@ -202,6 +202,7 @@ func TestOwnKernelObjects(t *testing.T) {
 		t.Run(id.name, func(t *testing.T) {
 			requireStrict(t, id.uid())
 			home := ownedDir(t, id.uid())
+			work := ownedDir(t, id.uid()) // not HOME: stockade refuses HOME as a workdir
 			script := `set -e
 ulimit -n 64; test "$(ulimit -n)" = 64
 u=$(ulimit -u); [ "$u" = unlimited ] || ulimit -S -u $((u - 1))
@@ -211,7 +212,7 @@ if command -v taskset >/dev/null; then taskset -c 0 true; fi
 "$TOOL" rlimit-self
 if "$TOOL" shm-self; then echo shm=ok; else echo shm=refused; fi`
 			cmd := exec.Command(stockade, "run", "--json", "--policy", dataDir+"/allow-all.toml", "-c", script)
-			cmd.Dir = home
+			cmd.Dir = work
 			cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + home, "TOOL=" + tool}
 			cmd.SysProcAttr = &unix.SysProcAttr{Credential: credential(id.uid())}
 			out, _ := cmd.Output()
@@ -296,9 +297,9 @@ func TestForkBombDefault(t *testing.T) {
 // for the built-in sandbox to this test's identity, with the reason it gives.
 func requireDefaultBound(t *testing.T) {
 	uid := identityOf(t).uid()
-	home := ownedDir(t, uid)
+	home, work := ownedDir(t, uid), ownedDir(t, uid) // stockade refuses HOME as a workdir
 	cmd := exec.Command(stockade, "run", "--json", "--policy", dataDir+"/allow-all.toml", "-c", "true")
-	cmd.Dir, cmd.Env = home, []string{"PATH=" + os.Getenv("PATH"), "HOME=" + home}
+	cmd.Dir, cmd.Env = work, []string{"PATH=" + os.Getenv("PATH"), "HOME=" + home}
 	cmd.SysProcAttr = &unix.SysProcAttr{Credential: credential(uid)}
 	out, _ := cmd.Output()
 	var r struct {

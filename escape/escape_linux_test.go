@@ -275,8 +275,13 @@ func newEnv(t *testing.T, a attack, uid int) *env {
 	e.victim = victim
 	t.Cleanup(func() { victim.Process.Kill(); victim.Wait() })
 
+	// stockade keeps the project's build cache (a writable root) under
+	// XDG_CACHE_HOME: here a directory of its own, which the snapshots do not
+	// cover; attacks_buildcache checks what is in it.
+	cache := ownedDir(t, uid)
 	e.vars = map[string]string{
-		"W": e.work, "OUT": e.out, "HOME": e.home, "PY": python, "MARK": e.mark,
+		"XDG_CACHE_HOME": cache,
+		"W":              e.work, "OUT": e.out, "HOME": e.home, "PY": python, "MARK": e.mark,
 		"TESTPID": strconv.Itoa(os.Getpid()), "TOOL": tool, "VICTIM": strconv.Itoa(victim.Process.Pid),
 		"TCP4": e.ln.port("tcp4"), "TCP6": e.ln.port("tcp6"), "UDP4": e.ln.port("udp4"), "UDP6": e.ln.port("udp6"),
 		"DNS": e.ln.port("dns"), "SOCK": e.ln.addr["unix"], "ASOCK": e.ln.addr["abstract"],

@@ -48,15 +48,6 @@ import (
 // thread only (see dropCaps and readOnlyMounts).
 func Apply(spec Spec) (Applied, error) { return apply(spec, true) }
 
-// ApplyForExec is Apply for a process that replaces itself with the command
-// at once (exec mode): it restricts the calling thread only, which it locks,
-// and the caller must execve from that goroutine before doing anything else.
-// execve leaves a single thread, with the calling thread's credentials,
-// Landlock domain and seccomp filter; the Go runtime's other threads, never
-// restricted, are gone with the old program. It saves the signalling of every
-// thread for each of the steps, which is most of Apply's cost.
-func ApplyForExec(spec Spec) (Applied, error) { return apply(spec, false) }
-
 func apply(spec Spec, all bool) (a Applied, err error) {
 	runtime.LockOSThread()
 	var notes []string
@@ -239,7 +230,7 @@ func Validate(spec Spec) error {
 
 // leaveProcLimit moves this process back to the parent cgroup and removes dir.
 func leaveProcLimit(dir string) {
-	os.WriteFile(filepath.Join(filepath.Dir(dir), "cgroup.procs"), []byte(fmt.Sprint(os.Getpid())), 0)
+	moveOutOfProcLimit(dir)
 	os.Remove(dir)
 }
 
@@ -283,10 +274,7 @@ func probeLandlock(spec Spec, p plan, procSelf int) error {
 
 // writesProc reports whether a writable root of spec covers /proc.
 func writesProc(spec Spec) bool {
-	if spec.FS != FSWorkspaceWrite {
-		return false
-	}
-	for _, p := range append([]string{spec.Workdir, spec.TmpDir}, spec.WritableRoots...) {
+	for _, p := range writableRoots(spec) {
 		if p != "" && (p == "/" || p == "/proc" || strings.HasPrefix("/proc/", strings.TrimSuffix(p, "/")+"/")) {
 			return true
 		}

@@ -1,10 +1,13 @@
 package sandbox
 
+import "slices"
+
 // FSMode is how much of the filesystem a command may change.
 type FSMode string
 
 const (
-	// FSReadOnly: read and execute where readable; write nowhere but /dev/null and the like.
+	// FSReadOnly: read and execute where readable; write nowhere but the
+	// private TMPDIR, /dev/null and the like.
 	FSReadOnly FSMode = "read-only"
 	// FSWorkspaceWrite: read-only, plus write under the workdir, the private TMPDIR
 	// and any extra writable roots.
@@ -74,4 +77,19 @@ type Applied struct {
 	// the filter lets it use System V IPC.
 	IPCNamespace bool   `json:"ipc_namespace,omitempty"`
 	Notes        string `json:"notes,omitempty"`
+}
+
+// writableRoots lists the directories spec makes writable in the read-only
+// and workspace-write modes: the private TMPDIR always; the workdir and the
+// extra roots in workspace-write only. Empty entries are left out.
+func writableRoots(spec Spec) []string {
+	var roots []string
+	if spec.FS == FSWorkspaceWrite {
+		roots = append(roots, spec.Workdir)
+	}
+	roots = append(roots, spec.TmpDir)
+	if spec.FS == FSWorkspaceWrite {
+		roots = append(roots, spec.WritableRoots...)
+	}
+	return slices.DeleteFunc(roots, func(p string) bool { return p == "" })
 }

@@ -129,7 +129,7 @@ func (z *zygote) handle(m ZygoteMsg, fds []int) {
 			z.send(ZygoteMsg{Op: OpFailed, ID: m.ID, Error: fmt.Sprintf("bad spawn request (%d descriptors)", len(fds))})
 			return
 		}
-		path, err := lookPath(m.Argv[0], m.Env)
+		path, err := lookPath(m.Argv[0], m.Env, m.Dir)
 		if err != nil {
 			z.send(ZygoteMsg{Op: OpFailed, ID: m.ID, Error: fmt.Sprintf("%s: %v", m.Argv[0], err)})
 			return

@@ -10,11 +10,13 @@ import (
 	"os"
 	"os/signal"
 	"strings"
+	"sync"
 	"syscall"
 
 	"github.com/stockade/stockade/degrade"
 	"github.com/stockade/stockade/exec"
 	"github.com/stockade/stockade/policy"
+	"github.com/stockade/stockade/refusal"
 	"github.com/stockade/stockade/sandbox"
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -39,6 +41,7 @@ type runResult struct {
 	Decision    *policy.Decision `json:"decision,omitempty"`
 	Enforcement *degrade.Report  `json:"enforcement,omitempty"`
 	Applied     *sandbox.Applied `json:"applied,omitempty"`
+	Notes       []string         `json:"notes,omitempty"` // what the sandbox refused, and how to allow it
 	Error       string           `json:"error,omitempty"`
 }
 
@@ -93,6 +96,13 @@ func cmdRun(args []string, io stdio) int {
 		stderrCap = exec.NewCapture(*limit, exec.TruncateHead, tmpdir, "stderr", live)
 		stdout, stderr = stdoutCap, stderrCap
 	}
+	// The end of stderr is kept to explain what the sandbox refused; a
+	// terminal is handed to the command as it is (colours, progress bars),
+	// and a person reads its errors there.
+	stderrTail := &tailBuffer{max: 64 << 10}
+	if !isTerminal(stderr) {
+		stderr = teeWriter{stderr, stderrTail}
+	}
 	child, err := exec.StartChild(os.Stdin, stdout, stderr)
 	if err != nil {
 		printError(io.err, err)
@@ -133,10 +143,26 @@ func cmdRun(args []string, io stdio) int {
 		printError(io.err, fmt.Errorf("denied by policy rule %q: %s", decision.Rule, decision.Reason), offending(decision))
 		return finish(exitDenied)
 	case policy.Ask:
-		out.Error = "approval required: " + decision.Reason
-		printError(io.err, fmt.Errorf("rule %q asks for a person's approval, which stockade run cannot get: %s", decision.Rule, decision.Reason),
-			offending(decision), "to allow it in CI, add a rule with decision = \"allow\" for this command to your policy file and pass --policy")
-		return finish(exitDenied)
+		if !approvedForSession(analysed) {
+			a, asked := askTerminal(decision, analysed)
+			switch {
+			case !asked:
+				out.Error = "approval required: " + decision.Reason
+				printError(io.err, fmt.Errorf("rule %q asks for a person's approval, and there is no terminal to ask on: %s", decision.Rule, decision.Reason), offending(decision))
+				if advice := st.policy.ApprovalAdvice(analysed); advice != "" {
+					fmt.Fprintf(io.err, "%s\n", advice)
+				}
+				return finish(exitDenied)
+			case a == answerNo:
+				out.Error = "not approved: " + decision.Reason
+				printError(io.err, fmt.Errorf("not approved at the terminal (rule %q: %s); nothing was run", decision.Rule, decision.Reason))
+				return finish(exitDenied)
+			case a == answerSession:
+				if err := approveForSession(analysed); err != nil {
+					fmt.Fprintf(io.err, "stockade: warning: the approval is for this run only: %v\n", err)
+				}
+			}
+		}
 	}
 	if !st.report.Full {
 		fmt.Fprintf(io.err, "stockade: warning: best-effort enforcement: %s\n", st.report.Summary())
@@ -160,6 +186,10 @@ func cmdRun(args []string, io stdio) int {
 		return finish(exitFailed)
 	}
 	out.ExitCode, out.Signal, out.TimedOut = res.ExitCode, res.Signal, res.TimedOut
+	out.Notes = refusal.Notes(stderrTail.String(), st.workdir, st.spec)
+	for _, n := range out.Notes {
+		fmt.Fprintf(io.err, "stockade: note: %s\n", n)
+	}
 	if res.TimedOut {
 		fmt.Fprintf(io.err, "stockade: error: the command timed out after %s and was stopped\n", *timeout)
 		out.ExitCode = exitTimeout
@@ -190,4 +220,43 @@ func offending(d policy.Decision) string {
 	}
 	inv := d.Invocation
 	return fmt.Sprintf("offending command at %d:%d: %s", inv.Pos.Line, inv.Pos.Col, strings.TrimSpace(inv.Name+" "+strings.Join(inv.Args, " ")))
+}
+
+// tailBuffer keeps (at least) the last max bytes written to it; it trims
+// only when it holds twice that, so a long stream costs O(bytes) copying.
+type tailBuffer struct {
+	mu  sync.Mutex
+	max int
+	buf []byte
+}
+
+func (t *tailBuffer) Write(p []byte) (int, error) {
+	n := len(p)
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if len(p) > t.max {
+		p = p[len(p)-t.max:]
+	}
+	t.buf = append(t.buf, p...)
+	if len(t.buf) > 2*t.max {
+		t.buf = append(t.buf[:0], t.buf[len(t.buf)-t.max:]...)
+	}
+	return n, nil
+}
+
+func (t *tailBuffer) String() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return string(t.buf[max(0, len(t.buf)-t.max):])
+}
+
+// teeWriter writes to w, and a copy to tail.
+type teeWriter struct {
+	w    interface{ Write([]byte) (int, error) }
+	tail *tailBuffer
+}
+
+func (t teeWriter) Write(p []byte) (int, error) {
+	t.tail.Write(p)
+	return t.w.Write(p)
 }
