@@ -191,6 +191,14 @@ func RemoveProcLimit(dir string) error {
 	if fs.Type != unix.CGROUP_SUPER_MAGIC && fs.Type != unix.CGROUP2_SUPER_MAGIC {
 		return fmt.Errorf("remove process bound: %s is not on a cgroup filesystem", dir)
 	}
+	// Never with this process inside: stockade run joins the cgroup for the
+	// fork only, and one that failed to leave must not kill itself here.
+	if holdsSelf(dir) {
+		moveOutOfProcLimit(dir)
+		if holdsSelf(dir) {
+			return fmt.Errorf("remove process bound: this process is still in %s", dir)
+		}
+	}
 	// cgroup v2 kills the whole cgroup at once; v1 needs a loop, since the
 	// processes may fork while they are being killed (there are at most
 	// pids.max of them, so it ends).
@@ -209,10 +217,22 @@ func RemoveProcLimit(dir string) error {
 		}
 		procs, _ := os.ReadFile(filepath.Join(dir, "cgroup.procs"))
 		for _, f := range strings.Fields(string(procs)) {
-			if pid, err := strconv.Atoi(f); err == nil && pid > 0 {
+			if pid, err := strconv.Atoi(f); err == nil && pid > 0 && pid != os.Getpid() {
 				unix.Kill(pid, unix.SIGKILL)
 			}
 		}
 		time.Sleep(2 * time.Millisecond)
 	}
+}
+
+// holdsSelf reports whether this process is in the cgroup at dir.
+func holdsSelf(dir string) bool {
+	procs, _ := os.ReadFile(filepath.Join(dir, "cgroup.procs"))
+	self := strconv.Itoa(os.Getpid())
+	for _, f := range strings.Fields(string(procs)) {
+		if f == self {
+			return true
+		}
+	}
+	return false
 }
