@@ -12,6 +12,7 @@ import (
 	"runtime"
 	"sync"
 	"syscall"
+	"time"
 )
 
 // Start applies spec to one thread of this process and starts cmd from that
@@ -117,6 +118,16 @@ func startLocked(spec Spec, cmd *exec.Cmd) (Applied, error) {
 
 // moveOutOfProcLimit moves this process back to the cgroup above dir, leaving
 // the command alone in dir.
+//
+// The kernel may refuse the move for a moment while threads come and go (seen
+// under load: stockade then stayed in the cgroup that RemoveProcLimit empties),
+// so it tries again, for a second at most, until this process is out.
 func moveOutOfProcLimit(dir string) {
-	os.WriteFile(filepath.Join(filepath.Dir(dir), "cgroup.procs"), []byte(fmt.Sprint(os.Getpid())), 0)
+	for range 1000 {
+		os.WriteFile(filepath.Join(filepath.Dir(dir), "cgroup.procs"), []byte(fmt.Sprint(os.Getpid())), 0)
+		if !holdsSelf(dir) {
+			return
+		}
+		time.Sleep(time.Millisecond)
+	}
 }

@@ -98,7 +98,7 @@ func TestSizeIsJudgedBeforeAPerson(t *testing.T) {
 	asked := 0
 	s := start(t, serverOpts{elicit: func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
 		asked++
-		return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"approve": true}}, nil
+		return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"answer": "allow once"}}, nil
 	}})
 	big := "git push --force origin main\n" + strings.Repeat("# padding\n", 20<<10) // 200 KB
 	s.toolErr("bash", map[string]any{"command": big}, "INVALID_ARGUMENT")
