@@ -29,9 +29,13 @@ const (
 	UnixSockets  = "unix-sockets"  // no new unix sockets, so no docker.sock or ssh-agent
 	DeviceIoctl  = "device-ioctl"  // no ioctl on device files (TIOCSTI)
 	Signals      = "signals"       // no signals or ptrace to processes outside the sandbox
-	Containment  = "containment"   // every process the command starts ends with it
-	ProcessBound = "process-bound" // at most max_processes processes
-	EnvScrub     = "env-scrub"     // secrets removed from the environment
+	// KernelObjects: no resource limits, priorities or scheduling of processes
+	// outside the sandbox, no keyrings, no System V IPC of the host, no
+	// administrator calls (see sandbox/seccomp_kernel.go).
+	KernelObjects = "kernel-objects"
+	Containment   = "containment"   // every process the command starts ends with it
+	ProcessBound  = "process-bound" // at most max_processes processes
+	EnvScrub      = "env-scrub"     // secrets removed from the environment
 )
 
 // Protection is one line of the enforcement report.
@@ -233,7 +237,7 @@ func (r *Refusal) Hints() []string {
 		case UnixSockets:
 			h = `or allow unix sockets: unix_sockets = "allow" in [sandbox]`
 		case ProcessBound:
-			h = `or drop the process bound: max_processes = 0 in [sandbox]`
+			h = `or keep only the default process bound, which is not required: max_processes = 0 in [sandbox]`
 		}
 		if h != "" && !seen[h] {
 			seen[h] = true

@@ -62,7 +62,8 @@ func Plan(h Host, want policy.Sandbox, workdir, tmpdir string) (sandbox.Spec, Re
 		NetworkOff:     netOff && (h.Seccomp || abi >= abiTCP || netns),
 		NetNS:          netns,
 		UnixSocketsOff: unixOff && h.Seccomp,
-		Seccomp:        h.Seccomp && (netOff || unixOff),
+		Seccomp:        h.Seccomp,
+		IPCNamespace:   linux && h.SysAdmin,
 		Scopes:         abi >= abiScopes,
 		DropCaps:       linux && h.Root,
 	}
@@ -71,8 +72,18 @@ func Plan(h Host, want policy.Sandbox, workdir, tmpdir string) (sandbox.Spec, Re
 		spec.FS = sandbox.FSOff
 		spec.WritableRoots, spec.ReadableRoots, spec.DenyRead = nil, nil, nil
 	}
-	if want.MaxProcesses > 0 && h.PidsCgroup != "" {
-		spec.MaxProcs = want.MaxProcesses
+	// The process bound: the policy's, required; or the default one, where
+	// the host can enforce it. RLIMIT_NPROC stands in for a missing pids
+	// cgroup where it binds (not for uid 0).
+	bound, boundRequired := want.MaxProcesses, want.MaxProcesses > 0
+	if !boundRequired {
+		bound = policy.DefaultMaxProcesses
+	}
+	switch {
+	case h.PidsCgroup != "":
+		spec.MaxProcs = bound
+	case linux && !h.Root:
+		spec.NprocLimit = bound
 	}
 
 	ll := fmt.Sprintf("landlock abi %d", abi)
@@ -213,6 +224,18 @@ func Plan(h Host, want policy.Sandbox, workdir, tmpdir string) (sandbox.Spec, Re
 			Note: "processes of the same user outside the sandbox can be signalled and traced"})
 	}
 
+	// kernel-objects: not a policy setting; always wanted.
+	switch {
+	case spec.Seccomp && spec.IPCNamespace:
+		add(Protection{Name: KernelObjects, Status: Enforced, By: "seccomp + ipc namespace"})
+	case spec.Seccomp:
+		add(Protection{Name: KernelObjects, Status: Enforced, By: "seccomp",
+			Note: "no ipc namespace without CAP_SYS_ADMIN: " + mechanism("ipc namespace").Without})
+	default:
+		add(Protection{Name: KernelObjects, Status: NotEnforced,
+			Note: "the command can change the resource limits and priorities of its user's processes, and use its user's keyrings and System V IPC; " + h.seccompWhy()})
+	}
+
 	// containment
 	switch h.OS {
 	case "linux":
@@ -226,17 +249,25 @@ func Plan(h Host, want policy.Sandbox, workdir, tmpdir string) (sandbox.Spec, Re
 	}
 
 	// process-bound
+	defaultNote := ""
+	if !boundRequired {
+		defaultNote = fmt.Sprintf("the default bound (max_processes = 0): %d", bound)
+	}
+	noCgroup := h.PidsReason
+	if noCgroup == "" {
+		noCgroup = "no writable pids cgroup"
+	}
 	switch {
-	case want.MaxProcesses <= 0:
-		add(Protection{Name: ProcessBound, Status: Off, Note: "max_processes = 0"})
 	case spec.MaxProcs > 0:
-		add(Protection{Name: ProcessBound, Status: Enforced, Required: true, By: "pids cgroup"})
+		add(Protection{Name: ProcessBound, Status: Enforced, Required: boundRequired, By: "pids cgroup", Note: defaultNote})
+	case spec.NprocLimit > 0:
+		add(Protection{Name: ProcessBound, Status: Partial, Required: boundRequired, By: "RLIMIT_NPROC",
+			Note: join(defaultNote, noCgroup, fmt.Sprintf("RLIMIT_NPROC counts every process of the user, in the sandbox or not: the command may start %d more than the user runs when it starts", bound))})
+	case linux:
+		add(Protection{Name: ProcessBound, Status: NotEnforced, Required: boundRequired,
+			Note: join(defaultNote, noCgroup, "RLIMIT_NPROC does not bind uid 0")})
 	default:
-		why := h.PidsReason
-		if why == "" {
-			why = "no writable pids cgroup"
-		}
-		add(Protection{Name: ProcessBound, Status: NotEnforced, Required: true, Note: why})
+		add(Protection{Name: ProcessBound, Status: NotEnforced, Required: boundRequired, Note: join(defaultNote, noCgroup)})
 	}
 
 	// env-scrub: done by stockade itself, everywhere.
@@ -432,3 +463,7 @@ func fsWriteAsRoot(h Host, ll string) (by, note string) {
 		return ll, "as root without CAP_SYS_ADMIN: no read-only mounts, so the mode, times and extended attributes of files outside the writable roots can still be changed"
 	}
 }
+
+// ExpandPath expands a policy path as Plan does: ~/, $HOME/ and ${HOME}/ from
+// $HOME, a relative path from workdir; the result is clean and absolute.
+func ExpandPath(p, workdir string) (string, error) { return expand(p, workdir) }

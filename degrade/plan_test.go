@@ -75,6 +75,71 @@ func all(fs ...func(*policy.Sandbox)) func(*policy.Sandbox) {
 	}
 }
 
+// TestPlanIPCNamespace: an IPC namespace where the child will have
+// CAP_SYS_ADMIN, and the report says what stands in for it elsewhere.
+func TestPlanIPCNamespace(t *testing.T) {
+	for host, want := range map[string]string{"abi7": "seccomp + ipc namespace", "abi7-container-root": "seccomp", "abi4": "seccomp"} {
+		spec, rep, err := Plan(hosts[host], sb(nil), "/work", "/tmp/s")
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, _ := rep.Get(KernelObjects)
+		if p.Status != Enforced || p.By != want || spec.IPCNamespace != (want != "seccomp") {
+			t.Errorf("%s: kernel-objects %s by %q (%s), ipc namespace %v; want enforced by %q", host, p.Status, p.By, p.Note, spec.IPCNamespace, want)
+		}
+		if want == "seccomp" && !strings.Contains(p.Note, "System V IPC is refused") {
+			t.Errorf("%s: the note does not say System V IPC is refused: %q", host, p.Note)
+		}
+	}
+}
+
+// TestPlanProcessBound: a default bound wherever the host has one, never a
+// reason to refuse; the policy's own bound is required.
+func TestPlanProcessBound(t *testing.T) {
+	cases := []struct {
+		host     string
+		max      int
+		status   Status
+		by       string
+		maxProcs int
+		nproc    int
+		refused  bool
+	}{
+		{"abi7", 0, Enforced, "pids cgroup", 1024, 0, false},
+		{"abi7", 64, Enforced, "pids cgroup", 64, 0, false},
+		{"abi6-no-erratum2", 0, Partial, "RLIMIT_NPROC", 0, 1024, false},
+		{"abi6-no-erratum2", 64, Partial, "RLIMIT_NPROC", 0, 64, true},
+		{"abi7-container-root", 0, NotEnforced, "", 0, 0, false},
+		{"abi7-container-root", 64, NotEnforced, "", 0, 0, true},
+		{"darwin", 0, NotEnforced, "", 0, 0, false},
+	}
+	for _, c := range cases {
+		want := sb(func(s *policy.Sandbox) {
+			s.MaxProcesses = c.max
+			s.Enforce = "strict"
+			s.Filesystem = "off"
+			s.Network = "on"
+			s.UnixSockets = "allow"
+		})
+		spec, rep, err := Plan(hosts[c.host], want, "/work", "/tmp/s")
+		p, _ := rep.Get(ProcessBound)
+		name := fmt.Sprintf("%s max_processes=%d", c.host, c.max)
+		if p.Status != c.status || p.By != c.by || p.Required != (c.max > 0) {
+			t.Errorf("%s: %s by %q required %v (%s); want %s by %q required %v", name, p.Status, p.By, p.Required, p.Note, c.status, c.by, c.max > 0)
+		}
+		if spec.MaxProcs != c.maxProcs || spec.NprocLimit != c.nproc {
+			t.Errorf("%s: spec bound %d, nproc %d; want %d, %d", name, spec.MaxProcs, spec.NprocLimit, c.maxProcs, c.nproc)
+		}
+		var r *Refusal
+		if refused := errors.As(err, &r) && slices.ContainsFunc(r.Missing, func(m Protection) bool { return m.Name == ProcessBound }); refused != c.refused {
+			t.Errorf("%s: refused for the process bound: %v, want %v (%v)", name, refused, c.refused, err)
+		}
+		if c.max == 0 && !strings.Contains(p.Note, "default bound") {
+			t.Errorf("%s: the note does not say the bound is the default: %q", name, p.Note)
+		}
+	}
+}
+
 func TestPlan(t *testing.T) {
 	t.Setenv("HOME", "/home/u")
 	type mech struct {
@@ -92,23 +157,23 @@ func TestPlan(t *testing.T) {
 		full    bool
 		refused []string // names in the *Refusal, nil: no refusal
 	}{
-		{host: "abi7", spec: mech{abi: 7, seccomp: true, scopes: true, dropCaps: true, netOff: true, unixOff: true, fs: "workspace-write"},
+		{host: "abi7", spec: mech{abi: 7, seccomp: true, scopes: true, dropCaps: true, maxProcs: 1024, netOff: true, unixOff: true, fs: "workspace-write"},
 			status: map[string]Status{FSWrite: Enforced, DenyRead: Enforced, NetworkTCP: Enforced, NetworkOther: Enforced,
-				UnixSockets: Enforced, DeviceIoctl: Enforced, Signals: Enforced, Containment: Enforced, ProcessBound: Off, EnvScrub: Enforced},
+				UnixSockets: Enforced, DeviceIoctl: Enforced, Signals: Enforced, KernelObjects: Enforced, Containment: Enforced, ProcessBound: Enforced, EnvScrub: Enforced},
 			full: true},
 		{host: "abi7", policy: bound, spec: mech{abi: 7, seccomp: true, scopes: true, dropCaps: true, maxProcs: 64, netOff: true, unixOff: true, fs: "workspace-write"},
 			status: map[string]Status{ProcessBound: Enforced}, full: true},
-		{host: "abi7", policy: all(netOn, fsOff), spec: mech{abi: 7, scopes: true, dropCaps: true, fs: "off"},
+		{host: "abi7", policy: all(netOn, fsOff), spec: mech{abi: 7, seccomp: true, scopes: true, dropCaps: true, maxProcs: 1024, fs: "off"},
 			status: map[string]Status{FSWrite: Off, DenyRead: Enforced, NetworkTCP: Off, NetworkOther: Off, UnixSockets: Off, DeviceIoctl: Off, Signals: Enforced},
 			full:   true},
 		{host: "abi7", policy: all(netOn, func(s *policy.Sandbox) { s.UnixSockets = "deny" }),
-			spec:   mech{abi: 7, seccomp: true, scopes: true, dropCaps: true, unixOff: true, fs: "workspace-write"},
+			spec:   mech{abi: 7, seccomp: true, scopes: true, dropCaps: true, maxProcs: 1024, unixOff: true, fs: "workspace-write"},
 			status: map[string]Status{NetworkTCP: Off, UnixSockets: Enforced}, full: true},
 		// The erratum lowers the ABI; the default policy still gets everything it requires.
 		{host: "abi6-no-erratum2", spec: mech{abi: 5, seccomp: true, netOff: true, unixOff: true, fs: "workspace-write"},
 			status: map[string]Status{FSWrite: Enforced, UnixSockets: Enforced, DeviceIoctl: Enforced, Signals: Partial}, full: true},
 		{host: "abi6-no-erratum2", policy: bound, spec: mech{abi: 5, seccomp: true, netOff: true, unixOff: true, fs: "workspace-write"},
-			status: map[string]Status{ProcessBound: NotEnforced}, refused: []string{ProcessBound}},
+			status: map[string]Status{ProcessBound: Partial}, refused: []string{ProcessBound}},
 		{host: "abi4", spec: mech{abi: 4, seccomp: true, netOff: true, unixOff: true, fs: "workspace-write"},
 			status: map[string]Status{FSWrite: Enforced, NetworkTCP: Enforced, DeviceIoctl: NotEnforced, Signals: Partial}, full: true},
 		{host: "abi3", policy: readOnly, spec: mech{abi: 3, seccomp: true, netOff: true, unixOff: true, fs: "read-only"},
@@ -122,7 +187,7 @@ func TestPlan(t *testing.T) {
 			status: map[string]Status{FSWrite: Off}, full: true},
 		// Network off by Landlock TCP rules alone; nothing to refuse unix sockets with.
 		{host: "abi4-no-seccomp", spec: mech{abi: 4, netOff: true, fs: "workspace-write"},
-			status:  map[string]Status{NetworkTCP: Partial, NetworkOther: NotEnforced, UnixSockets: NotEnforced},
+			status:  map[string]Status{NetworkTCP: Partial, NetworkOther: NotEnforced, UnixSockets: NotEnforced, KernelObjects: NotEnforced},
 			refused: []string{NetworkTCP, NetworkOther, UnixSockets}},
 		{host: "abi11-no-seccomp", policy: bestEffort, spec: mech{abi: 11, scopes: true, netOff: true, fs: "workspace-write"},
 			status: map[string]Status{NetworkTCP: Partial, NetworkOther: Partial, UnixSockets: Partial}},
@@ -188,8 +253,8 @@ func TestPlan(t *testing.T) {
 				}
 			}
 			// Invariants over every case.
-			if len(rep.Protections) != 10 {
-				t.Errorf("%d protections, want 10", len(rep.Protections))
+			if len(rep.Protections) != 11 {
+				t.Errorf("%d protections, want 11", len(rep.Protections))
 			}
 			for _, p := range rep.Protections {
 				if (p.Status == Enforced || p.Status == Partial) && p.By == "" {

@@ -27,7 +27,7 @@ const outside = "outside the writable roots"
 
 func TestWriteOutside(t *testing.T) {
 	run(t, []attack{
-		{name: "write-absolute", expect: outside},
+		{name: "write-absolute", expect: outside, as: rootAndUser},
 		{name: "write-dotdot", expect: outside},
 		{name: "write-symlink", expect: outside},
 		{name: "write-hardlink", expect: outside},
@@ -143,12 +143,12 @@ func TestNetwork(t *testing.T) {
 func TestProcesses(t *testing.T) {
 	run(t, []attack{
 		{name: "signal-test", expect: "SIGUSR1"},
-		{name: "signal-victim", expect: "victim"},
+		{name: "signal-victim", expect: "victim", as: rootAndUser},
 		{name: "ptrace", expect: "traced"},
 		{name: "proc-environ", expect: "canary"},
 		{name: "proc-mem", expect: "canary"},
 		{name: "kill-parent", expect: "supervisor (bash) was killed"},
-		{name: "kill-all", expect: "victim", controlUID: unusedUID(t), before: requireSignalScope},
+		{name: "kill-all", expect: "victim", controlUID: freeUID(), before: requireSignalScope},
 	})
 }
 
@@ -318,27 +318,6 @@ func freePort(t *testing.T, host string) string {
 	defer l.Close()
 	_, p, _ := net.SplitHostPort(l.Addr().String())
 	return p
-}
-
-// unusedUID returns a uid no process runs as, for a control run of kill -9 -1
-// that can only reach its own processes.
-func unusedUID(t *testing.T) int {
-	used := map[string]bool{}
-	for _, pid := range pids(func(string) bool { return true }) {
-		b, _ := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/status")
-		for line := range strings.SplitSeq(string(b), "\n") {
-			if v, ok := strings.CutPrefix(line, "Uid:"); ok {
-				for _, u := range strings.Fields(v) {
-					used[u] = true
-				}
-			}
-		}
-	}
-	for uid := 61000 + os.Getpid()%1000; ; uid++ {
-		if !used[strconv.Itoa(uid)] {
-			return uid
-		}
-	}
 }
 
 // requireSignalScope stops the test unless a sandboxed command provably cannot

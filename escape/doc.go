@@ -10,5 +10,9 @@
 // listener of the test received bytes, the test process was signalled or
 // traced, a process of the command outlived it, a victim process died.
 //
+// An attack can run as root and as a plain user made for the test (its field
+// as; see identity_linux_test.go); system calls a shell cannot make come from
+// escape-tool, a copy of the test binary (tool_linux_test.go).
+//
 // The suite needs Linux and root; run it with `go test ./escape/`.
 package escape

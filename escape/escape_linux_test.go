@@ -10,6 +10,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/exec"
 	"os/signal"
@@ -45,6 +46,9 @@ var (
 )
 
 func TestMain(m *testing.M) {
+	if filepath.Base(os.Args[0]) == "escape-tool" {
+		os.Exit(runTool(os.Args[1:]))
+	}
 	if runtime.GOOS == "linux" && os.Getenv(canaryVar) == "" {
 		// Re-exec with the canary, so that it is in /proc/self/environ (which
 		// shows the environment a process started with, not os.Setenv's).
@@ -78,6 +82,10 @@ func TestMain(m *testing.M) {
 		os.Exit(1)
 	} else {
 		stockade = filepath.Join(dir, "stockade")
+		if err := setupUser(); err != nil {
+			fmt.Fprintln(os.Stderr, "escape: setting up the plain user:", err)
+			os.Exit(1)
+		}
 		// Where strict enforcement of the built-in sandbox is refused (no
 		// Landlock, or too old an ABI), every attack would only show exit
 		// 125; the kernel matrix checks best-effort on such hosts instead.
@@ -86,7 +94,11 @@ func TestMain(m *testing.M) {
 			skipReason = "strict stockade run refuses the built-in sandbox on this host ('stockade doctor' exits 2)"
 		}
 	}
-	leakcheck.Main(m)
+	code := leakcheck.Run(m)
+	if shared != "" {
+		os.RemoveAll(shared)
+	}
+	os.Exit(code)
 }
 
 // buildStockade builds cmd/stockade next to the test binary (or uses the one
@@ -152,11 +164,15 @@ type attack struct {
 	noControl string
 	// before runs before the sandboxed run; it may stop the test.
 	before func(t *testing.T)
+	// as runs the pair of runs as each of these (see identity_linux_test.go);
+	// nil: as root only.
+	as []identity
 }
 
 // env is the world of one run: a fresh workdir, an outside directory, a fake
 // HOME with secrets, listeners, a victim process.
 type env struct {
+	uid             int // who runs the command (0: root)
 	work, out, home string
 	run, mark       string
 	secrets         map[string]string // name -> contents
@@ -192,17 +208,16 @@ var homeFiles = []struct {
 }
 
 func newEnv(t *testing.T, a attack, uid int) *env {
-	e := &env{work: t.TempDir(), out: t.TempDir(), home: t.TempDir(), run: randHex(8), mark: "escape-" + randHex(6),
+	e := &env{uid: uid, work: t.TempDir(), out: t.TempDir(), home: t.TempDir(), run: randHex(8), mark: "escape-" + randHex(6),
 		secrets: map[string]string{}, vars: map[string]string{}}
 	if uid != 0 {
-		// Another uid must be able to enter and write the workdir.
-		dir, err := os.MkdirTemp("", "escape-work-")
-		if err != nil {
-			t.Fatal(err)
+		// The workdir, outside directory and HOME of another uid are its own,
+		// in a directory it may enter.
+		base := ownedDir(t, uid)
+		e.work, e.out, e.home = filepath.Join(base, "work"), filepath.Join(base, "out"), filepath.Join(base, "home")
+		for _, d := range []string{e.work, e.out, e.home} {
+			must(t, os.Mkdir(d, 0o755))
 		}
-		os.Chmod(dir, 0o777)
-		t.Cleanup(func() { os.RemoveAll(dir) })
-		e.work = dir
 	}
 	t.Cleanup(func() {
 		// A mount that got through must not outlive the test.
@@ -241,22 +256,33 @@ func newEnv(t *testing.T, a attack, uid int) *env {
 		must(t, os.WriteFile(p, []byte(content), 0o600))
 	}
 	e.secrets["the canary in the test's environment"] = os.Getenv(canaryVar)
+	if uid != 0 {
+		// Everything but the two locked files belongs to uid.
+		filepath.WalkDir(filepath.Dir(e.work), func(p string, d fs.DirEntry, err error) error {
+			if err == nil && p != locked && p != filepath.Join(e.out, "root-locked") && p != filepath.Join(e.out, "suid-cat") {
+				err = os.Lchown(p, uid, uid)
+			}
+			return err
+		})
+	}
 
 	sockDir := t.TempDir()
 	e.ln = startListeners(t, sockDir)
 
 	victim := exec.Command("sleep", "1000")
-	victim.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	if uid != 0 {
-		victim.SysProcAttr.Credential = &syscall.Credential{Uid: uint32(uid), Gid: uint32(uid)}
-	}
+	victim.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Credential: credential(uid)}
 	must(t, victim.Start())
 	e.victim = victim
 	t.Cleanup(func() { victim.Process.Kill(); victim.Wait() })
 
+	// stockade keeps the project's build cache (a writable root) under
+	// XDG_CACHE_HOME: here a directory of its own, which the snapshots do not
+	// cover; attacks_buildcache checks what is in it.
+	cache := ownedDir(t, uid)
 	e.vars = map[string]string{
-		"W": e.work, "OUT": e.out, "HOME": e.home, "PY": python, "MARK": e.mark,
-		"TESTPID": strconv.Itoa(os.Getpid()), "VICTIM": strconv.Itoa(victim.Process.Pid),
+		"XDG_CACHE_HOME": cache,
+		"W":              e.work, "OUT": e.out, "HOME": e.home, "PY": python, "MARK": e.mark,
+		"TESTPID": strconv.Itoa(os.Getpid()), "TOOL": tool, "VICTIM": strconv.Itoa(victim.Process.Pid),
 		"TCP4": e.ln.port("tcp4"), "TCP6": e.ln.port("tcp6"), "UDP4": e.ln.port("udp4"), "UDP6": e.ln.port("udp6"),
 		"DNS": e.ln.port("dns"), "SOCK": e.ln.addr["unix"], "ASOCK": e.ln.addr["abstract"],
 	}
@@ -374,10 +400,7 @@ func execute(t *testing.T, a attack, e *env, script string, sandboxed bool, uid 
 	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
 	cmd.Dir = e.work
 	cmd.Env = e.environ()
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	if uid != 0 {
-		cmd.SysProcAttr.Credential = &syscall.Credential{Uid: uint32(uid), Gid: uint32(uid)}
-	}
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Credential: credential(uid)}
 	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
 	// Files, not pipes: a process left behind holding the output must not keep
 	// Wait waiting.
@@ -506,11 +529,26 @@ func findings(t *testing.T, a attack, e *env, r *result, signalsBefore int64) ([
 	return f, left
 }
 
-// runAttack runs a without the sandbox (it must work) and with it (it must not).
+// runAttack runs a without the sandbox (it must work) and with it (it must
+// not), as each identity of a.as.
 func runAttack(t *testing.T, a attack) {
 	if skipReason != "" {
 		t.Skip(skipReason)
 	}
+	if a.as == nil {
+		runPair(t, a, asRoot)
+		return
+	}
+	for _, id := range a.as {
+		t.Run(id.name, func(t *testing.T) {
+			requireStrict(t, id.uid())
+			runPair(t, a, id)
+		})
+	}
+}
+
+// runPair is one identity's pair of runs of a.
+func runPair(t *testing.T, a attack, id identity) {
 	script := a.script
 	if script == "" {
 		b, err := os.ReadFile(filepath.Join(dataDir, a.name+".sh"))
@@ -532,9 +570,13 @@ func runAttack(t *testing.T, a attack) {
 		t.Logf("no unsandboxed run: %s", a.noControl)
 	} else {
 		t.Run("unsandboxed", func(t *testing.T) {
-			e := newEnv(t, a, a.controlUID)
+			uid := id.uid()
+			if a.controlUID != 0 {
+				uid = a.controlUID
+			}
+			e := newEnv(t, a, uid)
 			before := usr1.Load()
-			r := execute(t, a, e, script, false, a.controlUID)
+			r := execute(t, a, e, script, false, uid)
 			time.Sleep(50 * time.Millisecond) // let a signal arrive
 			f, left := findings(t, a, e, r, before)
 			cleanupRun(e, left)
@@ -550,9 +592,9 @@ func runAttack(t *testing.T, a attack) {
 		if a.before != nil {
 			a.before(t)
 		}
-		e := newEnv(t, a, 0)
+		e := newEnv(t, a, id.uid())
 		before := usr1.Load()
-		r := execute(t, a, e, script, true, 0)
+		r := execute(t, a, e, script, true, id.uid())
 		time.Sleep(50 * time.Millisecond)
 		f, left := findings(t, a, e, r, before)
 		cleanupRun(e, left)
@@ -567,7 +609,7 @@ func runAttack(t *testing.T, a attack) {
 			t.Fatalf("inconclusive: no JSON result from stockade run\n%s", r.output())
 		case r.json.Error != "":
 			t.Fatalf("inconclusive: stockade did not run the command: %s\n%s", r.json.Error, r.output())
-		case r.json.Applied == nil || r.json.Applied.LandlockABI == 0 || !r.json.Applied.Seccomp || !r.json.Applied.NoNewPrivs || !r.json.Applied.CapsDropped:
+		case r.json.Applied == nil || r.json.Applied.LandlockABI == 0 || !r.json.Applied.Seccomp || !r.json.Applied.NoNewPrivs || (id.uid() == 0 && !r.json.Applied.CapsDropped):
 			t.Fatalf("inconclusive: the sandbox was not fully applied: %+v\n%s", r.json.Applied, r.output())
 		case !r.json.Enforcement.Full:
 			t.Fatalf("inconclusive: best-effort enforcement\n%s", r.output())

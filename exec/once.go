@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"os"
 	"os/exec"
 	"time"
 
@@ -16,6 +17,7 @@ type OnceRequest struct {
 	Env     []string
 	Dir     string
 	Spec    sandbox.Spec
+	NetNS   *os.File      // the network namespace to run in when Spec.NetNS (see sandbox.NewNetNS)
 	Timeout time.Duration // 0: none
 	Grace   time.Duration // between SIGTERM and SIGKILL (default 5s)
 	Stdin   io.Reader

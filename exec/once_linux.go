@@ -3,9 +3,7 @@
 package exec
 
 import (
-	"bufio"
 	"context"
-	"encoding/json"
 	"io"
 	"os"
 	"os/exec"
@@ -17,80 +15,43 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// Child is a sandboxed child started ahead of its command: it runs nothing
-// until Run hands it the request, so its start-up can overlap the parent's
-// policy work, and Abort leaves nothing behind.
+// Child is the process a command will run in, prepared with its standard
+// streams. Run applies the sandbox to a thread of this process and starts the
+// command from it (sandbox.Start): no second program is started for it.
 type Child struct {
 	cmd   *exec.Cmd
-	ctlW  *os.File
-	repR  *os.File
 	start time.Time
 	// Output that goes to a writer rather than a file is copied from pipes of
 	// our own, so waiting for the command never waits for whoever else holds
 	// the pipes (a setsid process it left behind).
-	copies  sync.WaitGroup
-	readers []*os.File
+	copies    sync.WaitGroup
+	readers   []*os.File
+	writeEnds []*os.File // closed once the command holds them
 }
 
-// StartChild re-executes stockade as a sandboxed child in exec mode, with the
-// given standard streams (an *os.File is handed over as it is).
+// StartChild prepares a child with the given standard streams (an *os.File is
+// handed over as it is).
 func StartChild(stdin io.Reader, stdout, stderr io.Writer) (*Child, error) {
-	return StartChildIn(nil, stdin, stdout, stderr)
-}
-
-// StartChildIn is StartChild with a network namespace (see sandbox.NewNetNS)
-// handed to the child, which joins it if the spec it gets says NetNS; nil
-// hands none.
-func StartChildIn(netns *os.File, stdin io.Reader, stdout, stderr io.Writer) (*Child, error) {
 	becomeSubreaper()
-	ctlR, ctlW, err := os.Pipe()
-	if err != nil {
-		return nil, err
-	}
-	repR, repW, err := os.Pipe()
-	if err != nil {
-		ctlR.Close()
-		ctlW.Close()
-		return nil, err
-	}
-	c := &Child{ctlW: ctlW, repR: repR, start: time.Now()}
-	c.cmd = exec.Command(selfExe, sandbox.ChildArg, string(sandbox.ModeExec))
-	c.cmd.Args[0] = os.Args[0]
-	c.cmd.Env = []string{}
-	c.cmd.ExtraFiles = []*os.File{ctlR, repW}
-	if netns != nil {
-		c.cmd.ExtraFiles = append(c.cmd.ExtraFiles, netns)
-		c.cmd.Args = append(c.cmd.Args, sandbox.NetNSArg)
-	}
+	c := &Child{cmd: &exec.Cmd{}, start: time.Now()}
 	if f, ok := stdin.(*os.File); ok {
 		c.cmd.Stdin = f
 	}
-	var writeEnds []*os.File
 	for _, s := range []struct {
 		w   io.Writer
 		dst *io.Writer
 	}{{stdout, &c.cmd.Stdout}, {stderr, &c.cmd.Stderr}} {
 		f, err := c.output(s.w)
 		if err != nil {
-			return nil, err
+			c.Abort()
+			return nil, &SandboxError{Stage: "request", Msg: "output pipes: " + err.Error()}
 		}
 		*s.dst = f
 		if _, direct := s.w.(*os.File); !direct && f != nil {
-			writeEnds = append(writeEnds, f)
+			c.writeEnds = append(c.writeEnds, f)
 		}
 	}
 	c.cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
-	err = startKnown(c.cmd)
-	ctlR.Close()
-	repW.Close()
-	for _, f := range writeEnds {
-		f.Close()
-	}
-	if err != nil {
-		ctlW.Close()
-		repR.Close()
-		return nil, &SandboxError{Stage: "request", Msg: "start the sandbox child: " + err.Error()}
-	}
 	return c, nil
 }
 
@@ -112,9 +73,7 @@ func (c *Child) output(w io.Writer) (*os.File, error) {
 	c.copies.Add(1)
 	go func() {
 		defer c.copies.Done()
-		buf := copyBuffers.Get().(*[]byte)
-		io.CopyBuffer(w, r, *buf)
-		copyBuffers.Put(buf)
+		copyOutput(w, r)
 	}()
 	return wf, nil
 }
@@ -127,20 +86,22 @@ func (c *Child) drainOutput(d time.Duration) {
 	}
 }
 
-// Abort stops a child that will not be given a command.
+// Abort gives up a child that will not be given a command.
 func (c *Child) Abort() {
-	c.ctlW.Close()
-	c.cmd.Process.Kill()
-	c.cmd.Wait()
-	c.repR.Close()
+	c.closeWriteEnds()
 	c.drainOutput(time.Second)
-	knownChildren.Delete(c.cmd.Process.Pid)
 }
 
-// RunOnce runs one command in a sandboxed child that replaces itself with the
-// command (stockade run). This process supervises: it enforces the timeout and
-// stops whatever the command left behind. A *SandboxError means the command
-// never ran.
+func (c *Child) closeWriteEnds() {
+	for _, f := range c.writeEnds {
+		f.Close()
+	}
+	c.writeEnds = nil
+}
+
+// RunOnce runs one command in the sandbox (stockade run). This process
+// supervises: it enforces the timeout and stops whatever the command left
+// behind. A *SandboxError means the command never ran.
 func RunOnce(ctx context.Context, req OnceRequest) (OnceResult, error) {
 	c, err := StartChild(req.Stdin, req.Stdout, req.Stderr)
 	if err != nil {
@@ -149,36 +110,38 @@ func RunOnce(ctx context.Context, req OnceRequest) (OnceResult, error) {
 	return c.Run(ctx, req)
 }
 
-// Run hands the child its command and supervises it to the end. The streams
-// of req are those given to StartChild.
+// Run starts the command in the sandbox and supervises it to the end. The
+// streams of req are those given to StartChild.
 func (c *Child) Run(ctx context.Context, req OnceRequest) (OnceResult, error) {
 	var res OnceResult
 	if req.Grace <= 0 {
 		req.Grace = 5 * time.Second
 	}
+	c.cmd.Args, c.cmd.Env, c.cmd.Dir = req.Argv, req.Env, req.Dir
+	if c.cmd.Env == nil {
+		c.cmd.Env = []string{}
+	}
+	strayMu.Lock()
+	applied, release, err := sandbox.StartIn(req.NetNS, req.Spec, c.cmd)
+	if err == nil {
+		knownChildren.Store(c.cmd.Process.Pid, true)
+	}
+	strayMu.Unlock()
+	c.closeWriteEnds()
+	res.Applied = applied
+	if err != nil {
+		stage := "sandbox"
+		if se, ok := err.(*sandbox.StartError); ok {
+			stage = se.Stage
+		}
+		c.drainOutput(time.Second)
+		removeProcLimit(applied.ProcLimit)
+		res.Duration = time.Since(c.start)
+		return res, &SandboxError{Stage: stage, Msg: err.Error()}
+	}
+	defer release()
 	pid := c.cmd.Process.Pid
 	defer knownChildren.Delete(pid)
-	defer c.repR.Close()
-
-	b, _ := json.Marshal(sandbox.Request{Mode: sandbox.ModeExec, Spec: req.Spec, Argv: req.Argv, Env: req.Env, Dir: req.Dir})
-	c.ctlW.Write(b)
-	c.ctlW.Close()
-
-	// Replies until the descriptor closes: on exec (close-on-exec) or on exit.
-	var setupErr *SandboxError
-	sc := bufio.NewScanner(c.repR)
-	for sc.Scan() {
-		var r sandbox.Reply
-		if json.Unmarshal(sc.Bytes(), &r) != nil {
-			continue
-		}
-		if r.Applied != nil {
-			res.Applied = *r.Applied
-		}
-		if r.Error != "" {
-			setupErr = &SandboxError{Stage: r.Stage, Msg: r.Error}
-		}
-	}
 
 	waited := make(chan error, 1)
 	go func() { waited <- c.cmd.Wait() }()
@@ -188,9 +151,6 @@ func (c *Child) Run(ctx context.Context, req OnceRequest) (OnceResult, error) {
 	c.drainOutput(2 * time.Second)
 	removeProcLimit(res.Applied.ProcLimit)
 	res.Duration = time.Since(c.start)
-	if setupErr != nil {
-		return res, setupErr
-	}
 	return res, setExit(&res, err)
 }
 

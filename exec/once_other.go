@@ -5,7 +5,6 @@ package exec
 import (
 	"context"
 	"io"
-	"os"
 	"os/exec"
 	"time"
 
@@ -24,11 +23,6 @@ type Child struct {
 // StartChild prepares a child with the given standard streams.
 func StartChild(stdin io.Reader, stdout, stderr io.Writer) (*Child, error) {
 	return &Child{stdin: stdin, stdout: stdout, stderr: stderr}, nil
-}
-
-// StartChildIn is StartChild; there are no network namespaces here.
-func StartChildIn(netns *os.File, stdin io.Reader, stdout, stderr io.Writer) (*Child, error) {
-	return StartChild(stdin, stdout, stderr)
 }
 
 // Abort gives up a child that will not run a command.

@@ -207,9 +207,7 @@ func (s *Session) Run(ctx context.Context, req Request) (Result, error) {
 	var wg sync.WaitGroup
 	copyInto := func(w io.Writer, r *os.File) {
 		defer wg.Done()
-		buf := copyBuffers.Get().(*[]byte)
-		io.CopyBuffer(w, r, *buf)
-		copyBuffers.Put(buf)
+		copyOutput(w, r)
 	}
 	wg.Add(3)
 	go copyInto(outCap, stdoutR)
@@ -346,9 +344,26 @@ func (s *Session) Close() error {
 	return os.RemoveAll(s.dir)
 }
 
-// copyBuffers are the buffers output is read with: large, so a command that
-// streams is read in few system calls, and reused, so a call does not allocate them.
-var copyBuffers = sync.Pool{New: func() any { b := make([]byte, 256<<10); return &b }}
+// copyOutput copies r to w until r ends, with a buffer that starts small and
+// doubles, up to 256 KiB, each time a read fills it: a command that prints a
+// line costs a call 4 KiB, one that streams is read in few system calls.
+// (io.Copy would hand an *os.File's copy to its WriteTo, with a fixed 32 KiB
+// buffer of its own.)
+func copyOutput(w io.Writer, r io.Reader) {
+	buf := make([]byte, 4<<10)
+	for {
+		n, err := r.Read(buf)
+		if n > 0 {
+			w.Write(buf[:n])
+			if n == len(buf) && len(buf) < 256<<10 {
+				buf = make([]byte, 2*len(buf))
+			}
+		}
+		if err != nil {
+			return
+		}
+	}
+}
 
 // limitedBuffer keeps at most max bytes and drops the rest.
 type limitedBuffer struct {

@@ -42,7 +42,11 @@ func TestDefaultGenerated(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	fromTOML, err := parsePolicy(DefaultTOML, "default", false)
+	var decoded Policy
+	if err := toml.NewDecoder(bytes.NewReader(DefaultTOML)).DisallowUnknownFields().Decode(&decoded); err != nil {
+		t.Fatal(err)
+	}
+	fromTOML, err := prepareDefault(&decoded)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,6 +13,7 @@
 // `stockade policy default`).
 //
 //	version = 1
+//	extends = "built-in"         # or "none"
 //	default = "allow"            # verdict for commands no rule matches
 //
 //	[sandbox]                    # what the kernel enforces; omitted keys take
@@ -53,9 +54,26 @@
 // The strictest verdict over all commands wins (deny > ask > allow); among
 // equals, the first command and, for it, the first rule in file order. A
 // command no rule matches gets the policy's default (allow when unset): allow
-// rules are useful with default = "ask" or "deny", as an allow-list, and never
-// override a stricter rule. A script that does not parse is denied, with the
-// parser's position in the reason. An empty script is allowed.
+// rules are useful with default = "ask" or "deny", as an allow-list, and do
+// not beat a stricter rule unless they name it in override. A script that
+// does not parse is denied, with the parser's position in the reason. An
+// empty script is allowed.
+//
+// # Layers
+//
+// A file is merged over the built-in policy unless it says extends =
+// "none"; [LoadLayers] merges the user's, the project's and the command
+// line's files in that order (layers.go). A file inside the workdir may only
+// add restrictions.
+//
+// # Effects
+//
+// writes, reads, deletes, executes, reads_denied, executes_created and
+// program_unseen match what a command does to files, derived from one table
+// of command signatures (signatures.go) and resolved against the script's
+// cd's and variables (effects.go, expand.go), so that a new spelling of a
+// known effect needs no new rule. [Policy.ApprovalAdvice] is the rule that
+// allows exactly a script the policy asks about.
 //
 // # Examples
 //

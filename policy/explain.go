@@ -13,12 +13,22 @@ import (
 func (p *Policy) Explain(w io.Writer) {
 	s := p.Sandbox
 	fmt.Fprintf(w, "Policy %s (version %d)\n\n", p.Source, p.Version)
+	if len(p.Layers) > 0 {
+		fmt.Fprintln(w, "Layers (each later one merged over the ones before):")
+		for i, l := range p.Layers {
+			fmt.Fprintf(w, "  %d. %s\n", i+1, l)
+		}
+		if p.Extends == "none" {
+			fmt.Fprintln(w, "  (the built-in rules are left out: a file says extends = \"none\")")
+		}
+		fmt.Fprintln(w)
+	}
 	fmt.Fprintln(w, "Sandbox (enforced by the kernel):")
 	switch s.Filesystem {
 	case "read-only":
 		fmt.Fprintln(w, "  - Files: nothing is writable except a private TMPDIR.")
 	case "workspace-write":
-		fmt.Fprintln(w, "  - Files: the working directory and a private TMPDIR are writable; the rest is read-only.")
+		fmt.Fprintln(w, "  - Files: the working directory, a private TMPDIR and the project's own build cache (~/.cache/stockade/build/NAME-HASH) are writable; the rest is read-only.")
 	case "off":
 		fmt.Fprintln(w, "  - Files: NOT confined; the command may write anywhere the user can.")
 	}
@@ -47,6 +57,8 @@ func (p *Policy) Explain(w io.Writer) {
 	}
 	if s.MaxProcesses > 0 {
 		fmt.Fprintf(w, "  - At most %d processes.\n", s.MaxProcesses)
+	} else {
+		fmt.Fprintf(w, "  - At most %d processes where the host can enforce it (the default).\n", DefaultMaxProcesses)
 	}
 	if s.Enforce == "best-effort" {
 		fmt.Fprintln(w, "  - Enforcement: best-effort; on hosts that lack a feature the command runs anyway, with a report.")
@@ -72,6 +84,12 @@ func (p *Policy) Explain(w io.Writer) {
 				continue
 			}
 			line := fmt.Sprintf("  - %s: %s", r.Name, r.describe())
+			if r.Override != "" {
+				line += "\n      overrides: " + r.Override
+			}
+			if r.Origin != "" && r.Origin != LayerBuiltin {
+				line += "\n      from: " + r.Origin
+			}
 			if r.Reason != "" {
 				line += "\n      why: " + r.Reason
 			}
@@ -111,8 +129,14 @@ func (m *Matcher) describe() string {
 	add(len(m.LastArg) > 0, "a last operand like "+strings.Join(m.LastArg, ", "))
 	add(len(m.NotArgs) > 0, "no argument like "+strings.Join(m.NotArgs, ", "))
 	add(len(m.ArgsRegex) > 0, "an argument matching /"+strings.Join(m.ArgsRegex, "/ or /")+"/")
-	add(len(m.Writes) > 0, "writing (redirect) to "+strings.Join(m.Writes, ", "))
-	add(len(m.Reads) > 0, "reading (redirect) from "+strings.Join(m.Reads, ", "))
+	add(len(m.Writes) > 0, "writing "+strings.Join(m.Writes, ", "))
+	add(len(m.Reads) > 0, "reading "+strings.Join(m.Reads, ", "))
+	add(len(m.Deletes) > 0, "deleting "+strings.Join(m.Deletes, ", "))
+	add(len(m.Executes) > 0, "running "+strings.Join(m.Executes, ", "))
+	add(m.ReadsDenied != nil && *m.ReadsDenied, "reading a path on the deny_read list")
+	add(m.ExecutesCreated != nil && *m.ExecutesCreated, "running a file the script wrote or downloaded")
+	add(m.ProgramUnseen != nil && *m.ProgramUnseen, "running a program the analysis cannot read")
+	add(len(m.Script) > 0, "in a script that is exactly "+strings.Join(m.Script, " or "))
 	add(len(m.Code) > 0, "inline code matching /"+strings.Join(m.Code, "/ or /")+"/")
 	add(len(m.Env) > 0, "an environment assignment matching /"+strings.Join(m.Env, "/ or /")+"/")
 	add(m.Dynamic != nil && *m.Dynamic, "whose name is computed at run time")

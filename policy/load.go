@@ -95,13 +95,21 @@ var sandboxEnums = []struct {
 }
 
 func parsePolicy(data []byte, name string, verifyExamples bool) (*Policy, error) {
+	return mergeLayers([]layerFile{{kind: LayerCommandLine, path: name, data: data}}, verifyExamples)
+}
+
+// decodeLayer decodes one file and checks it on its own: everything but the
+// examples, which are tried on the merged policy.
+func decodeLayer(data []byte, name string) (*Policy, *validator, error) {
 	p := &Policy{Source: name}
 	dec := toml.NewDecoder(bytes.NewReader(data)).DisallowUnknownFields()
 	if err := dec.Decode(p); err != nil {
-		return nil, decodeErrors(err, name)
+		return nil, nil, decodeErrors(err, name)
 	}
 	trusted := name == "default" && bytes.Equal(data, DefaultTOML)
-	return p.prepare(&validator{file: name, data: data}, trusted, verifyExamples)
+	v := &validator{file: name, data: data, collect: true}
+	p, err := p.prepare(v, trusted, false)
+	return p, v, err
 }
 
 // prepare checks a decoded policy and compiles its rules; v.data is the text
@@ -109,7 +117,6 @@ func parsePolicy(data []byte, name string, verifyExamples bool) (*Policy, error)
 // built-in policy, checked by the tests) regular expressions are compiled on
 // first use rather than checked here.
 func (p *Policy) prepare(v *validator, trusted, verifyExamples bool) (*Policy, error) {
-	name := p.Source
 	if p.Version != 1 {
 		if p.Version == 0 && v.pos("version") == nil {
 			v.add("", "missing required key: version = 1", "")
@@ -127,7 +134,7 @@ func (p *Policy) prepare(v *validator, trusted, verifyExamples bool) (*Policy, e
 		}
 	}
 	if p.Sandbox.MaxProcesses < 0 {
-		v.add("sandbox.max_processes", "max_processes is negative: want 0 (no bound) or more", "")
+		v.add("sandbox.max_processes", "max_processes is negative: want 0 (the default bound) or more", "")
 	}
 	for _, k := range []struct {
 		key   string
@@ -188,24 +195,24 @@ func (p *Policy) prepare(v *validator, trusted, verifyExamples bool) (*Policy, e
 			v.add(joinKey(key, k), fmt.Sprintf("rule %q: %s", r.Name, msg), "")
 		}, trusted)
 	}
-	if len(v.errs) > before || (len(v.errs) > 0 && !verifyExamples) {
+	if len(v.errs) > before || (len(v.errs) > 0 && !verifyExamples && !v.collect) {
 		return nil, v.errs // rules that do not compile cannot be tried on their examples
-	}
-	if name != "default" {
-		d := Default().Sandbox
-		fillSandbox(&p.Sandbox, d)
 	}
 	p.homeDir, _ = os.UserHomeDir()
 	p.index()
 	if verifyExamples {
-		p.verifyExamples(v)
+		p.verifyExamples(v, p)
 		if len(v.errs) > 0 {
-			slices.SortStableFunc(v.errs, func(a, b *Error) int { return cmp.Compare(a.Line, b.Line) })
+			v.sort()
 			return nil, v.errs
 		}
 		p.examples = true
 	}
 	return p, nil
+}
+
+func (v *validator) sort() {
+	slices.SortStableFunc(v.errs, func(a, b *Error) int { return cmp.Compare(a.Line, b.Line) })
 }
 
 func validEnvName(s string) bool {
@@ -220,19 +227,11 @@ func validEnvName(s string) bool {
 	return true
 }
 
-// fillSandbox gives the keys a file left out their value in d.
-func fillSandbox(s *Sandbox, d Sandbox) {
-	for _, e := range sandboxEnums {
-		if *e.get(s) == "" {
-			*e.get(s) = *e.get(&d)
-		}
-	}
-	if s.DenyRead == nil {
-		s.DenyRead = append([]string(nil), d.DenyRead...)
-	}
-}
-
 func (p *Policy) index() {
+	p.denyRead = make([]string, 0, len(p.Sandbox.DenyRead))
+	for _, d := range p.Sandbox.DenyRead {
+		p.denyRead = append(p.denyRead, normPath(d, p.homeDir))
+	}
 	n := 0
 	for _, r := range p.Rules {
 		n += len(r.literalNames())
@@ -252,9 +251,15 @@ func (p *Policy) index() {
 
 // verifyExamples checks that every example of a rule is matched by that rule
 // and gets its decision from the policy, and that no not_example is matched.
-func (p *Policy) verifyExamples(v *validator) {
-	for i, r := range p.Rules {
-		key := "rule." + strconv.Itoa(i)
+// The rules tried are those of file, the policy file v reports on, that p
+// holds.
+func (p *Policy) verifyExamples(v *validator, file *Policy) {
+	for j, r := range file.Rules {
+		i := slices.Index(p.Rules, r)
+		if i < 0 {
+			continue
+		}
+		key := "rule." + strconv.Itoa(j)
 		for _, ex := range r.Examples {
 			d, matched, err := p.checkWith(ex, i)
 			switch {
@@ -285,8 +290,9 @@ func (p *Policy) checkWith(script string, ri int) (Decision, bool, error) {
 		return Decision{}, false, err
 	}
 	d := p.CheckScript(s)
-	ctx := newScriptCtx(p, s.Invocations)
-	for i := range s.Invocations {
+	invs := expandScript(s)
+	ctx := newScriptCtx(p, invs)
+	for i := range invs {
 		if p.Rules[ri].match(ctx, i, ctx.arg(i)) {
 			return d, true, nil
 		}
@@ -296,10 +302,13 @@ func (p *Policy) checkWith(script string, ri int) (Decision, bool, error) {
 
 // validator collects errors and finds positions of keys lazily.
 type validator struct {
-	file string
-	data []byte
-	locs map[string]unstable.Position
-	errs Errors
+	// collect: errors other than rules that do not compile are left in errs
+	// for the caller, which goes on to merge and try examples.
+	collect bool
+	file    string
+	data    []byte
+	locs    map[string]unstable.Position
+	errs    Errors
 }
 
 func (v *validator) pos(key string) *unstable.Position {
@@ -404,7 +413,7 @@ func decodeErrors(err error, file string) error {
 
 // knownKeys lists the keys allowed in the table at path, for suggestions.
 func knownKeys(path []string) []string {
-	top := []string{"version", "default", "sandbox", "network", "env", "rule"}
+	top := []string{"version", "extends", "default", "sandbox", "network", "env", "rule"}
 	if len(path) == 0 {
 		return top
 	}
@@ -416,14 +425,14 @@ func knownKeys(path []string) []string {
 	case "env":
 		return []string{"keep", "scrub", "set"}
 	case "rule":
-		keys := []string{"name", "decision", "reason", "examples", "not_examples"}
+		keys := []string{"name", "decision", "reason", "override", "examples", "not_examples"}
 		return append(keys, matcherKeys...)
 	}
 	return nil
 }
 
 var matcherKeys = []string{"command", "subcommand", "flags", "not_flags", "args", "last_arg", "not_args", "args_regex",
-	"writes", "reads", "code", "dynamic", "dynamic_args", "piped_into", "background", "endless_loop", "recursive", "env", "via", "upstream", "inside", "after"}
+	"writes", "reads", "deletes", "executes", "reads_denied", "executes_created", "program_unseen", "code", "script", "dynamic", "dynamic_args", "piped_into", "background", "endless_loop", "recursive", "env", "via", "upstream", "inside", "after"}
 
 // suggest returns a "did you mean" hint for the closest of known to s.
 func suggest(s string, known []string) string {

@@ -49,6 +49,9 @@ const (
 // Policy is a loaded policy file.
 type Policy struct {
 	Version int `toml:"version" json:"version"`
+	// Extends is "" or "built-in": the file is merged over the built-in
+	// policy; "none": the built-in rules are left out (see layers.go).
+	Extends string `toml:"extends" json:"extends,omitempty"`
 	// Default is the verdict for an invocation no rule matches: allow, ask or deny.
 	Default Verdict `toml:"default" json:"default"`
 	Sandbox Sandbox `toml:"sandbox" json:"sandbox"`
@@ -61,6 +64,12 @@ type Policy struct {
 	anyName  []int            // rules with a glob command pattern or none
 	homeDir  string           // expands ~ and $HOME in arguments; "" leaves them literal
 	examples bool             // examples were verified at load
+	// overrides is set when some rule overrides another by name; judge then
+	// collects every match instead of keeping the strictest as it goes.
+	overrides bool
+	denyRead  []string // Sandbox.DenyRead in the form of effect paths; see readsDenied
+	// Layers lists where the merged policy came from, in merge order.
+	Layers []LayerInfo `toml:"-" json:"layers,omitempty"`
 }
 
 var (
@@ -87,8 +96,16 @@ func Default() *Policy {
 // Go literal generated from default.toml (TestDefaultGenerated holds them
 // equal), without decoding TOML.
 func loadDefault() (*Policy, error) {
-	p := defaultGo()
+	return prepareDefault(defaultGo())
+}
+
+// prepareDefault checks and compiles p, the decoded built-in policy.
+func prepareDefault(p *Policy) (*Policy, error) {
 	p.Source = "default"
+	p.Layers = []LayerInfo{{Kind: LayerBuiltin}}
+	for _, r := range p.Rules {
+		r.Origin = LayerBuiltin
+	}
 	return p.prepare(&validator{file: "default", data: DefaultTOML}, true, false)
 }
 
@@ -99,20 +116,31 @@ func (p *Policy) Check(script string) Decision {
 	if err != nil {
 		return Decision{Verdict: Deny, Rule: RuleParseError, Reason: "the script does not parse: " + err.Error(), Invocations: []parse.Invocation{}}
 	}
-	return p.CheckScript(s)
+	return p.checkScript(s, &script)
 }
 
 // CheckScript judges an already parsed script: every invocation is matched
 // against every rule; the strictest verdict wins, and among equally strict
 // ones the first invocation and, for it, the first rule in file order.
-func (p *Policy) CheckScript(s *parse.Script) Decision {
-	invs := s.Invocations
+//
+// Rules with a script key never match here: the text is not known.
+func (p *Policy) CheckScript(s *parse.Script) Decision { return p.checkScript(s, nil) }
+
+// checkScript is CheckScript; text, when known, is the script's text.
+func (p *Policy) checkScript(s *parse.Script, text *string) Decision {
+	invs := expandScript(s)
+	if text != nil {
+		if extra := codeInQuotedText(*text); len(extra) > 0 {
+			invs = append(invs[:len(invs):len(invs)], extra...)
+		}
+	}
 	if invs == nil {
 		invs = []parse.Invocation{}
 	}
 	d := Decision{Verdict: p.defaultVerdict(), Rule: RuleDefault, Invocations: invs}
 	best := -1 // rank of the best rule decision so far; -1: none matched
 	ctx := newScriptCtx(p, invs)
+	ctx.text = text
 	for i := range invs {
 		r := p.judge(ctx, i)
 		if r == nil {
@@ -143,6 +171,9 @@ func (p *Policy) CheckScript(s *parse.Script) Decision {
 // judge returns the strictest rule matching invocation i, first in file order
 // among equals, or nil. It records in ctx whether any rule matched.
 func (p *Policy) judge(ctx *scriptCtx, i int) *Rule {
+	if p.overrides {
+		return p.judgeOverrides(ctx, i)
+	}
 	a := ctx.arg(i)
 	var best *Rule
 	bestIdx := -1
@@ -171,4 +202,52 @@ func (p *Policy) defaultVerdict() Verdict {
 		return Allow
 	}
 	return p.Default
+}
+
+// judgeOverrides is judge for a policy where some rule overrides another:
+// every matching rule is collected, the rules that a matching rule
+// overrides are set aside, and the strictest of the rest wins.
+func (p *Policy) judgeOverrides(ctx *scriptCtx, i int) *Rule {
+	a := ctx.arg(i)
+	var matched []int
+	for _, ri := range p.byName[a.name] {
+		if p.Rules[ri].match(ctx, i, a) {
+			matched = append(matched, ri)
+		}
+	}
+	for _, ri := range p.anyName {
+		if p.Rules[ri].match(ctx, i, a) {
+			matched = append(matched, ri)
+		}
+	}
+	ctx.matched[i] = len(matched) > 0
+	var best *Rule
+	bestIdx := -1
+	for _, ri := range matched {
+		r := p.Rules[ri]
+		if overridden(p, matched, r.Name) {
+			continue
+		}
+		if best == nil || r.Decision.rank() > best.Decision.rank() || (r.Decision.rank() == best.Decision.rank() && ri < bestIdx) {
+			best, bestIdx = r, ri
+		}
+	}
+	return best
+}
+
+// overridden reports whether one of the rules matched names name in override.
+func overridden(p *Policy, matched []int, name string) bool {
+	for _, ri := range matched {
+		if p.Rules[ri].Override == name {
+			return true
+		}
+	}
+	return false
+}
+
+// checkScriptPlain judges the invocations of s alone, without resolved
+// copies or effects of the script's text; the fuzz tests compare it.
+func (p *Policy) checkScriptPlain(s *parse.Script) Decision {
+	plain := &parse.Script{Invocations: s.Invocations}
+	return p.checkScript(plain, nil)
 }

@@ -17,6 +17,7 @@ import (
 // that the table below is the only judge.
 const testPolicy = `
 version = 1
+extends = "none"
 default = "allow"
 
 [[rule]]
@@ -262,7 +263,7 @@ examples = ["rm 'x"]`, `example "rm 'x" does not parse`},
 		{`command = ["rm"]
 examples = ["rm x; shutdown"]`, `example "rm x; shutdown" gets deny from rule "power", not ask`},
 	} {
-		src := "version = 1\n[[rule]]\nname = \"power\"\ndecision = \"deny\"\nreason = \"p\"\ncommand = [\"shutdown\"]\n" +
+		src := "version = 1\n[[rule]]\nname = \"halt\"\ndecision = \"deny\"\nreason = \"p\"\ncommand = [\"shutdown\"]\n" +
 			"[[rule]]\nname = \"r\"\ndecision = \"ask\"\nreason = \"x\"\n" + tc.body + "\n"
 		_, err := Parse([]byte(src), "ex.toml")
 		if err == nil || !strings.Contains(err.Error(), tc.want) {

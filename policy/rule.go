@@ -17,6 +17,12 @@ type Rule struct {
 	Name     string  `toml:"name" json:"name"`
 	Decision Verdict `toml:"decision" json:"decision"`
 	Reason   string  `toml:"reason" json:"reason"`
+	// Override names a rule of an earlier layer that this rule takes the
+	// place of, for the invocations this rule matches: the only way an allow
+	// beats a stricter rule.
+	Override string `toml:"override" json:"override,omitempty"`
+	// Origin says which layer (and file) the rule comes from.
+	Origin string `toml:"-" json:"origin,omitempty"`
 	Matcher
 	// Examples are scripts this rule must match and the policy must give
 	// Decision; NotExamples are scripts this rule must not match. Load fails
@@ -57,10 +63,33 @@ type Matcher struct {
 	NotArgs []string `toml:"not_args" json:"not_args,omitempty"`
 	// ArgsRegex: regular expressions (RE2), one of which some argument must match.
 	ArgsRegex []string `toml:"args_regex" json:"args_regex,omitempty"`
-	// Writes and Reads: globs on the targets of output (>, >>, &>, >|, <>) and
-	// input (<) redirections, with the same path handling as Args.
+	// Writes and Reads: globs on the paths the command writes and reads:
+	// the targets of output (>, >>, &>, >|, <>) and input (<) redirections,
+	// and the effects the analysis derives from its operands and options
+	// (tee FILE, cp SRC DST, curl -o FILE, sed -i FILE ...), resolved
+	// against the script's cd's; with the same path handling as Args.
 	Writes []string `toml:"writes" json:"writes,omitempty"`
 	Reads  []string `toml:"reads" json:"reads,omitempty"`
+	// Deletes and Executes: globs on the paths the command removes and runs,
+	// as the effects analysis derives them (effects.go): operands by the
+	// command's signature, resolved against the script's cd's.
+	Deletes  []string `toml:"deletes" json:"deletes,omitempty"`
+	Executes []string `toml:"executes" json:"executes,omitempty"`
+	// ReadsDenied: the command reads (or runs) a path on the policy's
+	// deny_read list or inside one, whatever the command.
+	ReadsDenied *bool `toml:"reads_denied" json:"reads_denied,omitempty"`
+	// ExecutesCreated: the command runs a file an earlier command of the
+	// script wrote or downloaded.
+	ExecutesCreated *bool `toml:"executes_created" json:"executes_created,omitempty"`
+	// ProgramUnseen: the command runs a program the analysis cannot read:
+	// a shell or interpreter reading it from a redirection, /dev/stdin, a
+	// process substitution or a dynamic here-string, or an option that
+	// names a program (tar -I, rsync -e, man -P, sort --compress-program).
+	ProgramUnseen *bool `toml:"program_unseen" json:"program_unseen,omitempty"`
+	// Script: the whole script, word for word (white space around it
+	// aside); one of these must be it. The advice printed for an ask uses it,
+	// so that the rule allows exactly the command that was asked about.
+	Script []string `toml:"script" json:"script,omitempty"`
 	// Code: regular expressions on inline interpreter code (python -c, node -e,
 	// perl -e, bash -c ...), one of which must match.
 	Code []string `toml:"code" json:"code,omitempty"`
@@ -102,7 +131,7 @@ type compiled struct {
 	flags                            [][]flagAlt
 	notFlags                         [][]flagAlt
 	args, notArgs, lastArg           []glob
-	writes, reads                    []glob
+	writes, reads, deletes, executes []glob
 	argsRe, codeRe, envRe            lazyRegexps
 	subcommand, via                  []glob
 	longNames                        map[string]bool // long names in flags, for abbreviation preference; nil if none
@@ -143,7 +172,8 @@ func (l *lazyRegexps) any(s string) bool {
 func (m *Matcher) empty() bool {
 	return len(m.Command) == 0 && len(m.Subcommand) == 0 && len(m.Flags) == 0 && len(m.NotFlags) == 0 &&
 		len(m.Args) == 0 && len(m.LastArg) == 0 && len(m.NotArgs) == 0 && len(m.ArgsRegex) == 0 && len(m.Writes) == 0 &&
-		len(m.Reads) == 0 && len(m.Code) == 0 && m.Dynamic == nil && m.PipedInto == nil &&
+		len(m.Reads) == 0 && len(m.Code) == 0 && len(m.Script) == 0 && len(m.Deletes) == 0 && len(m.Executes) == 0 &&
+		m.ReadsDenied == nil && m.ExecutesCreated == nil && m.ProgramUnseen == nil && m.Dynamic == nil && m.PipedInto == nil &&
 		len(m.Via) == 0 && m.Upstream == nil && m.Inside == nil && m.After == nil && m.Background == nil && m.EndlessLoop == nil && m.DynamicArgs == nil &&
 		m.Recursive == nil && len(m.Env) == 0
 }
@@ -173,6 +203,8 @@ func (m *Matcher) compile(problem func(key, msg string), trusted bool) {
 	c.lastArg = compileGlobs(m.LastArg, "last_arg", problem)
 	c.writes = compileGlobs(m.Writes, "writes", problem)
 	c.reads = compileGlobs(m.Reads, "reads", problem)
+	c.deletes = compileGlobs(m.Deletes, "deletes", problem)
+	c.executes = compileGlobs(m.Executes, "executes", problem)
 	c.flags = compileFlags(m.Flags, "flags", problem)
 	c.notFlags = compileFlags(m.NotFlags, "not_flags", problem)
 	for _, alts := range c.flags {
@@ -269,6 +301,9 @@ func (m *Matcher) match(ctx *scriptCtx, i int, a *argv) bool {
 	if len(c.names) > 0 && !matchName(c.names, a.name, inv.Name) {
 		return false
 	}
+	if len(m.Script) > 0 && (ctx.text == nil || !contains(m.Script, strings.TrimSpace(*ctx.text))) {
+		return false
+	}
 	if m.Dynamic != nil && *m.Dynamic != inv.Dynamic {
 		return false
 	}
@@ -315,10 +350,25 @@ func (m *Matcher) match(ctx *scriptCtx, i int, a *argv) bool {
 	if len(c.argsRe.src) > 0 && !a.anyArg(c.argsRe.any) {
 		return false
 	}
-	if len(c.writes) > 0 && !anyRedirect(inv, true, c.writes, ctx.home) {
+	if len(c.writes) > 0 && !anyRedirect(inv, true, c.writes, ctx.home) && !ctx.anyEffect(i, effWrite, c.writes) {
 		return false
 	}
-	if len(c.reads) > 0 && !anyRedirect(inv, false, c.reads, ctx.home) {
+	if len(c.reads) > 0 && !anyRedirect(inv, false, c.reads, ctx.home) && !ctx.anyEffect(i, effRead, c.reads) {
+		return false
+	}
+	if len(c.deletes) > 0 && !ctx.anyEffect(i, effDelete, c.deletes) {
+		return false
+	}
+	if len(c.executes) > 0 && !ctx.anyEffect(i, effExec, c.executes) {
+		return false
+	}
+	if m.ReadsDenied != nil && *m.ReadsDenied != ctx.readsDenied(i) {
+		return false
+	}
+	if m.ExecutesCreated != nil && *m.ExecutesCreated != ctx.executesCreated(i) {
+		return false
+	}
+	if m.ProgramUnseen != nil && *m.ProgramUnseen != ctx.programUnseen(i) {
 		return false
 	}
 	if len(c.codeRe.src) > 0 && (inv.InlineCode == nil || !c.codeRe.any(inv.InlineCode.Code)) {
@@ -445,6 +495,8 @@ type scriptCtx struct {
 	analyzed []bool
 	matched  []bool
 	home     string
+	text     *string    // the script's text, when known
+	effects  [][]effect // see effectsOf; nil until first used
 	// firstMatch caches, per after matcher, the first invocation it matches.
 	firstMatch map[*Matcher]int
 }

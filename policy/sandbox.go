@@ -9,7 +9,7 @@ type Sandbox struct {
 	Network       string   `toml:"network" json:"network"`               // off | on
 	UnixSockets   string   `toml:"unix_sockets" json:"unix_sockets"`     // deny | allow
 	Enforce       string   `toml:"enforce" json:"enforce"`               // strict | best-effort
-	MaxProcesses  int      `toml:"max_processes" json:"max_processes"`   // 0: no bound
+	MaxProcesses  int      `toml:"max_processes" json:"max_processes"`   // 0: DefaultMaxProcesses where the host can, not required
 }
 
 // Network is the [network] table: where a command may connect when the
@@ -20,6 +20,11 @@ type Network struct {
 	// resolves to a private address through). See netproxy.Allowlist.
 	Allow []string `toml:"allow" json:"allow"`
 }
+
+// DefaultMaxProcesses bounds the processes of a command whose policy leaves
+// max_processes at 0: enough for a parallel build, far below what takes a
+// host down.
+const DefaultMaxProcesses = 1024
 
 // Env is the [env] table: what environment a command sees.
 type Env struct {

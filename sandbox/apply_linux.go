@@ -31,12 +31,13 @@ import (
 //     CAP_SYS_ADMIN, that is as root): the calling thread gets a private
 //     mount namespace in which every mount outside the writable roots is
 //     read-only, see mounts_linux.go;
-//  5. the capabilities are dropped (DropCaps): locked securebits, the bounding
+//  5. an IPC namespace (IPCNamespace), on the calling thread as well;
+//  6. the capabilities are dropped (DropCaps): locked securebits, the bounding
 //     set, the ambient set, then the effective, permitted and inheritable sets,
 //     on every thread;
-//  6. the Landlock ruleset is enforced on every thread, and probed;
-//  7. the seccomp filter is installed on every thread (TSYNC);
-//  8. /proc/self/task/*/status is read back for every thread.
+//  7. the Landlock ruleset is enforced on every thread, and probed;
+//  8. the seccomp filter is installed on every thread (TSYNC);
+//  9. /proc/self/task/*/status is read back for every thread.
 //
 // Any step that fails is an error naming it, and the command must not run: a
 // failed Apply may leave the process half restricted.
@@ -45,18 +46,10 @@ import (
 // started from that goroutine (exec, or fork and exec), because the capability
 // bounding set is emptied, and the read-only mount namespace entered, on that
 // thread only (see dropCaps and readOnlyMounts).
-func Apply(spec Spec) (Applied, error) { return apply(spec, true) }
+func Apply(spec Spec) (Applied, error) { return apply(spec, true, NetNSFD) }
 
-// ApplyForExec is Apply for a process that replaces itself with the command
-// at once (exec mode): it restricts the calling thread only, which it locks,
-// and the caller must execve from that goroutine before doing anything else.
-// execve leaves a single thread, with the calling thread's credentials,
-// Landlock domain and seccomp filter; the Go runtime's other threads, never
-// restricted, are gone with the old program. It saves the signalling of every
-// thread for each of the steps, which is most of Apply's cost.
-func ApplyForExec(spec Spec) (Applied, error) { return apply(spec, false) }
-
-func apply(spec Spec, all bool) (a Applied, err error) {
+// netns is the descriptor of the network namespace to join when spec.NetNS.
+func apply(spec Spec, all bool, netns int) (a Applied, err error) {
 	runtime.LockOSThread()
 	var notes []string
 	defer func() { a.Notes = strings.Join(notes, "; ") }()
@@ -80,12 +73,18 @@ func apply(spec Spec, all bool) (a Applied, err error) {
 		}()
 	}
 
+	if spec.NprocLimit > 0 {
+		if a.NprocLimit, err = setNprocLimit(spec.NprocLimit); err != nil {
+			return a, err
+		}
+	}
+
 	if err := setNoNewPrivs(all); err != nil {
 		return a, err
 	}
 
 	if spec.NetNS {
-		if err := joinNetNS(); err != nil {
+		if err := joinNetNS(netns); err != nil {
 			return a, err
 		}
 		a.NetNS = true
@@ -144,6 +143,16 @@ func apply(spec Spec, all bool) (a Applied, err error) {
 		}
 	}
 
+	if spec.IPCNamespace {
+		// On this thread, like the mount namespace: the command is started
+		// from it. Without the namespace, the filter refuses System V IPC.
+		if err := unix.Unshare(unix.CLONE_NEWIPC); err != nil {
+			notes = append(notes, fmt.Sprintf("ipc namespace: none (unshare: %v): System V IPC refused", err))
+		} else {
+			a.IPCNamespace = true
+		}
+	}
+
 	if spec.DropCaps {
 		if err := dropCaps(all); err != nil {
 			return a, fmt.Errorf("dropping capabilities: %w", err)
@@ -163,7 +172,7 @@ func apply(spec Spec, all bool) (a Applied, err error) {
 	}
 
 	if spec.Seccomp {
-		if err := installFilter(spec, all); err != nil {
+		if err := installFilter(spec, a.IPCNamespace, all); err != nil {
 			return a, err
 		}
 	}
@@ -209,8 +218,8 @@ func Validate(spec Spec) error {
 	if spec.Scopes && spec.LandlockABI < 6 {
 		return fmt.Errorf("landlock scopes need ABI 6 or later, the spec asks for ABI %d", spec.LandlockABI)
 	}
-	if spec.MaxProcs < 0 {
-		return fmt.Errorf("bad process bound %d", spec.MaxProcs)
+	if spec.MaxProcs < 0 || spec.NprocLimit < 0 {
+		return fmt.Errorf("bad process bound %d", min(spec.MaxProcs, spec.NprocLimit))
 	}
 	if spec.FS == FSWorkspaceWrite && spec.Workdir == "" && spec.TmpDir == "" && len(spec.WritableRoots) == 0 {
 		return errors.New("workspace-write with no workdir, tmpdir or writable root")
@@ -230,7 +239,7 @@ func Validate(spec Spec) error {
 
 // leaveProcLimit moves this process back to the parent cgroup and removes dir.
 func leaveProcLimit(dir string) {
-	os.WriteFile(filepath.Join(filepath.Dir(dir), "cgroup.procs"), []byte(fmt.Sprint(os.Getpid())), 0)
+	moveOutOfProcLimit(dir)
 	os.Remove(dir)
 }
 
@@ -274,10 +283,7 @@ func probeLandlock(spec Spec, p plan, procSelf int) error {
 
 // writesProc reports whether a writable root of spec covers /proc.
 func writesProc(spec Spec) bool {
-	if spec.FS != FSWorkspaceWrite {
-		return false
-	}
-	for _, p := range append([]string{spec.Workdir, spec.TmpDir}, spec.WritableRoots...) {
+	for _, p := range writableRoots(spec) {
 		if p != "" && (p == "/" || p == "/proc" || strings.HasPrefix("/proc/", strings.TrimSuffix(p, "/")+"/")) {
 			return true
 		}
@@ -286,9 +292,9 @@ func writesProc(spec Spec) bool {
 }
 
 // installFilter installs the socket filter on every thread.
-func installFilter(spec Spec, all bool) error {
+func installFilter(spec Spec, sysvIPC, all bool) error {
 	arch, _ := seccompArchFor(runtime.GOARCH)
-	raw, err := socketFilter(arch, filterRules{networkOff: spec.NetworkOff, inet: spec.NetNS, unixSocketsOff: spec.UnixSocketsOff})
+	raw, err := socketFilter(arch, filterRules{networkOff: spec.NetworkOff, inet: spec.NetNS, unixSocketsOff: spec.UnixSocketsOff, sysvIPC: sysvIPC})
 	if err != nil {
 		return fmt.Errorf("seccomp: %w", err)
 	}

@@ -3,64 +3,24 @@
 package sandbox
 
 import (
-	"encoding/json"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
-
-	"golang.org/x/sys/unix"
 )
 
 func childMain() int {
 	if len(os.Args) > 2 && os.Args[2] == string(ModeZygote) {
 		return zygoteMain()
 	}
-	return execMain()
-}
-
-// execMain applies the sandbox and replaces this process with the command.
-func execMain() int {
-	unix.CloseOnExec(ReportFD)
-	report := os.NewFile(ReportFD, "report")
-	control := os.NewFile(ControlFD, "control")
-	var req Request
-	data, err := io.ReadAll(control)
-	control.Close()
-	if err == nil {
-		err = json.Unmarshal(data, &req)
-	}
-	if err != nil || req.Mode != ModeExec || len(req.Argv) == 0 {
-		writeReply(report, Reply{Error: fmt.Sprintf("bad request: %v", err), Stage: "request"})
-		return ExitSetupFailed
-	}
-	if err := checkNetNSFD(req.Spec); err != nil {
-		writeReply(report, Reply{Error: err.Error(), Stage: "request"})
-		return ExitSetupFailed
-	}
-	applied, err := ApplyForExec(req.Spec)
-	if err != nil {
-		writeReply(report, Reply{Error: err.Error(), Stage: "sandbox"})
-		return ExitSetupFailed
-	}
-	writeReply(report, Reply{Applied: &applied})
-	if req.Dir != "" {
-		if err := os.Chdir(req.Dir); err != nil {
-			writeReply(report, Reply{Error: err.Error(), Stage: "exec"})
-			return ExitSetupFailed
-		}
-	}
-	path, err := lookPath(req.Argv[0], req.Env)
-	if err == nil {
-		err = unix.Exec(path, req.Argv, req.Env)
-	}
-	writeReply(report, Reply{Error: fmt.Sprintf("%s: %v", req.Argv[0], err), Stage: "exec"})
+	fmt.Fprintln(os.Stderr, "stockade: error: the sandbox child runs in zygote mode only")
 	return ExitSetupFailed
 }
 
-// lookPath finds file the way a shell would, with the PATH of env.
-func lookPath(file string, env []string) (string, error) {
+// lookPath finds file the way a shell would, with the PATH of env; relative
+// directories of the PATH are taken from dir when it is set (where the command
+// will start), else from the current directory.
+func lookPath(file string, env []string, dir string) (string, error) {
 	if strings.Contains(file, "/") {
 		return file, nil
 	}
@@ -70,12 +30,16 @@ func lookPath(file string, env []string) (string, error) {
 			path = v
 		}
 	}
-	for _, dir := range filepath.SplitList(path) {
-		if dir == "" {
-			dir = "."
+	for _, entry := range filepath.SplitList(path) {
+		if entry == "" {
+			entry = "."
 		}
-		p := filepath.Join(dir, file)
-		if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() && fi.Mode()&0o111 != 0 {
+		p := filepath.Join(entry, file)
+		probe := p
+		if dir != "" && !filepath.IsAbs(p) {
+			probe = filepath.Join(dir, p)
+		}
+		if fi, err := os.Stat(probe); err == nil && fi.Mode().IsRegular() && fi.Mode()&0o111 != 0 {
 			return p, nil
 		}
 	}

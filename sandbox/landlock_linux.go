@@ -189,12 +189,14 @@ func (r *ruleset) addFS(spec Spec) error {
 		for _, name := range devWritable {
 			grants = append(grants, grant{path: "/dev/" + name, access: accessDevRW & r.handledFS, what: "device"})
 		}
+		// The private TMPDIR is writable in both modes: it is the session's
+		// own, and read-only means the user's files, not scratch space.
+		if spec.TmpDir != "" {
+			grants = append(grants, grant{path: spec.TmpDir, access: write, required: true, what: "tmpdir"})
+		}
 		if spec.FS == FSWorkspaceWrite {
 			if spec.Workdir != "" {
 				grants = append(grants, grant{path: spec.Workdir, access: write, required: true, what: "workdir"})
-			}
-			if spec.TmpDir != "" {
-				grants = append(grants, grant{path: spec.TmpDir, access: write, required: true, what: "tmpdir"})
 			}
 			for _, p := range spec.WritableRoots {
 				grants = append(grants, grant{path: p, access: write, required: true, what: "writable root"})

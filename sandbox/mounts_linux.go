@@ -51,10 +51,7 @@ import (
 // readOnlyMountsRoots is what stays writable under spec, real paths, outermost
 // only; ok is false when the whole filesystem is (a writable root "/").
 func readOnlyMountsRoots(spec Spec) (roots []string, ok bool, err error) {
-	if spec.FS != FSWorkspaceWrite {
-		return nil, true, nil
-	}
-	for _, p := range append([]string{spec.Workdir, spec.TmpDir}, spec.WritableRoots...) {
+	for _, p := range writableRoots(spec) {
 		if p == "" {
 			continue
 		}

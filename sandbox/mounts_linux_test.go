@@ -144,7 +144,9 @@ func TestReadOnlyMountsAllow(t *testing.T) {
 // own (see restrict), and a domain may not look into a sibling's; from ABI 8
 // on, all share one, and it is that the zygote makes itself non-dumpable after
 // Apply (as this test does), so a process without capabilities may not look
-// into it. In exec mode the other threads are gone with the execve.
+// into it. For `stockade run` (Start), the other threads of stockade have no
+// Landlock domain at all, and a command in a domain may not look into a
+// process outside it.
 func TestAttackMetadataThroughOtherThreads(t *testing.T) {
 	requireRoot(t)
 	requireABI(t, 1)

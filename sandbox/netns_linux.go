@@ -34,9 +34,8 @@ const NetNSFD = 5
 const NetNSArg = "netns"
 
 // checkNetNSFD makes sure the namespace descriptor is there exactly when the
-// spec joins it: a descriptor the parent passed ahead (exec mode starts the
-// child before the policy is known) and the spec does not use is closed, so
-// no command inherits it.
+// spec joins it; one passed that the spec does not use is closed, so no
+// command inherits it.
 func checkNetNSFD(spec Spec) error {
 	passed := len(os.Args) > 3 && os.Args[3] == NetNSArg
 	switch {
@@ -128,17 +127,16 @@ func loopbackUp() error {
 	return nil
 }
 
-// joinNetNS moves the calling thread into the namespace at NetNSFD and checks
+// joinNetNS moves the calling thread into the namespace at fd and checks
 // that it is there. Commands started from this thread inherit it.
-func joinNetNS() error {
+func joinNetNS(fd int) error {
 	var want unix.Stat_t
-	if err := unix.Fstat(NetNSFD, &want); err != nil {
+	if err := unix.Fstat(fd, &want); err != nil {
 		return fmt.Errorf("network namespace descriptor: %w", err)
 	}
-	if err := unix.Setns(NetNSFD, unix.CLONE_NEWNET); err != nil {
+	if err := unix.Setns(fd, unix.CLONE_NEWNET); err != nil {
 		return fmt.Errorf("joining the session's network namespace: %w", err)
 	}
-	unix.Close(NetNSFD)
 	var got unix.Stat_t
 	if err := unix.Stat("/proc/thread-self/ns/net", &got); err != nil {
 		return fmt.Errorf("verifying the network namespace: %w", err)

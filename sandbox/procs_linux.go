@@ -20,8 +20,9 @@ import (
 // The process bound. RLIMIT_NPROC does nothing for uid 0, so the child puts
 // itself in a pids cgroup of its own, below the cgroup it was started in:
 // a cgroup v2 one where the pids controller can be enabled there, else the
-// cgroup v1 pids hierarchy. pids.max counts tasks, so the child's own threads
-// count until it execs (exec mode) or for as long as it lives (zygote mode).
+// cgroup v1 pids hierarchy. pids.max counts tasks, so the zygote's own threads
+// count for as long as it lives; `stockade run` (Start) is in the cgroup only
+// while it forks the command.
 //
 // The cgroup also holds every process the command starts, however it detaches
 // (double fork, setsid, daemon), so the parent stops them all and removes the

@@ -24,7 +24,9 @@ import (
 //  2. io_uring_setup, io_uring_enter and io_uring_register fail with ENOSYS, so
 //     programs fall back to ordinary system calls; io_uring can open sockets
 //     without going through socket(2).
-//  3. socket(2), when something is refused, looks at the domain:
+//  3. The calls that reach other processes or state the kernel shares
+//     between them: see seccomp_kernel.go.
+//  4. socket(2), when something is refused, looks at the domain:
 //     AF_UNIX is refused with UnixSocketsOff and allowed otherwise;
 //     with NetworkOff, AF_NETLINK is allowed for NETLINK_ROUTE only (glibc asks
 //     it which addresses are configured; it reaches no other host), and every
@@ -34,7 +36,7 @@ import (
 //     session's own (Spec.NetNS), inet and inet6 are allowed too: there they
 //     reach only the session's loopback (raw sockets still need CAP_NET_RAW,
 //     which is dropped).
-//  4. Everything else is allowed. socketpair(2) is never filtered: it makes a
+//  5. Everything else is allowed. socketpair(2) is never filtered: it makes a
 //     connected pair that reaches nobody else, and only AF_UNIX supports it.
 //
 // A refused socket fails with EPERM.
@@ -96,6 +98,7 @@ type filterRules struct {
 	networkOff     bool // every socket domain but AF_UNIX and NETLINK_ROUTE
 	unixSocketsOff bool // new AF_UNIX sockets
 	inet           bool // with networkOff: AF_INET and AF_INET6 allowed all the same
+	sysvIPC        bool // System V IPC allowed: the command has an IPC namespace of its own
 }
 
 // prog is a tiny assembler with labels on top of bpf.Instruction, so that the
@@ -109,6 +112,7 @@ type prog struct {
 type fixup struct {
 	at          int
 	true, false string // labels; "" means the next instruction
+	always      bool   // an unconditional jump (bpf.Jump) to true
 }
 
 func (p *prog) add(i bpf.Instruction) { p.ins = append(p.ins, i) }
@@ -143,6 +147,14 @@ func (p *prog) resolve() ([]bpf.Instruction, error) {
 			}
 			return uint8(d), nil
 		}
+		if f.always {
+			to, ok := p.labels[f.true]
+			if !ok {
+				return nil, fmt.Errorf("seccomp filter: no label %q", f.true)
+			}
+			p.ins[f.at] = bpf.Jump{Skip: uint32(to - f.at - 1)}
+			continue
+		}
 		j := p.ins[f.at].(bpf.JumpIf)
 		var err error
 		if j.SkipTrue, err = skip(f.true); err != nil {
@@ -168,6 +180,8 @@ func socketFilter(arch seccompArch, r filterRules) ([]bpf.RawInstruction, error)
 	for _, nr := range arch.ioUringNrs {
 		p.jeq(nr, "enosys", "")
 	}
+	p.kernelRules(kernelCallsFor(arch), r, "sockets")
+	p.label("sockets")
 	if r.networkOff || r.unixSocketsOff {
 		p.jeq(arch.socket, "", "allow")
 		p.add(bpf.LoadAbsolute{Off: seccompDataArg0, Size: 4})

@@ -1,10 +1,13 @@
 package sandbox
 
+import "slices"
+
 // FSMode is how much of the filesystem a command may change.
 type FSMode string
 
 const (
-	// FSReadOnly: read and execute where readable; write nowhere but /dev/null and the like.
+	// FSReadOnly: read and execute where readable; write nowhere but the
+	// private TMPDIR, /dev/null and the like.
 	FSReadOnly FSMode = "read-only"
 	// FSWorkspaceWrite: read-only, plus write under the workdir, the private TMPDIR
 	// and any extra writable roots.
@@ -45,6 +48,15 @@ type Spec struct {
 	DropCaps bool `json:"drop_caps"`
 	// MaxProcs bounds the number of processes (0: no bound).
 	MaxProcs int `json:"max_procs"`
+	// NprocLimit, where there is no pids cgroup, lets the command start at
+	// most this many processes more than its user runs when it starts, with
+	// RLIMIT_NPROC (which counts all of the user's processes, and does not
+	// bind uid 0).
+	NprocLimit int `json:"nproc_limit,omitempty"`
+	// IPCNamespace gives the command a System V IPC namespace of its own
+	// (it needs CAP_SYS_ADMIN, that is root). The seccomp filter refuses
+	// System V IPC to a command that has none.
+	IPCNamespace bool `json:"ipc_namespace"`
 }
 
 // Applied is what the child really put in force, checked after applying
@@ -59,6 +71,8 @@ type Applied struct {
 	// NetNS: the command is in the session's own network namespace, with a
 	// loopback of its own and no other interface.
 	NetNS bool `json:"netns,omitempty"`
+	// NprocLimit is the RLIMIT_NPROC set for NprocLimit (0: none).
+	NprocLimit int `json:"nproc_limit,omitempty"`
 	// ReadOnlyMounts: every mount outside the writable roots is read-only
 	// for the command (root only; see mounts_linux.go), so it cannot change
 	// the mode, times or extended attributes of files there either.
@@ -67,5 +81,23 @@ type Applied struct {
 	// every process the command starts; the parent passes it to
 	// RemoveProcLimit once the child is gone.
 	ProcLimit string `json:"proc_limit,omitempty"`
-	Notes     string `json:"notes,omitempty"`
+	// IPCNamespace: the command has a System V IPC namespace of its own, so
+	// the filter lets it use System V IPC.
+	IPCNamespace bool   `json:"ipc_namespace,omitempty"`
+	Notes        string `json:"notes,omitempty"`
+}
+
+// writableRoots lists the directories spec makes writable in the read-only
+// and workspace-write modes: the private TMPDIR always; the workdir and the
+// extra roots in workspace-write only. Empty entries are left out.
+func writableRoots(spec Spec) []string {
+	var roots []string
+	if spec.FS == FSWorkspaceWrite {
+		roots = append(roots, spec.Workdir)
+	}
+	roots = append(roots, spec.TmpDir)
+	if spec.FS == FSWorkspaceWrite {
+		roots = append(roots, spec.WritableRoots...)
+	}
+	return slices.DeleteFunc(roots, func(p string) bool { return p == "" })
 }

@@ -56,6 +56,9 @@ func zygoteMain() int {
 		z.reply(Reply{Error: err.Error(), Stage: "sandbox"})
 		return ExitSetupFailed
 	}
+	if req.Spec.NetNS {
+		unix.Close(NetNSFD) // joined; commands must not inherit it
+	}
 	// Not dumpable: a command cannot ptrace the zygote or reach its other
 	// threads through /proc/PID/task/*/root, which, outside the command's
 	// mount namespace, see the host's writable mounts.
@@ -133,7 +136,7 @@ func (z *zygote) handle(m ZygoteMsg, fds []int) {
 			z.send(ZygoteMsg{Op: OpFailed, ID: m.ID, Error: fmt.Sprintf("bad spawn request (%d descriptors)", len(fds))})
 			return
 		}
-		path, err := lookPath(m.Argv[0], m.Env)
+		path, err := lookPath(m.Argv[0], m.Env, m.Dir)
 		if err != nil {
 			z.send(ZygoteMsg{Op: OpFailed, ID: m.ID, Error: fmt.Sprintf("%s: %v", m.Argv[0], err)})
 			return

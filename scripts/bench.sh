@@ -7,37 +7,25 @@ cd "$(dirname "$0")/.."
 bin=bin/stockade
 [ -x "$bin" ] || make build >/dev/null
 
-if ! command -v hyperfine >/dev/null; then
-	echo "installing hyperfine (Debian package)" >&2
-	apt-get install -y -qq hyperfine >/dev/null 2>&1 || { apt-get update -qq && apt-get install -y -qq hyperfine >/dev/null; }
-fi
-
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-
-echo "== stockade run -- true against bash -c true (hyperfine, one run)"
-(cd "$work" && hyperfine -N --warmup 30 --runs 300 --export-json "$work/run.json" \
-	'bash -c true' "$OLDPWD/$bin run -- true" >/dev/null 2>&1)
-python3 - "$work/run.json" <<'PY'
-import json, sys
-r = json.load(open(sys.argv[1]))["results"]
-med = lambda x: sorted(x["times"])[len(x["times"]) // 2] * 1e3
-base = med(r[0])
-for x in r:
-    print(f"  {x['command'].split('/')[-1]:<24} median {med(x):6.2f} ms  mean {x['mean']*1e3:6.2f} ms  ×{med(x)/base:5.2f}")
-print("  target: stockade run -- true <= 3.0× bash -c true")
-PY
+echo "== stockade run -- true against bash -c true (interleaved rounds)"
+go run ./internal/benchrun -stockade "$PWD/$bin" -rounds 300
+echo "  target: stockade run -- true <= 2.0× bash -c true (p50)"
 
 echo
 echo "== MCP bash round-trips and a 1 GiB stream (real stockade serve, go-sdk client)"
 go run ./internal/benchmcp -stockade "$bin" -rounds 300
-echo "  targets: no sandbox p50 <= 1.2×, sandbox p50 <= 1.5× the direct spawn; >= 500 MB/s; peak RSS < 64 MiB"
+echo "  targets: sandbox p50 <= 1.0× the direct spawn; >= 500 MB/s with peak RSS < 64 MiB; 64 calls in flight <= 32 MiB; idle zygote PSS <= 2 MiB"
 
 echo
 echo "== Go benchmarks"
 go test -run '^$' -benchmem -count 1 \
 	-bench 'BenchmarkParse|BenchmarkCheck|BenchmarkDefault' ./parse/ ./policy/ | grep -E '^(Benchmark|ok)' || true
 echo "  targets: analysis p99 <= 100 µs per everyday command (BenchmarkCheck p99-ns/op); <= 5 ms for a 10 KB script"
+
+echo
+echo "== The built-in policy on the corpora (testdata/corpus)"
+go test -count 1 -run 'TestCorpus' -v ./policy/ | grep -E 'dangerous: |everyday: |heldout-[0-9]+\.txtar: ' | sed 's/^ *corpus_test.go:[0-9]*: /  /' || true
+echo "  targets: own corpus 668/668 caught, <= 2% everyday blocked; held-out >= 97% dangerous denied or asked, >= 90% deny rows denied, <= 2% allow rows blocked"
 go test -run '^$' -benchmem -count 1 -bench 'BenchmarkDetect' ./degrade/ | grep -E '^Benchmark' || true
 go test -run '^$' -benchmem -count 1 -bench 'BenchmarkApply|BenchmarkDenyRead' ./sandbox/ | grep -E '^Benchmark' || true
 go test -run '^$' -benchmem -count 1 -benchtime 300x -bench 'BenchmarkRunTrue|BenchmarkDirectBash' ./exec/ | grep -E '^Benchmark' || true

@@ -9,11 +9,12 @@ import (
 	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
-	mcpserver "github.com/mark3labs/mcp-go/server"
 	"github.com/stockade/stockade/degrade"
 	"github.com/stockade/stockade/exec"
 	"github.com/stockade/stockade/netproxy"
 	"github.com/stockade/stockade/policy"
+	"github.com/stockade/stockade/refusal"
+	"github.com/stockade/stockade/sandbox"
 )
 
 // BashResult is the structured result of the bash tool.
@@ -73,7 +74,9 @@ func (s *Server) description(cwd string) string {
 	b.WriteString("stdout and stderr are returned separately, each cut at 30000 characters (the full output is saved to a file whose path is given). ")
 	b.WriteString("Processes still running when the command's shell exits are stopped: for servers, watchers and anything long-running use run_in_background: true, then task_output (with wait and filter) to read it and task_kill to stop it. ")
 	b.WriteString("Each command is checked against a security policy first; a denied command returns [POLICY_DENIED] with the reason. ")
+	b.WriteString(sandboxSentences(s.opts.Spec, s.opts.Workdir) + " ")
 	b.WriteString(netproxy.Describe(s.opts.Network, s.opts.Spec.NetNS, allowEntries(s.opts.Egress)) + " ")
+	b.WriteString("When the sandbox refused something, the result's notes say what and how it could be allowed. ")
 	b.WriteString("Sandbox on this host: " + s.opts.Report.Summary() + ".")
 	return b.String()
 }
@@ -207,6 +210,7 @@ func (s *Server) handleBash(ctx context.Context, req mcp.CallToolRequest) (*mcp.
 		return mcp.NewToolResultStructured(res, renderBackground(res)), nil
 	}
 
+	startCwd := sess.Cwd()
 	progress := s.progressSender(ctx, req)
 	started := time.Now()
 	res, err := sess.Run(ctx, exec.Request{Script: a.command, Timeout: a.timeout, OnOutput: progress.add})
@@ -233,13 +237,16 @@ func (s *Server) handleBash(ctx context.Context, req mcp.CallToolRequest) (*mcp.
 	if res.Cancelled {
 		out.Notes = append(out.Notes, "the call was cancelled by the client and the command was stopped")
 	}
+	// What the proxy refused; with the network off, the refusal notes
+	// below say that the sandbox has no network.
 	netNotes := s.egressNotes(ctx, started)
-	if len(netNotes) == 0 {
+	if len(netNotes) == 0 && s.opts.Network == "allowlist" {
 		if n := netproxy.NoNetworkNote(s.opts.Network, res.ExitCode, res.Stderr.Text+res.Stdout.Text); n != "" {
 			netNotes = []string{n}
 		}
 	}
 	out.Notes = append(out.Notes, netNotes...)
+	out.Notes = append(out.Notes, refusal.Notes(res.Stderr.Text, startCwd, s.sessionSpec(sess))...)
 	return mcp.NewToolResultStructured(out, renderBash(out)), nil
 }
 
@@ -257,48 +264,6 @@ func denialText(d policy.Decision) string {
 		text += fmt.Sprintf(" (offending command at %d:%d: %s)", inv.Pos.Line, inv.Pos.Col, strings.TrimSpace(inv.Name+" "+strings.Join(inv.Args, " ")))
 	}
 	return text + ". Nothing was run. Find another way to reach the goal that the policy allows, or ask the user to change the policy."
-}
-
-// askApproval asks the user, through MCP elicitation, whether a command the
-// policy marks "ask" may run; the call waits for the answer. It returns nil
-// when the user approved, and otherwise the result to return.
-func (s *Server) askApproval(ctx context.Context, command string, d policy.Decision) *mcp.CallToolResult {
-	if !clientCanElicit(ctx) {
-		s.log.Info("approval needed but the client cannot be asked", "rule", d.Rule)
-		return toolError("APPROVAL_REQUIRED", "rule %q needs a person's approval: %s. This client cannot be asked (it does not support MCP elicitation), so nothing was run. "+
-			"To allow it, a user can add a rule such as:\n\n[[rule]]\nname = \"allow-this\"\ncommand = [%q]\ndecision = \"allow\"\n\nto the policy file given with --policy.", d.Rule, d.Reason, firstName(d))
-	}
-	msg := fmt.Sprintf("stockade: the policy asks for your approval before running this command.\n\nRule %q: %s\n\nCommand:\n%s", d.Rule, d.Reason, command)
-	answer, err := s.mcp.RequestElicitation(ctx, mcp.ElicitationRequest{Params: mcp.ElicitationParams{
-		Message: msg,
-		RequestedSchema: map[string]any{
-			"type": "object",
-			"properties": map[string]any{
-				"approve": map[string]any{"type": "boolean", "title": "Run this command", "description": "Run it once, in the sandbox"},
-			},
-			"required": []string{"approve"},
-		},
-	}})
-	if err != nil {
-		return toolError("APPROVAL_REQUIRED", "rule %q needs a person's approval: %s; asking the user failed (%v), so nothing was run", d.Rule, d.Reason, err)
-	}
-	if content, ok := answer.Content.(map[string]any); ok && answer.Action == mcp.ElicitationResponseActionAccept && content["approve"] == true {
-		s.log.Info("approved by the user", "rule", d.Rule)
-		return nil
-	}
-	return toolError("APPROVAL_DENIED", "the user did not approve running this command (rule %q: %s); nothing was run", d.Rule, d.Reason)
-}
-
-func clientCanElicit(ctx context.Context) bool {
-	info, ok := mcpserver.ClientSessionFromContext(ctx).(mcpserver.SessionWithClientInfo)
-	return ok && info.GetClientCapabilities().Elicitation != nil
-}
-
-func firstName(d policy.Decision) string {
-	if d.Invocation != nil {
-		return d.Invocation.Name
-	}
-	return ""
 }
 
 // progressSender batches a command's output into MCP progress notifications,
@@ -366,4 +331,11 @@ func (p *progressSender) stop() {
 	}
 	close(p.done)
 	p.stopped.Wait()
+}
+
+// sessionSpec is the sandbox of sess, as its commands meet it.
+func (s *Server) sessionSpec(sess *exec.Session) sandbox.Spec {
+	spec := s.opts.Spec
+	spec.Workdir, spec.TmpDir = s.opts.Workdir, sess.TmpDir()
+	return spec
 }

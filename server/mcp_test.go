@@ -227,7 +227,9 @@ func TestCwdPersistence(t *testing.T) {
 }
 
 func TestCustomWorkdirAndDescription(t *testing.T) {
-	s := start(t, serverOpts{args: []string{"--workdir=/tmp"}})
+	// Not /tmp: it holds HOME (a t.TempDir), and such a workdir is refused.
+	workdir := t.TempDir()
+	s := start(t, serverOpts{args: []string{"--workdir=" + workdir}})
 	tools, err := s.session.ListTools(context.Background(), nil)
 	if err != nil {
 		t.Fatal(err)
@@ -241,10 +243,10 @@ func TestCustomWorkdirAndDescription(t *testing.T) {
 			}
 		}
 	}
-	if !strings.Contains(desc, "/tmp") || !strings.Contains(desc, "run_in_background") {
+	if !strings.Contains(desc, workdir) || !strings.Contains(desc, "run_in_background") {
 		t.Errorf("the description does not give the cwd and background use: %q", desc)
 	}
-	if r := s.bash("pwd"); r.Stdout != "/tmp\n" {
+	if r := s.bash("pwd"); r.Stdout != workdir+"\n" {
 		t.Fatalf("pwd %q", r.Stdout)
 	}
 	s.bash("cd /usr")
@@ -493,27 +495,48 @@ func TestPolicyDenialRunsNothing(t *testing.T) {
 	}
 }
 
+// TestAskUsesElicitation: an ask is put to the user, who may allow it once
+// or for the rest of the session; a client that cannot be asked gets the
+// rule that would allow exactly that command.
 func TestAskUsesElicitation(t *testing.T) {
 	var asked []string
-	answer := "accept"
+	answer := "allow once"
 	s := start(t, serverOpts{elicit: func(_ context.Context, r *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
 		asked = append(asked, r.Params.Message)
-		if answer == "accept" {
-			return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"approve": true}}, nil
+		schema, _ := json.Marshal(r.Params.RequestedSchema)
+		if !strings.Contains(string(schema), `"allow once"`) || !strings.Contains(string(schema), `"allow for this session"`) {
+			t.Errorf("the question must offer both answers: %s", schema)
 		}
-		return &mcp.ElicitResult{Action: "decline"}, nil
+		if answer == "decline" {
+			return &mcp.ElicitResult{Action: "decline"}, nil
+		}
+		return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"answer": answer}}, nil
 	}})
-	r := s.bash("git push --force origin main 2>/dev/null; echo ran")
+	const push = "git push --force origin main 2>/dev/null; echo ran"
+	r := s.bash(push)
 	if r.Stdout != "ran\n" || len(asked) != 1 {
-		t.Fatalf("approved: stdout %q, asked %d times", r.Stdout, len(asked))
+		t.Fatalf("approved once: stdout %q, asked %d times", r.Stdout, len(asked))
 	}
 	answer = "decline"
-	s.toolErr("bash", map[string]any{"command": "git push --force origin main; echo ran"}, "APPROVAL_DENIED")
+	s.toolErr("bash", map[string]any{"command": push}, "APPROVAL_DENIED") // once was once
+	if len(asked) != 2 {
+		t.Fatalf("asked %d times, want 2", len(asked))
+	}
+	answer = "allow for this session"
+	if r := s.bash(push); r.Stdout != "ran\n" {
+		t.Fatalf("approved for the session: stdout %q", r.Stdout)
+	}
+	answer = "decline"
+	if r := s.bash(push); r.Stdout != "ran\n" || len(asked) != 3 {
+		t.Fatalf("approved for the session, run again: stdout %q, asked %d times, want 3", r.Stdout, len(asked))
+	}
+	// Only exactly that command: another one is asked about again.
+	s.toolErr("bash", map[string]any{"command": "git push --force origin dev; echo ran"}, "APPROVAL_DENIED")
 
 	plain := start(t, serverOpts{})
 	msg := plain.toolErr("bash", map[string]any{"command": "git push --force origin main"}, "APPROVAL_REQUIRED")
-	if !strings.Contains(msg, "decision = \"allow\"") {
-		t.Fatalf("the error must say how a user could allow it: %s", msg)
+	if !strings.Contains(msg, "override = 'git-push-force'") || !strings.Contains(msg, "script = ['git push --force origin main']") {
+		t.Fatalf("the error must give the rule that allows exactly this command: %s", msg)
 	}
 }
 

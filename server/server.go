@@ -61,6 +61,8 @@ type Server struct {
 	mu       sync.Mutex
 	sessions map[string]*clientSession
 	closed   bool
+
+	approvals approvals // commands approved "for this session", per client session
 }
 
 // clientSession is one client's exec.Session and when it was last used.
@@ -205,6 +207,7 @@ func (s *Server) closeSession(id string) {
 	cs := s.sessions[id]
 	delete(s.sessions, id)
 	s.mu.Unlock()
+	s.approvals.forget(id)
 	if cs != nil && cs.exec != nil {
 		cs.exec.Close()
 		s.log.Info("session closed", "session", id)
@@ -243,10 +246,16 @@ func (s *Server) Close() {
 	wg.Wait()
 }
 
+// stdioWorkers is how many tool calls one stdio client may have in flight.
+// mcp-go's default is 5, and a sixth call (parallel tool calls of an agent, a
+// task_output that waits) would queue behind them.
+const stdioWorkers = 64
+
 // ServeStdio serves one client over in and out until in closes or ctx ends.
 func (s *Server) ServeStdio(ctx context.Context, in io.Reader, out io.Writer) error {
 	defer s.Close()
 	stdio := mcpserver.NewStdioServer(s.mcp)
+	mcpserver.WithWorkerPoolSize(stdioWorkers)(stdio)
 	stdio.SetErrorLogger(slog.NewLogLogger(s.log.Handler(), slog.LevelError))
 	return stdio.Listen(ctx, in, out)
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"os"
 	"strings"
 
 	"github.com/stockade/stockade/parse"
@@ -69,17 +70,27 @@ func verdictStatus(v policy.Verdict) int {
 	return exitDeny
 }
 
-// loadPolicy loads file, or the built-in policy when file is "". On error it
-// prints the error and returns nil and the exit status.
+// loadPolicy loads the policy's layers (policy.LoadLayers): the built-in
+// policy, the user's file, the project file of the current directory, and
+// file when not "". On error it prints the error and returns nil and the
+// exit status.
 func loadPolicy(file string, io stdio) (*policy.Policy, int) {
-	if file == "" {
-		return policy.Default(), 0
-	}
-	p, err := policy.Load(file)
+	wd, _ := os.Getwd()
+	p, err := policy.LoadLayers(policySources(wd, file))
 	if err != nil {
 		return nil, fail(io.err, err)
 	}
 	return p, 0
+}
+
+// policySources are the layers of the policy for commands run in workdir,
+// with file given on the command line ("" for none).
+func policySources(workdir, file string) policy.Sources {
+	s := policy.Sources{Workdir: workdir, User: policy.UserFile()}
+	if file != "" {
+		s.Files = []string{file}
+	}
+	return s
 }
 
 func printDecision(io stdio, d policy.Decision) {

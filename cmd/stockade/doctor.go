@@ -63,13 +63,10 @@ func cmdDoctor(args []string, io stdio) int {
 		return fail(io.err, fmt.Errorf("doctor takes no arguments, got %q", fs.Arg(0)), "run 'stockade doctor -h' for the flags")
 	}
 
-	pol := policy.Default()
-	if *policyFile != "" {
-		p, err := policy.Load(*policyFile)
-		if err != nil {
-			return fail(io.err, err)
-		}
-		pol = p
+	wd, _ := os.Getwd()
+	pol, err := policy.LoadLayers(policySources(wd, *policyFile))
+	if err != nil {
+		return fail(io.err, err)
 	}
 	host := degrade.Detect()
 	if *hostFile != "" {

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"os"
+	"os/exec"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
@@ -22,8 +23,16 @@ func TestScript(t *testing.T) {
 		Dir:                 "../../testdata/script",
 		RequireExplicitExec: true,
 		Setup: func(env *testscript.Env) error {
-			env.Setenv("HOME", env.WorkDir+"/home")
-			return os.MkdirAll(env.WorkDir+"/home", 0o755)
+			// HOME is beside $WORK, not inside it, as a project is not the
+			// directory that holds the home directory (stockade refuses such a
+			// workdir); the archive's home/ files are moved there.
+			home := env.WorkDir + ".home"
+			env.Setenv("HOME", home)
+			env.Defer(func() { os.RemoveAll(home) })
+			if err := os.Rename(env.WorkDir+"/home", home); err == nil || !os.IsNotExist(err) {
+				return err
+			}
+			return os.MkdirAll(home, 0o755)
 		},
 		Condition: func(cond string) (bool, error) {
 			switch cond {
@@ -37,6 +46,9 @@ func TestScript(t *testing.T) {
 				// Each session gets a network namespace of its own (root
 				// with CAP_SYS_ADMIN).
 				return degrade.Detect().CanNetNS(), nil
+			case "pip":
+				// python3 -m pip works (Debian's python3 comes without it).
+				return exec.Command("python3", "-m", "pip", "--version").Run() == nil, nil
 			}
 			return false, fmt.Errorf("unknown condition %q", cond)
 		},

@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"os"
 
 	"github.com/stockade/stockade/policy"
 )
@@ -11,8 +12,10 @@ const policyUsage = `usage: stockade policy <command>
 
 commands:
   default              print the built-in policy (a commented policy file)
-  lint FILE            load FILE strictly and check every rule's examples
-  explain [FILE]       say in plain words what FILE (default: built-in) allows
+  lint FILE            load FILE strictly over the built-in policy and check every
+                       rule's examples (a FILE inside this directory may only restrict)
+  explain [FILE]       say in plain words what the merged policy allows (built-in,
+                       user and project files, and FILE) and where each rule comes from
   test FILE CASES      run the [[case]] table CASES against FILE
 
 Exit status: 0 fine, 1 problems found (lint errors, failing cases), 2 usage error.
@@ -64,7 +67,8 @@ func cmdPolicy(args []string, io stdio) int {
 }
 
 func policyLint(file string, io stdio) int {
-	p, err := policy.Load(file)
+	wd, _ := os.Getwd()
+	p, err := policy.LoadIn(file, wd)
 	var errs policy.Errors
 	if errors.As(err, &errs) {
 		for _, e := range errs {
@@ -76,11 +80,18 @@ func policyLint(file string, io stdio) int {
 	if err != nil {
 		return fail(io.err, err)
 	}
-	n := 0
+	n, own := 0, 0
 	for _, r := range p.Rules {
-		n += len(r.Examples) + len(r.NotExamples)
+		if r.Origin != policy.LayerBuiltin {
+			own++
+			n += len(r.Examples) + len(r.NotExamples)
+		}
 	}
-	fmt.Fprintf(io.out, "%s: ok: %d rules, %d examples hold\n", file, len(p.Rules), n)
+	fmt.Fprintf(io.out, "%s: ok: %d rules, %d examples hold\n", file, own, n)
+	if p.Extends == "none" {
+		fmt.Fprintf(io.err, "stockade: warning: %s says extends = \"none\": the %d built-in rules do not apply, only the %d of this file\n", file, len(policy.Default().Rules), own)
+		fmt.Fprintln(io.err, "hint: remove the extends line to keep the built-in rules and add yours to them; override a built-in rule by name with override = \"NAME\"")
+	}
 	return 0
 }
 

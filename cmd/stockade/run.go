@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/signal"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -17,6 +18,7 @@ import (
 	"github.com/stockade/stockade/exec"
 	"github.com/stockade/stockade/netproxy"
 	"github.com/stockade/stockade/policy"
+	"github.com/stockade/stockade/refusal"
 	"github.com/stockade/stockade/sandbox"
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -41,7 +43,7 @@ type runResult struct {
 	Decision    *policy.Decision `json:"decision,omitempty"`
 	Enforcement *degrade.Report  `json:"enforcement,omitempty"`
 	Applied     *sandbox.Applied `json:"applied,omitempty"`
-	Notes       []string         `json:"notes,omitempty"`
+	Notes       []string         `json:"notes,omitempty"` // what the sandbox refused, and how to allow it
 	Error       string           `json:"error,omitempty"`
 }
 
@@ -96,18 +98,14 @@ func cmdRun(args []string, io stdio) int {
 		stderrCap = exec.NewCapture(*limit, exec.TruncateHead, tmpdir, "stderr", live)
 		stdout, stderr = stdoutCap, stderrCap
 	}
-	// The child starts before the policy is read, so a network namespace is
-	// made ahead wherever the host can give one; the child closes it unused
-	// when the network is on.
-	netns, err := aheadNetNS(&sf)
-	if err != nil {
-		printError(io.err, err)
-		return exitFailed
+	// The end of stderr is kept to explain what the sandbox refused; a
+	// terminal is handed to the command as it is (colours, progress bars),
+	// and a person reads its errors there.
+	stderrTail := &tailBuffer{max: 64 << 10}
+	if !isTerminal(stderr) {
+		stderr = teeWriter{stderr, stderrTail}
 	}
-	if netns != nil {
-		defer netns.Close()
-	}
-	child, err := exec.StartChildIn(netns, os.Stdin, stdout, stderr)
+	child, err := exec.StartChild(os.Stdin, stdout, stderr)
 	if err != nil {
 		printError(io.err, err)
 		return exitFailed
@@ -147,15 +145,42 @@ func cmdRun(args []string, io stdio) int {
 		printError(io.err, fmt.Errorf("denied by policy rule %q: %s", decision.Rule, decision.Reason), offending(decision))
 		return finish(exitDenied)
 	case policy.Ask:
-		out.Error = "approval required: " + decision.Reason
-		printError(io.err, fmt.Errorf("rule %q asks for a person's approval, which stockade run cannot get: %s", decision.Rule, decision.Reason),
-			offending(decision), "to allow it in CI, add a rule with decision = \"allow\" for this command to your policy file and pass --policy")
-		return finish(exitDenied)
+		if !approvedForSession(analysed) {
+			a, asked := askTerminal(decision, analysed)
+			switch {
+			case !asked:
+				out.Error = "approval required: " + decision.Reason
+				printError(io.err, fmt.Errorf("rule %q asks for a person's approval, and there is no terminal to ask on: %s", decision.Rule, decision.Reason), offending(decision))
+				if advice := st.policy.ApprovalAdvice(analysed); advice != "" {
+					fmt.Fprintf(io.err, "%s\n", advice)
+				}
+				return finish(exitDenied)
+			case a == answerNo:
+				out.Error = "not approved: " + decision.Reason
+				printError(io.err, fmt.Errorf("not approved at the terminal (rule %q: %s); nothing was run", decision.Rule, decision.Reason))
+				return finish(exitDenied)
+			case a == answerSession:
+				if err := approveForSession(analysed); err != nil {
+					fmt.Fprintf(io.err, "stockade: warning: the approval is for this run only: %v\n", err)
+				}
+			}
+		}
 	}
 	if !st.report.Full {
 		fmt.Fprintf(io.err, "stockade: warning: best-effort enforcement: %s\n", st.report.Summary())
 	}
 
+	// A network namespace of its own, with the egress proxy's listener in
+	// it for network = "allowlist".
+	var netns *os.File
+	if st.spec.NetNS {
+		if netns, err = sandbox.NewNetNS(); err != nil {
+			out.Error = err.Error()
+			printError(io.err, fmt.Errorf("network namespace: %w", err))
+			return finish(exitFailed)
+		}
+		defer netns.Close()
+	}
 	var egress netproxy.Recorder
 	if st.egress != nil && netns != nil {
 		ln, err := sandbox.ListenIn(netns, exec.ProxyAddr)
@@ -170,7 +195,7 @@ func cmdRun(args []string, io stdio) int {
 	start := time.Now()
 
 	env := exec.SetEnv(st.env, "TMPDIR", tmpdir)
-	req := exec.OnceRequest{Argv: argv, Env: env, Dir: st.workdir, Spec: st.spec, Timeout: *timeout}
+	req := exec.OnceRequest{Argv: argv, Env: env, Dir: st.workdir, Spec: st.spec, NetNS: netns, Timeout: *timeout}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	started = true
@@ -181,21 +206,24 @@ func cmdRun(args []string, io stdio) int {
 	}
 	out.Cwd, out.DurationMs = st.workdir, res.Duration.Milliseconds()
 	out.Applied, out.Leftovers = &res.Applied, res.Leftovers
-	out.Notes = netproxy.Notes(egress.Since(start))
-	if *asJSON {
-		if n := netproxy.NoNetworkNote(st.network, res.ExitCode, out.Stderr.Text+out.Stdout.Text); n != "" && len(out.Notes) == 0 {
-			out.Notes = append(out.Notes, n)
-		}
-	}
-	for _, n := range out.Notes {
-		fmt.Fprintf(io.err, "stockade: %s\n", n)
-	}
 	if err != nil {
 		out.Error = err.Error()
 		printError(io.err, err)
 		return finish(exitFailed)
 	}
 	out.ExitCode, out.Signal, out.TimedOut = res.ExitCode, res.Signal, res.TimedOut
+	// What the proxy refused (network = "allowlist"), then what the sandbox
+	// refused, each with what would allow it.
+	out.Notes = netproxy.Notes(egress.Since(start))
+	if len(out.Notes) == 0 && st.network == "allowlist" {
+		if n := netproxy.NoNetworkNote(st.network, res.ExitCode, stderrTail.String()); n != "" {
+			out.Notes = append(out.Notes, n)
+		}
+	}
+	out.Notes = append(out.Notes, refusal.Notes(stderrTail.String(), st.workdir, st.spec)...)
+	for _, n := range out.Notes {
+		fmt.Fprintf(io.err, "stockade: note: %s\n", n)
+	}
 	if res.TimedOut {
 		fmt.Fprintf(io.err, "stockade: error: the command timed out after %s and was stopped\n", *timeout)
 		out.ExitCode = exitTimeout
@@ -226,4 +254,43 @@ func offending(d policy.Decision) string {
 	}
 	inv := d.Invocation
 	return fmt.Sprintf("offending command at %d:%d: %s", inv.Pos.Line, inv.Pos.Col, strings.TrimSpace(inv.Name+" "+strings.Join(inv.Args, " ")))
+}
+
+// tailBuffer keeps (at least) the last max bytes written to it; it trims
+// only when it holds twice that, so a long stream costs O(bytes) copying.
+type tailBuffer struct {
+	mu  sync.Mutex
+	max int
+	buf []byte
+}
+
+func (t *tailBuffer) Write(p []byte) (int, error) {
+	n := len(p)
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if len(p) > t.max {
+		p = p[len(p)-t.max:]
+	}
+	t.buf = append(t.buf, p...)
+	if len(t.buf) > 2*t.max {
+		t.buf = append(t.buf[:0], t.buf[len(t.buf)-t.max:]...)
+	}
+	return n, nil
+}
+
+func (t *tailBuffer) String() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return string(t.buf[max(0, len(t.buf)-t.max):])
+}
+
+// teeWriter writes to w, and a copy to tail.
+type teeWriter struct {
+	w    interface{ Write([]byte) (int, error) }
+	tail *tailBuffer
+}
+
+func (t teeWriter) Write(p []byte) (int, error) {
+	t.tail.Write(p)
+	return t.w.Write(p)
 }

@@ -29,6 +29,9 @@ type sandboxFlags struct {
 	allowHost  listFlag
 	resolve    listFlag
 	hostFile   string
+	// dangerousWorkdir lets a workdir of /, $HOME or one that holds a
+	// deny-read path be writable (see checkWorkdir).
+	dangerousWorkdir bool
 }
 
 type listFlag []string
@@ -46,6 +49,7 @@ func (f *sandboxFlags) register(fs *flag.FlagSet) {
 	fs.Var(&f.allowHost, "allow-host", "a host the command may reach through stockade's proxy, as in [network] allow (repeatable); turns network \"off\" into \"allowlist\"")
 	fs.Var(&f.resolve, "resolve", "NAME=ADDR: the proxy takes NAME to be at ADDR instead of asking DNS, as curl --resolve does (repeatable); ADDR must still be allowed")
 	fs.Var(&f.allowRead, "allow-read", "restrict reads to these directories, plus what a shell needs (repeatable)")
+	fs.BoolVar(&f.dangerousWorkdir, "allow-dangerous-workdir", false, "let a workdir of /, $HOME or a directory holding a deny-read path be writable (refused otherwise in workspace-write mode)")
 	fs.StringVar(&f.hostFile, "simulate-host", "", "for tests: plan as if on the host described in FILE (the \"host\" of 'stockade doctor --json'); what cannot be applied here still fails")
 }
 
@@ -68,12 +72,20 @@ type setup struct {
 // this host. tmpdir is the private TMPDIR (its final place may be set later by
 // the session). A *degrade.Refusal means strict enforcement refused this host.
 func (f *sandboxFlags) prepare(tmpdir string) (*setup, error) {
-	p := policy.Default()
-	if f.policyPath != "" {
-		var err error
-		if p, err = policy.Load(f.policyPath); err != nil {
-			return nil, err
-		}
+	workdir := f.workdir
+	if workdir == "" {
+		workdir, _ = os.Getwd()
+	}
+	workdir, err := filepath.Abs(workdir)
+	if err != nil {
+		return nil, err
+	}
+	if fi, err := os.Stat(workdir); err != nil || !fi.IsDir() {
+		return nil, fmt.Errorf("workdir %s is not a directory", workdir)
+	}
+	p, err := policy.LoadLayers(policySources(workdir, f.policyPath))
+	if err != nil {
+		return nil, err
 	}
 	sb := p.Sandbox
 	for _, o := range []struct {
@@ -105,17 +117,15 @@ func (f *sandboxFlags) prepare(tmpdir string) (*setup, error) {
 	sb.WritableRoots = append(sb.WritableRoots, f.allowWrite...)
 	sb.ReadableRoots = append(sb.ReadableRoots, f.allowRead...)
 
-	workdir := f.workdir
-	if workdir == "" {
-		workdir, _ = os.Getwd()
+	if sb.Filesystem == string(sandbox.FSWorkspaceWrite) || sb.Filesystem == "" {
+		if err := checkWorkdir(workdir, sb.DenyRead); err != nil {
+			if !f.dangerousWorkdir {
+				return nil, err
+			}
+			slog.Warn("the workdir is writable although it is dangerous (--allow-dangerous-workdir)", "why", err.Error())
+		}
 	}
-	workdir, err = filepath.Abs(workdir)
-	if err != nil {
-		return nil, err
-	}
-	if fi, err := os.Stat(workdir); err != nil || !fi.IsDir() {
-		return nil, fmt.Errorf("workdir %s is not a directory", workdir)
-	}
+	cacheDir := projectBuildCache(&sb, workdir)
 	host := degrade.Detect()
 	if f.hostFile != "" {
 		if host, err = readHost(f.hostFile); err != nil {
@@ -130,6 +140,7 @@ func (f *sandboxFlags) prepare(tmpdir string) (*setup, error) {
 	if len(removed) > 0 {
 		slog.Info("secrets removed from the environment of commands", "names", strings.Join(removed, ","))
 	}
+	env = pointAtBuildCache(env, cacheDir, p, append([]string{workdir}, spec.WritableRoots...))
 	st := &setup{policy: p, workdir: workdir, spec: spec, report: report, env: env, network: sb.Network}
 	pins, err := netproxy.ParsePins(f.resolve)
 	if err != nil {

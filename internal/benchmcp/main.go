@@ -11,9 +11,11 @@ import (
 	"fmt"
 	"os"
 	osexec "os/exec"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -23,6 +25,7 @@ func main() {
 	bin := flag.String("stockade", "bin/stockade", "the stockade binary")
 	rounds := flag.Int("rounds", 400, "interleaved rounds")
 	streamMiB := flag.Int("stream-mib", 1024, "MiB to stream for the throughput run")
+	inFlight := flag.Int("in-flight", 64, "concurrent calls for the memory figure")
 	flag.Parse()
 
 	work, err := os.MkdirTemp("", "stockade-bench-")
@@ -73,6 +76,28 @@ func main() {
 	}
 	fmt.Printf("Streaming %d MiB to stdout through the sandboxed MCP bash tool\n", *streamMiB)
 	fmt.Printf("  %.0f MB/s (%s), server peak RSS %d MiB\n", float64(n)/elapsed.Seconds()/1e6, elapsed.Round(time.Millisecond), boxed.peakRSS()>>20)
+
+	// Memory with many calls in flight, on a fresh server so that the stream
+	// above does not set its high-water mark.
+	busy := connect(*bin, work)
+	defer busy.close()
+	busy.call("true")
+	var wg sync.WaitGroup
+	start = time.Now()
+	for range *inFlight {
+		wg.Add(1)
+		go func() { defer wg.Done(); busy.call("sleep 1") }()
+	}
+	wg.Wait()
+	fmt.Printf("%d calls in flight (sleep 1, all done in %s) on one sandboxed server\n", *inFlight, time.Since(start).Round(time.Millisecond))
+	fmt.Printf("  server peak RSS %d MiB\n", busy.peakRSS()>>20)
+
+	// An idle session's zygote: its proportional set size.
+	idle := connect(*bin, work)
+	defer idle.close()
+	idle.call("true")
+	fmt.Printf("An idle session's sandboxed supervisor (zygote)\n")
+	fmt.Printf("  PSS %d KiB\n", idle.childPSS()>>10)
 }
 
 type server struct {
@@ -110,6 +135,30 @@ func (s *server) peakRSS() int64 {
 		}
 	}
 	return -1
+}
+
+// childPSS sums the proportional set size of the server's children (the
+// session's zygote), from /proc/PID/smaps_rollup.
+func (s *server) childPSS() (total int64) {
+	tasks, err := filepath.Glob(fmt.Sprintf("/proc/%d/task/*/children", s.cmd.Process.Pid))
+	check(err)
+	var pids []string
+	for _, t := range tasks {
+		b, err := os.ReadFile(t)
+		check(err)
+		pids = append(pids, strings.Fields(string(b))...)
+	}
+	for _, pid := range pids {
+		r, err := os.ReadFile("/proc/" + pid + "/smaps_rollup")
+		check(err)
+		for line := range strings.Lines(string(r)) {
+			if rest, ok := strings.CutPrefix(line, "Pss:"); ok {
+				kb, _ := strconv.ParseInt(strings.Fields(rest)[0], 10, 64)
+				total += kb << 10
+			}
+		}
+	}
+	return total
 }
 
 func (s *server) close() { s.session.Close() }

@@ -19,7 +19,11 @@ import (
 )
 
 // Main runs the tests, then fails if processes started by them are still alive.
-func Main(m *testing.M) {
+func Main(m *testing.M) { os.Exit(Run(m)) }
+
+// Run is Main for a TestMain that has clean-up of its own to do after the
+// tests: it returns the exit code instead of exiting.
+func Run(m *testing.M) int {
 	unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
 	code := m.Run()
 	if left := waitForNone(5 * time.Second); len(left) > 0 {
@@ -30,7 +34,7 @@ func Main(m *testing.M) {
 		}
 		code = 1
 	}
-	os.Exit(code)
+	return code
 }
 
 // Children lists the live processes whose parent is this process, reaping the

@@ -13,7 +13,7 @@ for _ in range(300):
         continue
     if pid == 0:
         try:
-            os.execv("/bin/sleep", [os.environ["MARK"], "5"])
+            os.execv("/bin/sleep", [os.environ["MARK"], "15"])
         finally:
             os._exit(1)
     started += 1

@@ -1,0 +1,74 @@
+// Command benchrun measures how long `stockade run` takes to run `true`, round
+// by round against `bash -c true` and a few other commands: each round runs
+// every command once, in a rotating order, so a busy machine slows all of them
+// alike. It prints p50 and p99 of each, and the p50 ratio to the baseline.
+// `make bench` runs it.
+package main
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	osexec "os/exec"
+	"slices"
+	"time"
+)
+
+func main() {
+	bin := flag.String("stockade", "bin/stockade", "the stockade binary")
+	rounds := flag.Int("rounds", 300, "rounds")
+	flag.Parse()
+
+	work, err := os.MkdirTemp("", "stockade-benchrun-")
+	check(err)
+	defer os.RemoveAll(work)
+
+	commands := [][]string{
+		{"bash", "-c", "true"},
+		{*bin, "version"},
+		{*bin, "run", "--", "true"},
+		{*bin, "run", "--fs=off", "--network=on", "--", "true"},
+	}
+	names := []string{"bash -c true", "stockade version", "stockade run -- true", "stockade run (no sandbox) -- true"}
+	env := []string{"PATH=/usr/local/bin:/usr/bin:/bin", "HOME=" + work, "LANG=C.UTF-8"}
+	once := func(argv []string) time.Duration {
+		cmd := osexec.Command(argv[0], argv[1:]...)
+		cmd.Dir, cmd.Env = work, env
+		start := time.Now()
+		if out, err := cmd.CombinedOutput(); err != nil {
+			fmt.Fprintf(os.Stderr, "benchrun: %v: %v\n%s", argv, err, out)
+			os.Exit(1)
+		}
+		return time.Since(start)
+	}
+	for i := range 10 { // warm up
+		once(commands[i%len(commands)])
+	}
+	series := make([][]time.Duration, len(commands))
+	for i := range *rounds {
+		for j := range commands {
+			k := (i + j) % len(commands) // rotate so no command always goes first
+			series[k] = append(series[k], once(commands[k]))
+		}
+	}
+	fmt.Printf("stockade run, %d interleaved rounds (full default sandbox and analysis)\n", *rounds)
+	fmt.Printf("  %-36s %10s %10s %8s\n", "", "p50", "p99", "p50 ×")
+	base := pct(series[0], 50)
+	for k, name := range names {
+		fmt.Printf("  %-36s %10s %10s %8.2f\n", name, pct(series[k], 50).Round(time.Microsecond),
+			pct(series[k], 99).Round(time.Microsecond), float64(pct(series[k], 50))/float64(base))
+	}
+}
+
+func pct(d []time.Duration, p int) time.Duration {
+	s := slices.Clone(d)
+	slices.Sort(s)
+	return s[min(len(s)-1, len(s)*p/100)]
+}
+
+func check(err error) {
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "benchrun:", err)
+		os.Exit(1)
+	}
+}

@@ -1,0 +1,515 @@
+package policy
+
+import (
+	"path"
+	"strings"
+
+	"github.com/stockade/stockade/parse"
+)
+
+// Effects: what each invocation does to files, derived from its
+// redirections, the signatures table (signatures.go) and where the script
+// stands (its cd's), rather than from how it is spelled. Rules match them
+// with writes, reads, deletes, executes, reads_denied, executes_created and
+// program_unseen, so that a new spelling of a known effect (tee -a
+// ~/.bashrc, cd ~/.ssh && base64 id_rsa, curl -o a URL; ruby a) is caught
+// without a rule of its own.
+
+// effectKind is what an invocation does to a path.
+type effectKind byte
+
+const (
+	effRead   effectKind = 'r'
+	effWrite  effectKind = 'w'
+	effDelete effectKind = 'd'
+	effExec   effectKind = 'x'
+)
+
+// effect is one thing an invocation does.
+type effect struct {
+	kind effectKind
+	// path in the form patterns are written in (normPath): ~/..., /abs, or
+	// relative to the workdir; relative paths are joined to the directory
+	// the script's cd's lead to, when that is known.
+	path string
+	// created: for effExec, the file was written or downloaded by an
+	// earlier command of the script.
+	created bool
+	// unseen: for effExec, a program the analysis cannot read: a shell or
+	// interpreter reads it from a redirection, /dev/stdin, a process
+	// substitution or a dynamic here-string, or an option of the tool names
+	// a program to run (tar -I, rsync -e, man -P ...).
+	unseen bool
+}
+
+// isInterpreter: the command reads a program from a file operand or from
+// standard input.
+func isInterpreter(name string) bool {
+	switch strings.TrimRight(name, "0123456789.") {
+	case "sh", "bash", "dash", "zsh", "ksh", "ash", "mksh", "fish", "python", "ruby", "perl", "node", "nodejs", "php", "lua", "luajit", "Rscript", "tclsh", "wish", "osascript", "pwsh", "busybox":
+		return true
+	}
+	return false
+}
+
+// effectsOf returns the effects of invocation i; they are computed for the
+// whole script on first use.
+func (ctx *scriptCtx) effectsOf(i int) []effect {
+	if ctx.effects == nil {
+		ctx.computeEffects()
+	}
+	return ctx.effects[i]
+}
+
+// computeEffects walks the invocations in order: each cd changes the
+// directory later relative paths are resolved against, and each write marks
+// a path created for the executions after it.
+func (ctx *scriptCtx) computeEffects() {
+	ctx.effects = make([][]effect, len(ctx.invs))
+	b := effectBuilder{home: ctx.home, cwdKnown: true}
+	// One backing array for the whole script; each invocation's effects
+	// are a slice of it.
+	b.all = make([]effect, 0, len(ctx.invs))
+	for i := range ctx.invs {
+		inv := &ctx.invs[i]
+		a := ctx.arg(i)
+		start := len(b.all)
+		for _, r := range inv.Redirects {
+			if r.Dynamic {
+				continue
+			}
+			switch {
+			case isWriteOp(r.Op) && r.Op != ">&":
+				b.add(effWrite, r.Target)
+			case r.Op == "<":
+				b.add(effRead, r.Target)
+			}
+		}
+		if !inv.Dynamic && strings.Contains(inv.Name, "/") {
+			b.add(effExec, strings.TrimLeft(inv.Name, "\\"))
+		}
+		if !inv.Dynamic {
+			signatureEffects(inv, a, &b)
+		}
+		effs := b.all[start:len(b.all):len(b.all)]
+		if len(effs) > 0 {
+			ctx.effects[i] = effs
+		}
+		// What this invocation leaves behind for the ones after it.
+		switch {
+		case inv.Dynamic:
+		case a.name == "cd" || a.name == "pushd":
+			dir := "~"
+			if len(a.positionals) > 0 {
+				dir = a.positionals[0]
+			}
+			if a.dynamicArg || dir == "-" {
+				b.cwd, b.cwdKnown = "", false
+				break
+			}
+			b.cwd = b.resolve(dir)
+		case a.name == "git" && a.subcommand == "clone" && len(a.positionals) >= 2:
+			dir := a.positionals[len(a.positionals)-1]
+			if len(a.positionals) == 2 {
+				dir = strings.TrimSuffix(path.Base(a.positionals[1]), ".git")
+			}
+			b.createdDirs = append(b.createdDirs, b.resolve(dir))
+		case a.name == "tar" || a.name == "unzip" || a.name == "7z" || a.name == "bsdtar":
+			b.createdDirs = append(b.createdDirs, b.resolve("."))
+		case a.name == "curl" && (a.hasShort('O') || containsLong(a.longs, "remote-name")) || a.name == "wget" && !hasWgetOutput(a):
+			b.createdDirs = append(b.createdDirs, b.resolve(".")) // the file is named after the URL
+		}
+		if len(effs) > 0 && (fetches(a.name) || ctx.fedByFetch(i)) {
+			for _, e := range effs {
+				if e.kind == effWrite {
+					if b.created == nil {
+						b.created = map[string]bool{}
+					}
+					b.created[e.path] = true
+				}
+			}
+		}
+	}
+}
+
+// effectBuilder collects the effects of a script's invocations in order,
+// with what earlier ones left: the directory cd'd into, the files fetched.
+type effectBuilder struct {
+	all         []effect
+	home        string
+	cwd         string
+	cwdKnown    bool
+	created     map[string]bool
+	createdDirs []string
+}
+
+func (b *effectBuilder) resolve(p string) string {
+	if p == "" {
+		return p
+	}
+	if !(p[0] == '/' || p[0] == '~' || strings.HasPrefix(p, "$HOME") || strings.HasPrefix(p, "${HOME}")) && b.cwd != "" {
+		p = b.cwd + "/" + p
+	}
+	return normPath(p, b.home)
+}
+
+// push records an effect as it is.
+func (b *effectBuilder) push(e effect) { b.all = append(b.all, e) }
+
+// add records an effect on path p, resolved first.
+func (b *effectBuilder) add(k effectKind, p string) {
+	if p == "" {
+		return
+	}
+	e := effect{kind: k, path: b.resolve(p)}
+	if k == effExec && b.cwdKnown {
+		e.created = b.created[e.path] || under(e.path, b.createdDirs)
+	}
+	b.all = append(b.all, e)
+}
+
+// fetches: the command brings in content from outside the script (a
+// download, a copy from another host, a decoder of hidden text), so what it
+// writes was never seen.
+func fetches(name string) bool {
+	switch name {
+	case "curl", "wget", "aria2c", "fetch", "http", "https", "xh", "scp", "rsync", "sftp", "ftp", "tftp", "nc", "ncat", "socat", "base64", "xxd", "openssl", "gpg", "uudecode", "git":
+		return true
+	}
+	return false
+}
+
+// fedByFetch reports whether invocation i reads a pipe from a command that
+// fetches (curl URL | tee a).
+func (ctx *scriptCtx) fedByFetch(i int) bool {
+	if !ctx.invs[i].PipedInto {
+		return false
+	}
+	for j := i - 1; j >= 0; j-- {
+		if fetches(ctx.arg(j).name) {
+			return true
+		}
+		if !ctx.invs[j].PipedInto {
+			return false
+		}
+	}
+	return false
+}
+
+// plainProgram reports whether a program an option names is one of a few
+// that only filter data (man -P cat, tar -I zstd, rsync -e ssh), with
+// nothing a shell would read specially.
+func plainProgram(v string) bool {
+	if strings.ContainsAny(v, ";|&$`()<>!'\"\\\n") {
+		return false
+	}
+	f := strings.Fields(v)
+	if len(f) == 0 {
+		return false
+	}
+	switch f[0] {
+	case "cat", "less", "more", "most", "gzip", "gunzip", "pigz", "zstd", "unzstd", "xz", "unxz", "bzip2", "lz4", "lzip", "lzop", "brotli", "ssh", "true", "head", "tail":
+		return true
+	}
+	return false
+}
+
+// containsLong reports whether one of the written long options longs could
+// be name (itself or an abbreviation of it).
+func containsLong(longs []string, name string) bool {
+	for _, l := range longs {
+		if l != "" && strings.HasPrefix(name, l) {
+			return true
+		}
+	}
+	return false
+}
+
+func hasWgetOutput(a *argv) bool { return a.hasShort('O') || containsLong(a.longs, "output-document") }
+
+// under reports whether p is one of dirs or inside one; "." stands for
+// every path relative to the workdir.
+func under(p string, dirs []string) bool {
+	for _, d := range dirs {
+		if d == "." {
+			if !strings.HasPrefix(p, "/") && !strings.HasPrefix(p, "~") && !strings.HasPrefix(p, "..") {
+				return true
+			}
+			continue
+		}
+		if p == d || strings.HasPrefix(p, d+"/") {
+			return true
+		}
+	}
+	return false
+}
+
+// signatureEffects adds the effects the command's signature gives its
+// operands and option values.
+func signatureEffects(inv *parse.Invocation, a *argv, b *effectBuilder) {
+	sig := signatureOf(a.name)
+	if sig == nil {
+		return
+	}
+	ops, opts := operands(sig, inv)
+	for _, o := range opts {
+		k, ok := sig.optionFiles[o.name]
+		if !ok {
+			continue
+		}
+		switch {
+		case k == 'x' && !plainProgram(o.value):
+			b.push(effect{kind: effExec, path: o.value, unseen: true})
+		case o.dyn:
+		case k == 'r':
+			b.add(effRead, o.value)
+		case k == 'w':
+			b.add(effWrite, o.value)
+		}
+	}
+	if a.name == "dd" {
+		for _, w := range inv.Args {
+			if v, ok := strings.CutPrefix(w, "if="); ok {
+				b.add(effRead, v)
+			} else if v, ok := strings.CutPrefix(w, "of="); ok {
+				b.add(effWrite, v)
+			}
+		}
+	}
+	if sig.patternFirst && len(ops) > 0 && !hasPatternOpt(sig, opts) {
+		ops = ops[1:]
+	}
+	apply := func(k effectKind, r role) {
+		n := len(ops)
+		for j, o := range ops {
+			take := false
+			switch r {
+			case all:
+				take = true
+			case last:
+				take = j == n-1 && n > 1
+			case butLast:
+				take = j < n-1
+			case first:
+				take = j == 0
+			case butFirst, afterMode:
+				take = j > 0
+			}
+			if take && !o.dyn {
+				b.add(k, o.value)
+			}
+		}
+	}
+	apply(effRead, sig.reads)
+	apply(effWrite, sig.writes)
+	apply(effDelete, sig.deletes)
+	if sig.execs != none && isInterpreter(a.name) {
+		interpreterEffects(inv, a, ops, b)
+	} else {
+		apply(effExec, sig.execs)
+	}
+}
+
+// interpreterEffects: the program a shell or interpreter runs is its first
+// operand (unless code comes with -c/-e), or else its standard input.
+func interpreterEffects(inv *parse.Invocation, a *argv, ops []word, b *effectBuilder) {
+	if ic := inv.InlineCode; ic != nil {
+		if ic.Dynamic && !a.hasShort('c') {
+			b.push(effect{kind: effExec, path: ic.Code, unseen: true}) // < file, <<< "$(...)"
+		}
+		return // code on the command line, or a here-document the analysis read
+	}
+	if a.hasShort('c') || a.hasShort('e') || a.hasShort('m') || containsLong(a.longs, "eval") || containsLong(a.longs, "command") {
+		return
+	}
+	if len(ops) > 0 {
+		o := ops[0]
+		switch {
+		case o.dyn && strings.HasPrefix(o.value, "<("):
+			b.push(effect{kind: effExec, path: o.value, unseen: true})
+		case o.value == "/dev/stdin" || strings.HasPrefix(o.value, "/dev/fd/") || strings.HasPrefix(o.value, "/proc/self/fd/") || o.value == "-":
+			b.push(effect{kind: effExec, path: o.value, unseen: true})
+		case !o.dyn:
+			b.add(effExec, o.value)
+		}
+		return
+	}
+	for _, r := range inv.Redirects {
+		if r.FD != "" && r.FD != "0" {
+			continue
+		}
+		switch r.Op {
+		case "<", "<>", "<&":
+			b.push(effect{kind: effExec, path: r.Target, unseen: true})
+		case "<<<":
+			if r.Dynamic {
+				b.push(effect{kind: effExec, path: r.Target, unseen: true})
+			}
+		}
+	}
+}
+
+// word is one operand, with whether it is dynamic.
+type word struct {
+	value string
+	dyn   bool
+}
+
+// option is an option that took a value.
+type option struct {
+	name  string // without dashes, the full long name when abbreviated; one letter for a short option
+	value string
+	dyn   bool
+}
+
+// operands splits inv's arguments into operands and the options that took a
+// value, by sig's rules.
+func operands(sig *signature, inv *parse.Invocation) (ops []word, opts []option) {
+	args := inv.Args
+	dyn := func(i int) bool { return inv.DynamicArgs != nil && inv.DynamicArgs[i] }
+	done := false
+	for i := 0; i < len(args); i++ {
+		w := args[i]
+		switch {
+		case done || len(w) < 2 || w[0] != '-' || dyn(i):
+			ops = append(ops, word{w, dyn(i)})
+		case w == "--":
+			done = true
+		case w[1] == '-':
+			name, val, hasVal := strings.Cut(w[2:], "=")
+			full := sig.fullLong(name)
+			if hasVal {
+				opts = append(opts, option{full, val, false})
+			} else if sig.takesLong(full) && i+1 < len(args) {
+				i++
+				opts = append(opts, option{full, args[i], dyn(i)})
+			}
+		case strings.HasPrefix(w, "-TT"): // zip -TT cmd
+			if len(w) > 3 {
+				opts = append(opts, option{"TT", strings.TrimPrefix(w[3:], "="), false})
+			} else if i+1 < len(args) {
+				i++
+				opts = append(opts, option{"TT", args[i], dyn(i)})
+			}
+		default:
+			for j := 1; j < len(w); j++ {
+				c := w[j]
+				if strings.IndexByte(sig.valueShort, c) < 0 {
+					continue
+				}
+				if j+1 < len(w) {
+					opts = append(opts, option{string(c), w[j+1:], false})
+				} else if i+1 < len(args) {
+					i++
+					opts = append(opts, option{string(c), args[i], dyn(i)})
+				}
+				break
+			}
+		}
+	}
+	return ops, opts
+}
+
+// fullLong returns the long option name w stands for under sig's rules:
+// itself, or with getopt_long abbreviation the one option it is a unique
+// prefix of.
+func (s *signature) fullLong(w string) string {
+	if !s.abbrev || w == "" {
+		return w
+	}
+	match := ""
+	try := func(n string) bool {
+		if n == w {
+			match = n
+			return true
+		}
+		if len(n) > 1 && strings.HasPrefix(n, w) {
+			if match != "" && match != n {
+				match = "\x00" // ambiguous
+			} else {
+				match = n
+			}
+		}
+		return false
+	}
+	for _, n := range s.valueLong {
+		if try(n) {
+			return n
+		}
+	}
+	for n := range s.optionFiles {
+		if try(n) {
+			return n
+		}
+	}
+	if match == "" || match == "\x00" {
+		return w
+	}
+	return match
+}
+
+func (s *signature) takesLong(name string) bool {
+	for _, n := range s.valueLong {
+		if n == name {
+			return true
+		}
+	}
+	_, ok := s.optionFiles[name]
+	return ok && len(name) > 2
+}
+
+func hasPatternOpt(sig *signature, opts []option) bool {
+	for _, o := range opts {
+		if len(o.name) == 1 && strings.IndexByte(sig.patternOpts, o.name[0]) >= 0 {
+			return true
+		}
+		if o.name == "regexp" || o.name == "file" || o.name == "expression" {
+			return true
+		}
+	}
+	return false
+}
+
+// anyEffect reports whether invocation i has an effect of kind k whose path
+// matches one of globs.
+func (ctx *scriptCtx) anyEffect(i int, k effectKind, globs []glob) bool {
+	for _, e := range ctx.effectsOf(i) {
+		if e.kind == k && !e.unseen && anyGlobNormed(globs, e.path, e.path) {
+			return true
+		}
+	}
+	return false
+}
+
+// readsDenied reports whether invocation i reads (or runs) a path on the
+// policy's deny_read list or inside one.
+func (ctx *scriptCtx) readsDenied(i int) bool {
+	for _, e := range ctx.effectsOf(i) {
+		if (e.kind == effRead || e.kind == effExec) && !e.unseen && under(e.path, ctx.p.denyRead) {
+			return true
+		}
+	}
+	return false
+}
+
+// executesCreated reports whether invocation i runs a file an earlier
+// command of the script wrote or downloaded.
+func (ctx *scriptCtx) executesCreated(i int) bool {
+	for _, e := range ctx.effectsOf(i) {
+		if e.kind == effExec && e.created {
+			return true
+		}
+	}
+	return false
+}
+
+// programUnseen reports whether invocation i runs a program the analysis
+// cannot read (see effect.unseen).
+func (ctx *scriptCtx) programUnseen(i int) bool {
+	for _, e := range ctx.effectsOf(i) {
+		if e.kind == effExec && e.unseen {
+			return true
+		}
+	}
+	return false
+}

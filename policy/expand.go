@@ -1,0 +1,544 @@
+package policy
+
+import (
+	"strings"
+
+	"github.com/stockade/stockade/parse"
+)
+
+// Expansions the analysis can resolve from the script itself. parse
+// reports a word whose value depends on the run as dynamic, with its source
+// text. Many such words are known all the same: the script set the
+// variable a few lines up (d=~/.ssh; cat "$d/id_rsa"), set the positional
+// parameters (set -- -rf ~; rm "$@"), or called a function with literal
+// arguments (f(){ rm "$@"; }; f -rf ~). For each invocation whose dynamic
+// words all resolve, expandScript adds a copy with the resolved words right
+// after it, which every rule then judges too. What does not resolve
+// (indirection, a value from the environment, command output, a variable
+// assigned a dynamic value) stays dynamic: unknown, never harmless.
+
+// maxExpansions bounds the copies one script may add.
+const maxExpansions = 256
+
+// expandScript returns the invocations to judge: those of s, with the
+// resolved copies inserted after their originals.
+//
+// Assignments the script makes for the rest of it (FOO=1 alone) are
+// judged as the declare that says the same (declare FOO=1), added at the
+// end: PROMPT_COMMAND=..., PATH=.:$PATH.
+func expandScript(s *parse.Script) []parse.Invocation {
+	invs := resolveScript(s)
+	if len(s.Assignments) == 0 && !anyCommandArg(invs) {
+		return invs
+	}
+	out := make([]parse.Invocation, len(invs), len(invs)+len(s.Assignments))
+	copy(out, invs)
+	for i := range invs {
+		out = append(out, commandArgCode(&invs[i])...)
+	}
+	for _, as := range s.Assignments {
+		inv := parse.Invocation{Name: "declare", Args: []string{as.Name + "=" + as.Value}, Pos: as.Pos, Via: []string{"assignment"}}
+		if as.Dynamic {
+			inv.DynamicArgs = []bool{true}
+		}
+		out = append(out, inv)
+		out = append(out, codeInValue(as)...)
+	}
+	return out
+}
+
+// codeInValue returns the commands in the command substitutions a static
+// value holds as text (x='a[$(rm -rf ~)]'): bash runs them when the value
+// is evaluated as arithmetic ($((x)), ((x)), [[ x -eq 1 ]], an array
+// index) or as code.
+func codeInValue(as parse.Assignment) []parse.Invocation {
+	if as.Dynamic || !(strings.Contains(as.Value, "$(") || strings.Contains(as.Value, "`")) {
+		return nil
+	}
+	inner, err := parseScript(": " + as.Value)
+	if err != nil {
+		// Not code bash can read as a word: judged as a dynamic command.
+		return []parse.Invocation{{Name: as.Value, Dynamic: true, Pos: as.Pos, Via: []string{"assignment", "value"}}}
+	}
+	var out []parse.Invocation
+	for _, inv := range inner.Invocations {
+		if inv.Name == ":" && len(inv.Via) == 0 {
+			continue
+		}
+		inv.Pos = as.Pos
+		inv.Via = append([]string{"assignment", "value"}, inv.Via...)
+		out = append(out, inv)
+	}
+	return out
+}
+
+// resolveScript returns the invocations of s with the resolved copies
+// inserted, or s.Invocations itself when there is nothing to resolve.
+func resolveScript(s *parse.Script) []parse.Invocation {
+	invs := s.Invocations
+	anyDyn := false
+	for i := range invs {
+		if invs[i].Dynamic || invs[i].DynamicArgs != nil {
+			anyDyn = true
+			break
+		}
+	}
+	if !anyDyn {
+		return invs
+	}
+	x := expander{s: s}
+	x.scan()
+	var out []parse.Invocation
+	added := 0
+	for i := range invs {
+		inv := &invs[i]
+		if !(inv.Dynamic || inv.DynamicArgs != nil) || added >= maxExpansions {
+			if out != nil {
+				out = append(out, *inv)
+			}
+			continue
+		}
+		copies := x.resolve(inv)
+		if len(copies) == 0 {
+			if out != nil {
+				out = append(out, *inv)
+			}
+			continue
+		}
+		if out == nil {
+			out = append(make([]parse.Invocation, 0, len(invs)+len(copies)), invs[:i]...)
+		}
+		out = append(out, *inv)
+		out = append(out, copies...)
+		added += len(copies)
+	}
+	if out == nil {
+		return invs
+	}
+	return out
+}
+
+// expander holds what the script sets: variables, arrays, positional
+// parameters (set --), and the calls of its functions.
+type expander struct {
+	s     *parse.Script
+	sets  []positional          // set -- ARGS, in script order
+	calls map[string][][]string // function name -> argument lists of its static calls
+	ifs   bool                  // the script assigns IFS: word splitting is not known
+	// unknownPos: set -- with words that do not resolve; "$@" after them
+	// does not resolve either.
+	unknownPos []parse.Pos
+}
+
+type positional struct {
+	pos  parse.Pos
+	args []string
+}
+
+func before(a, b parse.Pos) bool { return a.Line < b.Line || a.Line == b.Line && a.Col < b.Col }
+
+func (x *expander) scan() {
+	for _, as := range x.s.Assignments {
+		if as.Name == "IFS" {
+			x.ifs = true
+		}
+	}
+	for i := range x.s.Invocations {
+		inv := &x.s.Invocations[i]
+		if inv.Name == "set" && !inv.Dynamic && len(inv.Args) > 0 && inv.Args[0] == "--" {
+			args := inv.Args[1:]
+			if inv.DynamicArgs != nil {
+				// set -- -rf "$HOME": resolved as any other word.
+				c, ok := x.resolveWith(inv, nil, false)
+				if !ok {
+					x.sets = append(x.sets, positional{inv.Pos, nil})
+					x.unknownPos = append(x.unknownPos, inv.Pos)
+					continue
+				}
+				args = c.Args[1:]
+			}
+			x.sets = append(x.sets, positional{inv.Pos, args})
+		}
+		if inv.Dynamic || inv.DynamicArgs != nil {
+			continue
+		}
+		if inv.Function {
+			if x.calls == nil {
+				x.calls = map[string][][]string{}
+			}
+			if len(x.calls[inv.Name]) < 8 {
+				x.calls[inv.Name] = append(x.calls[inv.Name], inv.Args)
+			}
+		}
+	}
+}
+
+// value returns the value of variable name as the script set it last
+// before p, as a list of words for an array.
+func (x *expander) value(name string, p parse.Pos) (val string, array []string, ok bool) {
+	if name == "HOME" {
+		return "~", nil, true
+	}
+	found := false
+	var last parse.Assignment
+	for _, as := range x.s.Assignments {
+		if as.Name == name && before(as.Pos, p) {
+			last, found = as, true
+		}
+	}
+	if !found {
+		return "", nil, false
+	}
+	if last.Dynamic {
+		if v := last.Value; len(v) >= 2 && v[0] == '(' && v[len(v)-1] == ')' && !strings.ContainsAny(v[1:len(v)-1], "$`\"'\\()[]*?{}<>|&;") {
+			return "", strings.Fields(v[1 : len(v)-1]), true
+		}
+		return "", nil, false
+	}
+	return last.Value, nil, true
+}
+
+// resolve returns the copies of inv with its dynamic words resolved: one
+// per set of positional parameters that applies (a function's calls), or
+// none when some word does not resolve.
+func (x *expander) resolve(inv *parse.Invocation) []parse.Invocation {
+	var posLists [][]string
+	fn := ""
+	for _, v := range inv.Via {
+		if strings.HasPrefix(v, "function ") {
+			fn = v[len("function "):]
+		}
+	}
+	if fn != "" {
+		posLists = x.calls[fn]
+	} else {
+		var last *positional
+		for k := range x.sets {
+			if before(x.sets[k].pos, inv.Pos) {
+				last = &x.sets[k]
+			}
+		}
+		if last != nil {
+			for _, u := range x.unknownPos {
+				if u == last.pos {
+					return nil
+				}
+			}
+			posLists = [][]string{last.args}
+		}
+	}
+	if posLists == nil {
+		posLists = [][]string{nil}
+	}
+	var out []parse.Invocation
+	for _, pl := range posLists {
+		c, ok := x.resolveWith(inv, pl, fn != "" || len(x.sets) > 0)
+		if ok {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+func (x *expander) resolveWith(inv *parse.Invocation, pos []string, havePos bool) (parse.Invocation, bool) {
+	words := make([]string, 0, len(inv.Args)+1)
+	add := func(w string, dyn bool) bool {
+		if !dyn {
+			words = append(words, w)
+			return true
+		}
+		ws, ok := x.expandWord(w, inv.Pos, pos, havePos)
+		if !ok {
+			return false
+		}
+		words = append(words, ws...)
+		return true
+	}
+	if !add(inv.Name, inv.Dynamic) {
+		return parse.Invocation{}, false
+	}
+	for i, a := range inv.Args {
+		if !add(a, inv.DynamicArgs != nil && inv.DynamicArgs[i]) {
+			return parse.Invocation{}, false
+		}
+	}
+	if len(words) == 0 {
+		return parse.Invocation{}, false
+	}
+	c := *inv
+	c.Name, c.Dynamic, c.Args, c.DynamicArgs = words[0], false, words[1:], nil
+	return c, true
+}
+
+// expandWord expands the source text of one word as bash would, given the
+// script's variables and the positional parameters pos. It handles
+// literals, quotes, $NAME, ${NAME}, $1..$9, $@, $* and ${NAME[@]}; anything
+// else (command substitution, arithmetic, other parameter operators,
+// globs) does not resolve.
+func (x *expander) expandWord(src string, at parse.Pos, pos []string, havePos bool) ([]string, bool) {
+	var fields []string
+	var cur strings.Builder
+	curSet := false // cur holds a (possibly empty) quoted part
+	flush := func() {
+		if cur.Len() > 0 || curSet {
+			fields = append(fields, cur.String())
+		}
+		cur.Reset()
+		curSet = false
+	}
+	// splitInto adds an unquoted expansion's value, split on white space.
+	splitInto := func(v string) bool {
+		if x.ifs || strings.ContainsAny(v, "*?[") {
+			return false
+		}
+		parts := strings.Fields(v)
+		if len(parts) == 0 {
+			return true
+		}
+		if v[0] == ' ' || v[0] == '\t' || v[0] == '\n' {
+			flush()
+		}
+		for k, p := range parts {
+			if k > 0 {
+				flush()
+			}
+			cur.WriteString(p)
+		}
+		if last := v[len(v)-1]; last == ' ' || last == '\t' || last == '\n' {
+			flush()
+		}
+		return true
+	}
+	// param reads a parameter at src[i] (after the $) and returns its
+	// value(s), whether it is a list ($@, arrays), and the index after it.
+	param := func(i int) (vals []string, list bool, next int, ok bool) {
+		if i >= len(src) {
+			return []string{"$"}, false, i, true
+		}
+		name := ""
+		switch c := src[i]; {
+		case c == '{':
+			end := strings.IndexByte(src[i:], '}')
+			if end < 0 {
+				return nil, false, 0, false
+			}
+			name = src[i+1 : i+end]
+			next = i + end + 1
+		case c == '@' || c == '*' || c >= '1' && c <= '9':
+			name = src[i : i+1]
+			next = i + 1
+		case c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z':
+			j := i
+			for j < len(src) && (src[j] == '_' || src[j] >= 'a' && src[j] <= 'z' || src[j] >= 'A' && src[j] <= 'Z' || src[j] >= '0' && src[j] <= '9') {
+				j++
+			}
+			name, next = src[i:j], j
+		default:
+			return nil, false, 0, false
+		}
+		switch {
+		case name == "@" || name == "*":
+			if !havePos {
+				return nil, false, 0, false
+			}
+			return pos, name == "@", next, true
+		case len(name) == 1 && name[0] >= '1' && name[0] <= '9':
+			if !havePos {
+				return nil, false, 0, false
+			}
+			k := int(name[0] - '1')
+			if k < len(pos) {
+				return []string{pos[k]}, false, next, true
+			}
+			return []string{""}, false, next, true
+		case strings.HasSuffix(name, "[@]") || strings.HasSuffix(name, "[*]"):
+			_, arr, ok := x.value(name[:len(name)-3], at)
+			if !ok || arr == nil {
+				return nil, false, 0, false
+			}
+			return arr, name[len(name)-2] == '@', next, true
+		}
+		if !validEnvName(name) {
+			return nil, false, 0, false
+		}
+		v, arr, ok := x.value(name, at)
+		if !ok {
+			return nil, false, 0, false
+		}
+		if arr != nil {
+			v = "" // $a of an array is its first element
+			if len(arr) > 0 {
+				v = arr[0]
+			}
+		}
+		return []string{v}, false, next, true
+	}
+	for i := 0; i < len(src); {
+		c := src[i]
+		switch {
+		case c == '\'':
+			end := strings.IndexByte(src[i+1:], '\'')
+			if end < 0 {
+				return nil, false
+			}
+			cur.WriteString(src[i+1 : i+1+end])
+			curSet = true
+			i += end + 2
+		case c == '"':
+			i++
+			curSet = true
+			for {
+				if i >= len(src) {
+					return nil, false
+				}
+				d := src[i]
+				if d == '"' {
+					i++
+					break
+				}
+				switch d {
+				case '\\':
+					if i+1 < len(src) && strings.IndexByte("$`\"\\", src[i+1]) >= 0 {
+						cur.WriteByte(src[i+1])
+						i += 2
+						continue
+					}
+					cur.WriteByte(d)
+					i++
+				case '`':
+					return nil, false
+				case '$':
+					vals, list, next, ok := param(i + 1)
+					if !ok {
+						return nil, false
+					}
+					if list {
+						// "$@": one word per element, the first and last
+						// joined to the text around them.
+						if len(vals) == 0 {
+							curSet = cur.Len() > 0
+						}
+						for k, v := range vals {
+							if k > 0 {
+								flush()
+								curSet = true
+							}
+							cur.WriteString(v)
+						}
+					} else {
+						cur.WriteString(strings.Join(vals, " "))
+					}
+					i = next
+				default:
+					cur.WriteByte(d)
+					i++
+				}
+			}
+		case c == '\\':
+			if i+1 < len(src) {
+				cur.WriteByte(src[i+1])
+				curSet = true
+			}
+			i += 2
+		case c == '$':
+			vals, _, next, ok := param(i + 1)
+			if !ok {
+				return nil, false
+			}
+			for k, v := range vals {
+				if k > 0 {
+					flush()
+				}
+				if !splitInto(v) {
+					return nil, false
+				}
+			}
+			i = next
+		case strings.IndexByte("`*?[{}()<>|&; \t\n", c) >= 0:
+			return nil, false
+		default:
+			cur.WriteByte(c)
+			i++
+		}
+	}
+	flush()
+	return fields, true
+}
+
+// commandArgCode returns the commands in the shell code some git commands
+// take as an argument (git submodule foreach CMD, git rebase --exec CMD),
+// which parse does not read.
+func commandArgCode(inv *parse.Invocation) []parse.Invocation {
+	if inv.Dynamic || commandName(inv.Name) != "git" {
+		return nil
+	}
+	var code []string
+	for k, a := range inv.Args {
+		switch {
+		case a == "foreach" && k > 0 && inv.Args[k-1] == "submodule":
+			code = append(code, strings.Join(inv.Args[k+1:], " "))
+		case (a == "-x" || a == "--exec") && k+1 < len(inv.Args):
+			code = append(code, inv.Args[k+1])
+		case strings.HasPrefix(a, "--exec="):
+			code = append(code, a[len("--exec="):])
+		}
+	}
+	var out []parse.Invocation
+	for _, c := range code {
+		inner, err := parseScript(c)
+		if err != nil {
+			out = append(out, parse.Invocation{Name: c, Dynamic: true, Pos: inv.Pos, Via: []string{"git"}})
+			continue
+		}
+		for _, x := range inner.Invocations {
+			x.Pos = inv.Pos
+			x.Via = append(append([]string(nil), inv.Via...), append([]string{"git"}, x.Via...)...)
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+func anyCommandArg(invs []parse.Invocation) bool {
+	for i := range invs {
+		if !invs[i].Dynamic && commandName(invs[i].Name) == "git" {
+			for _, a := range invs[i].Args {
+				if a == "foreach" || a == "-x" || a == "--exec" || strings.HasPrefix(a, "--exec=") {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// codeInQuotedText returns the commands in single-quoted text that holds a
+// command substitution, in a script that evaluates text as arithmetic
+// ([[ $n -eq 'x[$(cmd)]' ]], (( ... )), let): bash runs the substitution
+// in an array subscript of the text.
+func codeInQuotedText(text string) []parse.Invocation {
+	if !strings.Contains(text, "[[") && !strings.Contains(text, "((") && !strings.Contains(text, "let ") && !strings.Contains(text, "declare -i") {
+		return nil
+	}
+	var out []parse.Invocation
+	for rest := text; ; {
+		i := strings.IndexByte(rest, '\'')
+		if i < 0 {
+			break
+		}
+		j := strings.IndexByte(rest[i+1:], '\'')
+		if j < 0 {
+			break
+		}
+		q := rest[i+1 : i+1+j]
+		rest = rest[i+j+2:]
+		if !strings.Contains(q, "$(") && !strings.Contains(q, "`") {
+			continue
+		}
+		out = append(out, codeInValue(parse.Assignment{Name: "_", Value: q, Pos: parse.Pos{Line: 1, Col: 1}})...)
+		if len(out) > maxExpansions {
+			break
+		}
+	}
+	return out
+}

@@ -1,0 +1,151 @@
+package sandbox
+
+import (
+	"testing"
+
+	"golang.org/x/net/bpf"
+)
+
+// runFilter runs the filter for arch and r on one call.
+func runFilter(t *testing.T, arch seccompArch, r filterRules, data []byte) uint32 {
+	t.Helper()
+	raw, err := socketFilter(arch, r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ins, ok := bpf.Disassemble(raw)
+	if !ok {
+		t.Fatal("the filter does not disassemble")
+	}
+	vm, err := bpf.NewVM(ins)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := vm.Run(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return uint32(got)
+}
+
+func TestKernelRules(t *testing.T) {
+	const (
+		self, other, minus1 = 0, 4242, 0xffffffff
+		prioUser            = 2
+		ioprioWhoUser       = 3
+		tcgets              = 0x5401
+	)
+	ipc := filterRules{sysvIPC: true}
+	none := filterRules{networkOff: true, unixSocketsOff: true}
+	type call struct {
+		name  string
+		nr    [2]uint32 // amd64, arm64
+		args  []uint32
+		rules filterRules
+		want  uint32
+	}
+	cases := []call{
+		{"prlimit64 self", [2]uint32{302, 261}, []uint32{self, 7}, none, allow},
+		{"prlimit64 other", [2]uint32{302, 261}, []uint32{other, 7}, none, eperm},
+		{"prlimit64 -1", [2]uint32{302, 261}, []uint32{minus1, 7}, none, eperm},
+		{"setrlimit", [2]uint32{160, 164}, []uint32{7}, none, allow},
+		{"getrlimit", [2]uint32{97, 163}, []uint32{7}, none, allow},
+		{"setpriority process self", [2]uint32{141, 140}, []uint32{prioProcess, self, 19}, none, allow},
+		{"setpriority pgrp self", [2]uint32{141, 140}, []uint32{prioPgrp, self, 19}, none, allow},
+		{"setpriority process other", [2]uint32{141, 140}, []uint32{prioProcess, other, 19}, none, eperm},
+		{"setpriority pgrp other", [2]uint32{141, 140}, []uint32{prioPgrp, other, 19}, none, eperm},
+		{"setpriority user", [2]uint32{141, 140}, []uint32{prioUser, self, 19}, none, eperm},
+		{"getpriority user", [2]uint32{140, 141}, []uint32{prioUser, self}, none, allow},
+		{"ioprio_set self", [2]uint32{251, 30}, []uint32{ioprioWhoProcess, self, 3 << 13}, none, allow},
+		{"ioprio_set pgrp self", [2]uint32{251, 30}, []uint32{ioprioWhoPgrp, self, 3 << 13}, none, allow},
+		{"ioprio_set other", [2]uint32{251, 30}, []uint32{ioprioWhoProcess, other, 3 << 13}, none, eperm},
+		{"ioprio_set user", [2]uint32{251, 30}, []uint32{ioprioWhoUser, self, 3 << 13}, none, eperm},
+		{"sched_setaffinity self", [2]uint32{203, 122}, []uint32{self}, none, allow},
+		{"sched_setaffinity other", [2]uint32{203, 122}, []uint32{other}, none, eperm},
+		{"sched_getaffinity other", [2]uint32{204, 123}, []uint32{other}, none, allow},
+		{"sched_setscheduler other", [2]uint32{144, 119}, []uint32{other, 5}, none, eperm},
+		{"sched_setparam other", [2]uint32{142, 118}, []uint32{other}, none, eperm},
+		{"sched_setattr other", [2]uint32{314, 274}, []uint32{other}, none, eperm},
+		{"sched_setattr self", [2]uint32{314, 274}, []uint32{self}, none, allow},
+		{"keyctl", [2]uint32{250, 219}, []uint32{11}, ipc, eperm},
+		{"add_key", [2]uint32{248, 217}, nil, ipc, eperm},
+		{"request_key", [2]uint32{249, 218}, nil, ipc, eperm},
+		{"shmget without a namespace", [2]uint32{29, 194}, []uint32{0}, none, eperm},
+		{"shmat without a namespace", [2]uint32{30, 196}, []uint32{0}, none, eperm},
+		{"semop without a namespace", [2]uint32{65, 193}, nil, none, eperm},
+		{"msgrcv without a namespace", [2]uint32{70, 188}, nil, none, eperm},
+		{"shmget in a namespace", [2]uint32{29, 194}, []uint32{0}, ipc, allow},
+		{"shmat in a namespace", [2]uint32{30, 196}, nil, ipc, allow},
+		{"semtimedop in a namespace", [2]uint32{220, 192}, nil, ipc, allow},
+		{"msgctl in a namespace", [2]uint32{71, 187}, nil, ipc, allow},
+		{"mount", [2]uint32{165, 40}, nil, ipc, eperm},
+		{"fsopen", [2]uint32{430, 430}, nil, ipc, eperm},
+		{"mount_setattr", [2]uint32{442, 442}, nil, ipc, eperm},
+		{"setns", [2]uint32{308, 268}, nil, ipc, eperm},
+		{"unshare", [2]uint32{272, 97}, nil, ipc, allow},
+		{"bpf", [2]uint32{321, 280}, nil, ipc, eperm},
+		{"perf_event_open", [2]uint32{298, 241}, nil, ipc, eperm},
+		{"userfaultfd", [2]uint32{323, 282}, nil, ipc, eperm},
+		{"kexec_load", [2]uint32{246, 104}, nil, ipc, eperm},
+		{"reboot", [2]uint32{169, 142}, nil, ipc, eperm},
+		{"syslog", [2]uint32{103, 116}, nil, ipc, eperm},
+		{"clock_settime", [2]uint32{227, 112}, nil, ipc, eperm},
+		{"clock_gettime", [2]uint32{228, 113}, nil, ipc, allow},
+		{"open_by_handle_at", [2]uint32{304, 265}, nil, ipc, eperm},
+		{"name_to_handle_at", [2]uint32{303, 264}, nil, ipc, allow},
+		{"ioctl TIOCSTI", [2]uint32{16, 29}, []uint32{0, tiocsti}, ipc, eperm},
+		{"ioctl TCGETS", [2]uint32{16, 29}, []uint32{0, tcgets}, ipc, allow},
+		{"read", [2]uint32{0, 63}, nil, none, allow},
+		{"write", [2]uint32{1, 64}, nil, none, allow},
+		{"personality", [2]uint32{135, 92}, nil, none, allow},
+	}
+	for _, c := range cases {
+		for i, arch := range []seccompArch{archAMD64, archARM64} {
+			if got := runFilter(t, arch, c.rules, seccompData(arch.auditArch, c.nr[i], c.args...)); got != c.want {
+				t.Errorf("%s %s (nr %d, %+v): filter returned %s, want %s", arch.name, c.name, c.nr[i], c.rules, action(got), action(c.want))
+			}
+		}
+	}
+	// The numbers of one architecture are never those of another.
+	for _, arch := range []seccompArch{archAMD64, archARM64} {
+		if got := runFilter(t, arch, none, seccompData(auditArchI386, 250)); got != kill {
+			t.Errorf("%s: a foreign keyctl gave %s", arch.name, action(got))
+		}
+	}
+}
+
+// FuzzKernelRules: no call the rules name gets through with another target
+// than the calling process, whatever its number and arguments.
+func FuzzKernelRules(f *testing.F) {
+	f.Add(uint32(302), uint32(0), uint32(0))
+	f.Add(uint32(141), uint32(2), uint32(0))
+	f.Add(uint32(251), uint32(1), uint32(5))
+	f.Fuzz(func(t *testing.T, nr, a0, a1 uint32) {
+		got := runFilter(t, archAMD64, filterRules{}, seccompData(auditArchX8664, nr, a0, a1))
+		c := kernelCallsAMD64
+		switch {
+		case nr&x32SyscallBit != 0:
+			return
+		case containsNr(c.refused, nr) || containsNr(c.sysvIPC, nr):
+			if got != eperm {
+				t.Fatalf("nr %d: %s", nr, action(got))
+			}
+		case containsNr(c.selfOnly, nr) && a0 != 0,
+			nr == c.setpriority && (a0 > prioPgrp || a1 != 0),
+			nr == c.ioprioSet && (a0 < ioprioWhoProcess || a0 > ioprioWhoPgrp || a1 != 0),
+			nr == c.ioctl && a1 == tiocsti:
+			if got != eperm {
+				t.Fatalf("nr %d (%d, %d): %s", nr, a0, a1, action(got))
+			}
+		}
+	})
+}
+
+func containsNr(nrs []uint32, nr uint32) bool {
+	for _, n := range nrs {
+		if n == nr {
+			return true
+		}
+	}
+	return false
+}
