@@ -17,14 +17,12 @@ type OnceRequest struct {
 	Env     []string
 	Dir     string
 	Spec    sandbox.Spec
+	NetNS   *os.File      // the network namespace to run in when Spec.NetNS (see sandbox.NewNetNS)
 	Timeout time.Duration // 0: none
 	Grace   time.Duration // between SIGTERM and SIGKILL (default 5s)
-	// NetNS is the network namespace the command starts in when Spec.NetNS
-	// (see sandbox.NewNetNS).
-	NetNS  *os.File
-	Stdin  io.Reader
-	Stdout io.Writer // an *os.File is handed to the command as it is
-	Stderr io.Writer
+	Stdin   io.Reader
+	Stdout  io.Writer // an *os.File is handed to the command as it is
+	Stderr  io.Writer
 }
 
 // OnceResult is what RunOnce observed.

@@ -229,6 +229,7 @@ func mergeLayers(files []layerFile, verifyExamples bool) (*Policy, error) {
 	out.Sandbox.DenyRead = slices.Clone(base.Sandbox.DenyRead)
 	out.Sandbox.Protected = slices.Clone(base.Sandbox.Protected)
 	out.Env = Env{Keep: slices.Clone(base.Env.Keep), Scrub: slices.Clone(base.Env.Scrub)}
+	out.Network.Allow = slices.Clone(base.Network.Allow)
 	if !extends {
 		out.Extends = "none"
 	}
@@ -269,7 +270,7 @@ func mergeLayers(files []layerFile, verifyExamples bool) (*Policy, error) {
 // Strictness of the [sandbox] values, least strict first.
 var sandboxStrictness = map[string][]string{
 	"filesystem":   {"off", "workspace-write", "read-only"},
-	"network":      {"on", "off"},
+	"network":      {"on", "allowlist", "off"},
 	"unix_sockets": {"allow", "deny"},
 	"enforce":      {"best-effort", "strict"},
 }
@@ -337,6 +338,12 @@ func (out *Policy) mergeLayer(p *Policy, v *validator, f layerFile, names map[st
 	}
 	// Protected paths only restrict: every layer adds its own.
 	out.Sandbox.Protected = append(out.Sandbox.Protected, p.Sandbox.Protected...)
+	switch {
+	case f.restricted && len(p.Network.Allow) > 0:
+		restricted("network.allow", "network.allow makes more hosts reachable")
+	case p.Network.Allow != nil:
+		out.Network.Allow = p.Network.Allow
+	}
 	switch {
 	case f.restricted && len(p.Env.Keep) > 0:
 		restricted("env.keep", "env.keep lets secrets through")

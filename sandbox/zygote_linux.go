@@ -63,6 +63,9 @@ func zygoteMain() int {
 		z.reply(Reply{Error: err.Error(), Stage: "sandbox"})
 		return ExitSetupFailed
 	}
+	if req.Spec.NetNS {
+		unix.Close(NetNSFD) // joined; commands must not inherit it
+	}
 	// Not dumpable: a command cannot ptrace the zygote or reach its other
 	// threads through /proc/PID/task/*/root, which, outside the command's
 	// mount namespace, see the host's writable mounts.

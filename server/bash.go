@@ -166,7 +166,7 @@ func (s *Server) handleBash(ctx context.Context, req mcp.CallToolRequest) (*mcp.
 		// What the proxy refused; else, if the command failed for want of
 		// a network, say so.
 		netNotes := s.egressNotes(ctx, started)
-		if len(netNotes) == 0 {
+		if len(netNotes) == 0 && s.opts.Network == "allowlist" { // "off": the refusal notes say so
 			if n := netproxy.NoNetworkNote(s.opts.Network, *r.ExitCode, r.Stderr+r.Stdout); n != "" {
 				netNotes = []string{n}
 			}

@@ -204,10 +204,10 @@ func cmdRun(args []string, io stdio) int {
 		printError(io.err, errors.New(r.Error))
 		return finish(r, exitFailed)
 	}
-	// What the proxy refused; else, if the command failed for want of a
-	// network, say so.
+	// What the proxy refused; else, if the command failed for want of a host
+	// the allowlist lacks, say so.
 	netNotes := netproxy.Notes(egress.Since(start))
-	if len(netNotes) == 0 {
+	if len(netNotes) == 0 && st.Network == "allowlist" { // "off": the refusal notes say so
 		if n := netproxy.NoNetworkNote(st.Network, *r.ExitCode, r.Stderr+r.Stdout+stderrTail.String()); n != "" {
 			netNotes = []string{n}
 		}
