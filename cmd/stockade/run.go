@@ -143,7 +143,7 @@ func cmdRun(args []string, io stdio) int {
 		case !asked:
 			err = st.ApprovalRequired(command, decision, "stockade run cannot get without a terminal to ask on")
 		case a == answerNo:
-			err = pipeline.ApprovalDeclined(decision)
+			err = &exec.Error{Code: "APPROVAL_DENIED", Msg: fmt.Sprintf("not approved at the terminal (rule %q: %s); nothing was run", decision.Rule, decision.Reason)}
 		case a == answerSession:
 			if err := approveForSession(command.Text()); err != nil {
 				fmt.Fprintf(io.err, "stockade: warning: the approval is for this run only: %v\n", err)
@@ -154,7 +154,7 @@ func cmdRun(args []string, io stdio) int {
 		r := pipeline.Fail(err, st.Workdir)
 		r.Judged(decision)
 		var hints []string
-		if decision.Verdict != "" {
+		if decision.Verdict != "" && r.ErrorCode != "APPROVAL_REQUIRED" { // the advice, last, names the command
 			hints = append(hints, pipeline.Offending(decision))
 		}
 		printError(io.err, errors.New(r.Error), hints...)
