@@ -157,6 +157,12 @@ func requireSuite(t *testing.T) {
 	}
 }
 
+// allowAll is the policy of these attacks: every command allowed, none of
+// the built-in rules (which would stop some of them before they run), the
+// built-in sandbox; only the kernel sandbox and stockade's own watch stand in
+// the way.
+const allowAll = "version = 1\ndefault = \"allow\"\nextends = \"none\"\n"
+
 // ident is who stockade and the attacks run as: the suite's root or its
 // plain user (identity_linux_test.go), who gets no capabilities and so no
 // read-only mounts: protected files are then only watched. Both are real
@@ -196,9 +202,7 @@ func (id ident) command(name string, args ...string) *exec.Cmd {
 // policy is a copy of the escape policy that id can read.
 func (id ident) policy(t *testing.T) string {
 	policy := filepath.Join(id.dir(t), "policy.toml")
-	b, err := os.ReadFile(filepath.Join(dataDir, "allow-all.toml"))
-	must(t, err)
-	must(t, os.WriteFile(policy, b, 0o644))
+	must(t, os.WriteFile(policy, []byte(allowAll), 0o644))
 	return policy
 }
 
@@ -388,7 +392,8 @@ func waitPids(t *testing.T, file string, n int) []int {
 
 // plantAttacks each leave something that runs outside the sandbox later, in
 // a git repository that is the workdir, and in the policy file in use
-// (policy.toml in the workdir). Each checks from outside whether it worked.
+// (the project's .stockade/policy.toml, read with the --policy file). Each
+// checks from outside whether it worked.
 var plantAttacks = []struct {
 	name, script string
 	worked       func(work string) bool
@@ -407,21 +412,19 @@ var plantAttacks = []struct {
 		func(w string) bool { return fileContains(filepath.Join(w, ".git/config"), "planted") }},
 	{"a path the policy protects", `printf 'all:\n\techo planted\n' >> Makefile`,
 		func(w string) bool { return fileContains(filepath.Join(w, "Makefile"), "planted") }},
-	{"policy rewritten", `printf '[[rule]]\nname = "planted"\ndecision = "allow"\nreason = "x"\ncommand = ["x"]\n' >> policy.toml`,
-		func(w string) bool { return fileContains(filepath.Join(w, "policy.toml"), "planted") }},
+	{"policy rewritten", `printf '[[rule]]\nname = "planted"\ndecision = "allow"\nreason = "x"\ncommand = ["x"]\n' >> .stockade/policy.toml`,
+		func(w string) bool { return fileContains(filepath.Join(w, ".stockade/policy.toml"), "planted") }},
 }
 
-// gitRepo makes dir a git repository with one commit, and copies the escape
-// policy into it as policy.toml.
+// gitRepo makes dir a git repository with one commit, a Makefile and a
+// project policy file (.stockade/policy.toml) that adds nothing.
 func gitRepo(t *testing.T, id ident, dir string) {
 	t.Helper()
-	policy, err := os.ReadFile(filepath.Join(dataDir, "allow-all.toml"))
-	must(t, err)
-	policy = append(policy, "[sandbox]\nprotected = [\"Makefile\"]\n"...)
-	must(t, os.WriteFile(filepath.Join(dir, "policy.toml"), policy, 0o644))
+	must(t, os.MkdirAll(filepath.Join(dir, ".stockade"), 0o755))
+	must(t, os.WriteFile(filepath.Join(dir, ".stockade/policy.toml"), []byte("version = 1\n"), 0o644))
 	must(t, os.WriteFile(filepath.Join(dir, "Makefile"), []byte("all:\n"), 0o644))
 	id.chownAll(t, dir)
-	cmd := id.command("bash", "-c", `git init -q && git add policy.toml Makefile && git commit -qm init`)
+	cmd := id.command("bash", "-c", `git init -q && git add .stockade Makefile && git commit -qm init`)
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), gitIdentity...)
 	if out, err := cmd.CombinedOutput(); err != nil {
@@ -461,7 +464,9 @@ func TestPlantedForLater(t *testing.T) {
 
 				work := id.dir(t)
 				gitRepo(t, id, work)
-				run := id.command(id.stockade, "run", "--json", "--policy", filepath.Join(work, "policy.toml"), "-c", a.script)
+				policy := filepath.Join(id.dir(t), "policy.toml")
+				must(t, os.WriteFile(policy, []byte(allowAll+"[sandbox]\nprotected = [\"Makefile\"]\n"), 0o644))
+				run := id.command(id.stockade, "run", "--json", "--policy", policy, "-c", a.script)
 				run.Dir = work
 				run.Env = append(os.Environ(), "HOME="+id.dir(t), "XDG_RUNTIME_DIR="+id.dir(t))
 				var stdout, stderr strings.Builder
@@ -469,6 +474,7 @@ func TestPlantedForLater(t *testing.T) {
 				run.Run()
 				var res struct {
 					Notes   []string `json:"notes"`
+					Exit    int      `json:"exit_code"`
 					Applied struct {
 						ReadOnlyMounts    bool     `json:"read_only_mounts"`
 						ReadOnlyProtected []string `json:"read_only_protected"`
@@ -476,6 +482,9 @@ func TestPlantedForLater(t *testing.T) {
 				}
 				if err := json.Unmarshal([]byte(stdout.String()), &res); err != nil {
 					t.Fatalf("stockade run --json: %v\n%s\n%s", err, stdout.String(), stderr.String())
+				}
+				if res.Exit == 126 {
+					t.Fatalf("the policy stopped the attack before it ran; the test proves nothing:\n%s", stderr.String())
 				}
 				if res.Applied.ReadOnlyMounts && len(res.Applied.ReadOnlyProtected) == 0 {
 					t.Errorf("read-only mounts were made, but none for the protected paths")
