@@ -19,6 +19,8 @@ demo: build
 # tests start a fresh copy of theirs for every attack.
 test: lint
 	GORACE=atexit_sleep_ms=0 CGO_ENABLED=1 $(GO) test -race -count=1 -timeout 12m ./...
+	# The analysis's memory budget, which the race detector's own allocations hide.
+	$(GO) test -count=1 -run '^TestAnalysisBudget$$' ./policy/
 	$(MAKE) --no-print-directory fuzz FUZZTIME=3s
 
 lint:

@@ -33,7 +33,7 @@ func TestDescriptionStatesTheSandbox(t *testing.T) {
 	for _, want := range []string{
 		"Files (workspace-write): you can write only to the working directory " + s.dir + ", your private $TMPDIR and this project's build cache ",
 		"; everything else is read-only, and ~/.ssh, ~/.aws, ~/.gnupg and ",
-		"Network: off (no connections, DNS or downloads",
+		"Network: none",
 		"new unix sockets (docker.sock, ssh-agent) are refused.",
 	} {
 		if !strings.Contains(desc, want) {
@@ -44,7 +44,7 @@ func TestDescriptionStatesTheSandbox(t *testing.T) {
 	desc = bashDescription(t, s)
 	for _, want := range []string{
 		"Files (read-only): you can write only to your private $TMPDIR; everything else, the working directory " + s.dir + " included, is read-only",
-		"Network: on, unrestricted",
+		"Network: open, as on the host",
 	} {
 		if !strings.Contains(desc, want) {
 			t.Errorf("the read-only, network-on description lacks %q:\n%s", want, desc)
