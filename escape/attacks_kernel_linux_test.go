@@ -217,40 +217,31 @@ if "$TOOL" shm-self; then echo shm=ok; else echo shm=refused; fi`
 			cmd.SysProcAttr = &unix.SysProcAttr{Credential: credential(id.uid())}
 			out, _ := cmd.Output()
 			var r struct {
-				ExitCode int `json:"exit_code"`
-				Stdout   struct {
-					Text string `json:"text"`
-				} `json:"stdout"`
-				Stderr struct {
-					Text string `json:"text"`
-				} `json:"stderr"`
-				Applied struct {
+				ExitCode int    `json:"exit_code"`
+				Stdout   string `json:"stdout"`
+				Stderr   string `json:"stderr"`
+				Applied  struct {
 					IPCNamespace bool `json:"ipc_namespace"`
 				} `json:"applied"`
-				Enforcement struct {
-					Protections []struct {
-						Name, Status, By, Note string
-					} `json:"protections"`
-				} `json:"enforcement"`
 			}
 			if err := json.Unmarshal(out, &r); err != nil {
 				t.Fatalf("no JSON result: %v\n%s", err, out)
 			}
 			if r.ExitCode != 0 {
-				t.Fatalf("the command failed (exit %d):\n%s%s", r.ExitCode, r.Stdout.Text, r.Stderr.Text)
+				t.Fatalf("the command failed (exit %d):\n%s%s", r.ExitCode, r.Stdout, r.Stderr)
 			}
 			var report, by string
-			for _, p := range r.Enforcement.Protections {
+			for _, p := range reportOf(t, id.uid(), work, home) {
 				if p.Name == "kernel-objects" {
 					report, by = p.Status+" by "+p.By+": "+p.Note, p.By
 				}
 			}
-			_, shm, _ := strings.Cut(r.Stdout.Text, "shm=")
+			_, shm, _ := strings.Cut(r.Stdout, "shm=")
 			shm = "shm=" + strings.TrimSpace(shm)
 			t.Logf("%s; kernel-objects %s", shm, report)
 			switch {
 			case r.Applied.IPCNamespace && shm != "shm=ok":
-				t.Errorf("System V shared memory with itself failed in an IPC namespace of its own:\n%s", r.Stderr.Text)
+				t.Errorf("System V shared memory with itself failed in an IPC namespace of its own:\n%s", r.Stderr)
 			case !r.Applied.IPCNamespace && (shm != "shm=refused" || !strings.Contains(report, "System V IPC is refused")):
 				t.Errorf("without an IPC namespace, System V IPC should be refused and the report should say so: %s, report %q", shm, report)
 			case strings.Contains(by, "ipc namespace") != r.Applied.IPCNamespace:
@@ -307,14 +298,11 @@ func requireDefaultBound(t *testing.T) {
 			MaxProcs   int `json:"max_procs"`
 			NprocLimit int `json:"nproc_limit"`
 		} `json:"applied"`
-		Enforcement struct {
-			Protections []struct{ Name, Status, By, Note string } `json:"protections"`
-		} `json:"enforcement"`
 	}
 	if err := json.Unmarshal(out, &r); err != nil {
 		t.Fatalf("no JSON result: %v\n%s", err, out)
 	}
-	for _, p := range r.Enforcement.Protections {
+	for _, p := range reportOf(t, uid, work, home) {
 		if p.Name != "process-bound" {
 			continue
 		}
@@ -330,4 +318,27 @@ func requireDefaultBound(t *testing.T) {
 		return
 	}
 	t.Fatalf("no process-bound in the report:\n%s", out)
+}
+
+// protection is one line of stockade's enforcement report.
+type protection struct{ Name, Status, By, Note string }
+
+// reportOf is the enforcement report of the suite's policy (the built-in
+// sandbox) for uid, from stockade doctor --json: a run's result carries it
+// only when something the policy requires is missing.
+func reportOf(t *testing.T, uid int, work, home string) []protection {
+	t.Helper()
+	cmd := exec.Command(stockade, "doctor", "--json", "--policy", dataDir+"/allow-all.toml")
+	cmd.Dir, cmd.Env = work, []string{"PATH=" + os.Getenv("PATH"), "HOME=" + home}
+	cmd.SysProcAttr = &unix.SysProcAttr{Credential: credential(uid)}
+	out, _ := cmd.Output()
+	var d struct {
+		Report struct {
+			Protections []protection `json:"protections"`
+		} `json:"report"`
+	}
+	if err := json.Unmarshal(out, &d); err != nil {
+		t.Fatalf("stockade doctor --json as uid %d: %v\n%s", uid, err, out)
+	}
+	return d.Report.Protections
 }

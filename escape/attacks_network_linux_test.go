@@ -251,7 +251,7 @@ func stockadeRunWith(t *testing.T, ctx context.Context, dir, policy string, flag
 	cmd.Stderr = &stderr
 	out, _ := cmd.Output()
 	var j runJSON
-	if err := json.Unmarshal(out, &j); err != nil || j.Enforcement == nil {
+	if err := json.Unmarshal(out, &j); err != nil || j.Status == "" {
 		t.Fatalf("no JSON result from stockade run (%v):\n%s\n%s", err, out, stderr.String())
 	}
 	return &j, stderr.String()
