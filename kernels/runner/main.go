@@ -462,7 +462,9 @@ func runSteps(d *Doctor) []Step {
 	if st, ok := d.Protections["deny-read"]; ok && st != "off" {
 		s := Step{Name: "best-effort read of ~/.ssh (deny-read " + st + ")", Dir: "/tmp", Timeout: 60,
 			Argv: []string{"sh", "-c", "mkdir -p /root/.ssh && echo secret-key > /root/.ssh/id_test && " +
-				"exec stockade run --enforce best-effort --workdir /tmp -c 'cat /root/.ssh/id_test'"}}
+				// The path is computed when the command runs, so that the kernel,
+				// not the analysis (which denies reading a deny_read path), decides.
+				"exec stockade run --enforce best-effort --workdir /tmp -c 'cat \"$(printf %s /root/.ssh/id_test)\"'"}}
 		if st == "not enforced" {
 			s.Stdout = []string{"secret-key"}
 		} else {
