@@ -106,8 +106,13 @@ type server struct {
 }
 
 func connect(bin, dir string, args ...string) *server {
-	cmd := osexec.Command(bin, append([]string{"serve", "--workdir", dir}, args...)...)
-	cmd.Env = []string{"PATH=/usr/local/bin:/usr/bin:/bin", "HOME=" + dir, "LANG=C.UTF-8"}
+	// The workdir and HOME apart: stockade refuses HOME as a writable workdir.
+	home := filepath.Join(dir, "home")
+	os.Mkdir(home, 0o700)
+	proj := filepath.Join(dir, "proj")
+	os.Mkdir(proj, 0o700)
+	cmd := osexec.Command(bin, append([]string{"serve", "--workdir", proj}, args...)...)
+	cmd.Env = []string{"PATH=/usr/local/bin:/usr/bin:/bin", "HOME=" + home, "LANG=C.UTF-8"}
 	client := mcp.NewClient(&mcp.Implementation{Name: "benchmcp", Version: "1"}, nil)
 	session, err := client.Connect(context.Background(), &mcp.CommandTransport{Command: cmd}, nil)
 	check(err)

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"os"
 	osexec "os/exec"
+	"path/filepath"
 	"slices"
 	"time"
 )
@@ -31,10 +32,14 @@ func main() {
 		{*bin, "run", "--fs=off", "--network=on", "--", "true"},
 	}
 	names := []string{"bash -c true", "stockade version", "stockade run -- true", "stockade run --network on -- true", "stockade run (no sandbox) -- true"}
-	env := []string{"PATH=/usr/local/bin:/usr/bin:/bin", "HOME=" + work, "LANG=C.UTF-8"}
+	// The workdir and HOME apart: stockade refuses HOME as a writable workdir.
+	home, proj := filepath.Join(work, "home"), filepath.Join(work, "proj")
+	check(os.Mkdir(home, 0o700))
+	check(os.Mkdir(proj, 0o700))
+	env := []string{"PATH=/usr/local/bin:/usr/bin:/bin", "HOME=" + home, "LANG=C.UTF-8"}
 	once := func(argv []string) time.Duration {
 		cmd := osexec.Command(argv[0], argv[1:]...)
-		cmd.Dir, cmd.Env = work, env
+		cmd.Dir, cmd.Env = proj, env
 		start := time.Now()
 		if out, err := cmd.CombinedOutput(); err != nil {
 			fmt.Fprintf(os.Stderr, "benchrun: %v: %v\n%s", argv, err, out)
