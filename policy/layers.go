@@ -282,6 +282,16 @@ func (out *Policy) mergeLayer(p *Policy, v *validator, f layerFile, names map[st
 	restricted := func(key, what string) {
 		v.add(key, fmt.Sprintf("%s: a policy file inside the workdir may only add restrictions", what), restrictedHint)
 	}
+	// loosening is a list that can only open things up: a workdir file may
+	// not set it; any other layer that sets it replaces the one below.
+	loosening := func(dst *[]string, src []string, key, what string) {
+		switch {
+		case f.restricted && len(src) > 0:
+			restricted(key, what)
+		case src != nil:
+			*dst = src
+		}
+	}
 	switch p.Extends {
 	case "", LayerBuiltin:
 	case "none":
@@ -318,18 +328,8 @@ func (out *Policy) mergeLayer(p *Policy, v *validator, f layerFile, names map[st
 			out.Sandbox.MaxProcesses = n
 		}
 	}
-	switch {
-	case f.restricted && len(p.Sandbox.WritableRoots) > 0:
-		restricted("sandbox.writable_roots", "writable_roots makes more writable")
-	case p.Sandbox.WritableRoots != nil:
-		out.Sandbox.WritableRoots = p.Sandbox.WritableRoots
-	}
-	switch {
-	case f.restricted && len(p.Sandbox.ReadableRoots) > 0:
-		restricted("sandbox.readable_roots", "readable_roots may make more readable")
-	case p.Sandbox.ReadableRoots != nil:
-		out.Sandbox.ReadableRoots = p.Sandbox.ReadableRoots
-	}
+	loosening(&out.Sandbox.WritableRoots, p.Sandbox.WritableRoots, "sandbox.writable_roots", "writable_roots makes more writable")
+	loosening(&out.Sandbox.ReadableRoots, p.Sandbox.ReadableRoots, "sandbox.readable_roots", "readable_roots may make more readable")
 	switch {
 	case f.restricted:
 		out.Sandbox.DenyRead = append(out.Sandbox.DenyRead, p.Sandbox.DenyRead...)
@@ -338,18 +338,8 @@ func (out *Policy) mergeLayer(p *Policy, v *validator, f layerFile, names map[st
 	}
 	// Protected paths only restrict: every layer adds its own.
 	out.Sandbox.Protected = append(out.Sandbox.Protected, p.Sandbox.Protected...)
-	switch {
-	case f.restricted && len(p.Network.Allow) > 0:
-		restricted("network.allow", "network.allow makes more hosts reachable")
-	case p.Network.Allow != nil:
-		out.Network.Allow = p.Network.Allow
-	}
-	switch {
-	case f.restricted && len(p.Env.Keep) > 0:
-		restricted("env.keep", "env.keep lets secrets through")
-	case p.Env.Keep != nil:
-		out.Env.Keep = p.Env.Keep
-	}
+	loosening(&out.Network.Allow, p.Network.Allow, "network.allow", "network.allow makes more hosts reachable")
+	loosening(&out.Env.Keep, p.Env.Keep, "env.keep", "env.keep lets secrets through")
 	switch {
 	case f.restricted:
 		out.Env.Scrub = append(out.Env.Scrub, p.Env.Scrub...)
