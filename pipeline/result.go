@@ -9,6 +9,7 @@ import (
 
 	"github.com/stockade/stockade/degrade"
 	"github.com/stockade/stockade/exec"
+	"github.com/stockade/stockade/netproxy"
 	"github.com/stockade/stockade/policy"
 	"github.com/stockade/stockade/refusal"
 	"github.com/stockade/stockade/sandbox"
@@ -199,4 +200,19 @@ func Truncated(o exec.Output) *Truncation {
 func withoutNotes(a sandbox.Applied) sandbox.Applied {
 	a.Notes = ""
 	return a
+}
+
+// NetworkNotes says what the egress proxy refused a completed command
+// (events), or else, with network = "allowlist", that its output shows it
+// failed for want of a host the list lacks. (With the network off, the
+// refusal notes say so.) stderr is what the front-end kept of the command's
+// stderr besides r's own streams.
+func (s *Setup) NetworkNotes(events []netproxy.Event, r Result, stderr string) []string {
+	if notes := netproxy.Notes(events); len(notes) > 0 || s.Network != "allowlist" || r.ExitCode == nil {
+		return notes
+	}
+	if n := netproxy.NoNetworkNote(s.Network, *r.ExitCode, r.Stderr+r.Stdout+stderr); n != "" {
+		return []string{n}
+	}
+	return nil
 }

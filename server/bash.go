@@ -163,15 +163,7 @@ func (s *Server) handleBash(ctx context.Context, req mcp.CallToolRequest) (*mcp.
 		progress.stop()
 	}
 	if r.Status == pipeline.Completed {
-		// What the proxy refused; else, if the command failed for want of
-		// a network, say so.
-		netNotes := s.egressNotes(ctx, started)
-		if len(netNotes) == 0 && s.opts.Network == "allowlist" { // "off": the refusal notes say so
-			if n := netproxy.NoNetworkNote(s.opts.Network, *r.ExitCode, r.Stderr+r.Stdout); n != "" {
-				netNotes = []string{n}
-			}
-		}
-		r.Notes = append(r.Notes, netNotes...)
+		r.Notes = append(r.Notes, s.opts.NetworkNotes(s.egressSince(ctx, started), r, "")...)
 	}
 	r.Judged(decision)
 	return bashResult(r), nil

@@ -111,10 +111,7 @@ func (s *Server) MCP() *mcpserver.MCPServer { return s.mcp }
 // session returns the exec.Session of the client that made this request,
 // starting it (and its sandbox) on first use.
 func (s *Server) session(ctx context.Context) (*exec.Session, error) {
-	id := "stdio"
-	if cs := mcpserver.ClientSessionFromContext(ctx); cs != nil && cs.SessionID() != "" {
-		id = cs.SessionID()
-	}
+	id := sessionID(ctx)
 	s.mu.Lock()
 	if s.closed {
 		s.mu.Unlock()
@@ -149,27 +146,21 @@ func (s *Server) session(ctx context.Context) (*exec.Session, error) {
 	return cs.exec, nil
 }
 
-// egressNotes says what the proxy refused the session behind ctx since t.
-func (s *Server) egressNotes(ctx context.Context, t time.Time) []string {
-	id := "stdio"
-	if cs := mcpserver.ClientSessionFromContext(ctx); cs != nil && cs.SessionID() != "" {
-		id = cs.SessionID()
-	}
+// egressSince is what the proxy did for the session behind ctx since t.
+func (s *Server) egressSince(ctx context.Context, t time.Time) []netproxy.Event {
+	id := sessionID(ctx)
 	s.mu.Lock()
 	cs := s.sessions[id]
 	s.mu.Unlock()
 	if cs == nil {
 		return nil
 	}
-	return netproxy.Notes(cs.egress.Since(t))
+	return cs.egress.Since(t)
 }
 
 // currentCwd is the cwd of the session behind ctx, or the workdir before its first call.
 func (s *Server) currentCwd(ctx context.Context) string {
-	id := "stdio"
-	if cs := mcpserver.ClientSessionFromContext(ctx); cs != nil && cs.SessionID() != "" {
-		id = cs.SessionID()
-	}
+	id := sessionID(ctx)
 	s.mu.Lock()
 	cs := s.sessions[id]
 	s.mu.Unlock()

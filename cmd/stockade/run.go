@@ -204,15 +204,7 @@ func cmdRun(args []string, io stdio) int {
 		printError(io.err, errors.New(r.Error))
 		return finish(r, exitFailed)
 	}
-	// What the proxy refused; else, if the command failed for want of a host
-	// the allowlist lacks, say so.
-	netNotes := netproxy.Notes(egress.Since(start))
-	if len(netNotes) == 0 && st.Network == "allowlist" { // "off": the refusal notes say so
-		if n := netproxy.NoNetworkNote(st.Network, *r.ExitCode, r.Stderr+r.Stdout+stderrTail.String()); n != "" {
-			netNotes = []string{n}
-		}
-	}
-	r.Notes = append(r.Notes, netNotes...)
+	r.Notes = append(r.Notes, st.NetworkNotes(egress.Since(start), r, stderrTail.String())...)
 	// The notes: a timeout, processes stopped, what the sandbox refused.
 	for _, n := range r.Notes {
 		fmt.Fprintf(io.err, "stockade: note: %s\n", n)
