@@ -21,11 +21,11 @@ import (
 	"strings"
 
 	"github.com/stockade/stockade/degrade"
-	"github.com/stockade/stockade/exec"
 	"github.com/stockade/stockade/netproxy"
 	"github.com/stockade/stockade/parse"
 	"github.com/stockade/stockade/policy"
 	"github.com/stockade/stockade/sandbox"
+	"github.com/stockade/stockade/supervise"
 )
 
 // Overrides are what a front-end's flags change in the policy's sandbox.
@@ -145,7 +145,7 @@ func Prepare(o Overrides, tmpdir string) (*Setup, error) {
 			spec.Protected = append(spec.Protected, abs)
 		}
 	}
-	env, removed := exec.ScrubEnv(os.Environ(), exec.EnvRules{Keep: p.Env.Keep, Scrub: p.Env.Scrub, Set: p.Env.Set})
+	env, removed := supervise.ScrubEnv(os.Environ(), supervise.EnvRules{Keep: p.Env.Keep, Scrub: p.Env.Scrub, Set: p.Env.Set})
 	if len(removed) > 0 {
 		slog.Info("secrets removed from the environment of commands", "names", strings.Join(removed, ","))
 	}
@@ -154,19 +154,19 @@ func Prepare(o Overrides, tmpdir string) (*Setup, error) {
 	if sb.Network == "off" || sb.Network == "allowlist" && !spec.NetNS {
 		for k, v := range netproxy.OffEnv() {
 			if !hasEnv(st.Env, k) {
-				st.Env = exec.SetEnv(st.Env, k, v)
+				st.Env = supervise.SetEnv(st.Env, k, v)
 			}
 		}
 	}
 	if sb.Network == "allowlist" && spec.NetNS {
 		st.Egress = netproxy.New(allowlist)
 		st.Egress.Resolve = pins.Resolver(nil)
-		for k, v := range netproxy.Env(exec.ProxyAddr) {
-			st.Env = exec.SetEnv(st.Env, k, v)
+		for k, v := range netproxy.Env(supervise.ProxyAddr) {
+			st.Env = supervise.SetEnv(st.Env, k, v)
 		}
 		for k, v := range netproxy.RetryEnv() {
 			if !hasEnv(st.Env, k) {
-				st.Env = exec.SetEnv(st.Env, k, v)
+				st.Env = supervise.SetEnv(st.Env, k, v)
 			}
 		}
 	}
@@ -218,14 +218,14 @@ const MaxScript = 128<<10 - 1
 // too large) is refused first, then the policy decides. A deny is returned as
 // the error; an ask is returned as the decision, for the front-end to put to
 // a person (see ApprovalRequired and ApprovalDeclined when it cannot or the
-// person says no). The error is always an *exec.Error with a stable code.
+// person says no). The error is always an *supervise.Error with a stable code.
 func (s *Setup) Judge(c Command) (policy.Decision, error) {
 	if err := checkSize(c); err != nil {
 		return policy.Decision{}, err
 	}
 	d := s.Policy.Check(c.Text())
 	if d.Verdict == policy.Deny {
-		return d, &exec.Error{Code: "POLICY_DENIED", Msg: denial(d)}
+		return d, &supervise.Error{Code: "POLICY_DENIED", Msg: denial(d)}
 	}
 	return d, nil
 }
@@ -234,13 +234,13 @@ func checkSize(c Command) error {
 	words := c.Argv
 	if words == nil {
 		if strings.TrimSpace(c.Script) == "" {
-			return &exec.Error{Code: "EMPTY_COMMAND", Msg: "the command is empty; pass the shell command to run in `command`"}
+			return &supervise.Error{Code: "EMPTY_COMMAND", Msg: "the command is empty; pass the shell command to run in `command`"}
 		}
 		words = []string{c.Script}
 	}
 	for _, w := range words {
 		if len(w) > MaxScript {
-			return &exec.Error{Code: "INVALID_ARGUMENT", Msg: fmt.Sprintf("the command is %d bytes; at most %d bytes are accepted (write longer scripts to a file in the workdir and run that)", len(w), MaxScript)}
+			return &supervise.Error{Code: "INVALID_ARGUMENT", Msg: fmt.Sprintf("the command is %d bytes; at most %d bytes are accepted (write longer scripts to a file in the workdir and run that)", len(w), MaxScript)}
 		}
 	}
 	return nil
@@ -267,10 +267,10 @@ func (s *Setup) ApprovalRequired(c Command, d policy.Decision, who string) error
 	if advice := s.Policy.ApprovalAdvice(c.Text()); advice != "" {
 		msg += "\n" + advice
 	}
-	return &exec.Error{Code: "APPROVAL_REQUIRED", Msg: msg}
+	return &supervise.Error{Code: "APPROVAL_REQUIRED", Msg: msg}
 }
 
 // ApprovalDeclined is the refusal of an "ask" command the person did not approve.
 func ApprovalDeclined(d policy.Decision) error {
-	return &exec.Error{Code: "APPROVAL_DENIED", Msg: fmt.Sprintf("the user did not approve running this command (rule %q: %s); nothing was run", d.Rule, d.Reason)}
+	return &supervise.Error{Code: "APPROVAL_DENIED", Msg: fmt.Sprintf("the user did not approve running this command (rule %q: %s); nothing was run", d.Rule, d.Reason)}
 }

@@ -8,11 +8,11 @@ import (
 	"time"
 
 	"github.com/stockade/stockade/degrade"
-	"github.com/stockade/stockade/exec"
 	"github.com/stockade/stockade/netproxy"
 	"github.com/stockade/stockade/policy"
 	"github.com/stockade/stockade/refusal"
 	"github.com/stockade/stockade/sandbox"
+	"github.com/stockade/stockade/supervise"
 )
 
 // Result is what one command did: the MCP bash tool's structuredContent and
@@ -66,7 +66,7 @@ type Advice struct {
 }
 
 // Fail is the result of a command that did not run, or of stockade failing;
-// err is an *exec.Error with a stable code, an *exec.SandboxError, or a bug.
+// err is an *supervise.Error with a stable code, an *supervise.SandboxError, or a bug.
 func Fail(err error, cwd string) Result {
 	r := Result{Status: Failed, Cwd: cwd}
 	r.ErrorCode, r.Error = codeOf(err)
@@ -79,8 +79,8 @@ func (r *Result) Judged(d policy.Decision) {
 }
 
 func codeOf(err error) (code, msg string) {
-	var e *exec.Error
-	var se *exec.SandboxError
+	var e *supervise.Error
+	var se *supervise.SandboxError
 	var refusal *degrade.Refusal
 	switch {
 	case errors.As(err, &e):
@@ -93,15 +93,15 @@ func codeOf(err error) (code, msg string) {
 
 // Session is where the MCP bash tool runs its commands.
 type Session interface {
-	Run(context.Context, exec.Request) (exec.Result, error)
-	Start(exec.Request) (exec.TaskInfo, error)
+	Run(context.Context, supervise.Request) (supervise.Result, error)
+	Start(supervise.Request) (supervise.TaskInfo, error)
 	Cwd() string
 	TmpDir() string
 	Applied() sandbox.Applied
 }
 
 // RunIn runs a judged command in the foreground of a session.
-func (s *Setup) RunIn(ctx context.Context, sess Session, req exec.Request, adv Advice) Result {
+func (s *Setup) RunIn(ctx context.Context, sess Session, req supervise.Request, adv Advice) Result {
 	startCwd := sess.Cwd()
 	res, err := sess.Run(ctx, req)
 	if err != nil {
@@ -120,7 +120,7 @@ func (s *Setup) RunIn(ctx context.Context, sess Session, req exec.Request, adv A
 	spec.Workdir, spec.TmpDir = s.Workdir, sess.TmpDir()
 	r.Notes = append(r.Notes, refusal.Notes(res.Stderr.Text, startCwd, spec)...)
 	if len(res.ProtectedChanged) > 0 {
-		r.Notes = append(r.Notes, exec.ProtectedNote(res.ProtectedChanged))
+		r.Notes = append(r.Notes, supervise.ProtectedNote(res.ProtectedChanged))
 	}
 	return r
 }
@@ -128,7 +128,7 @@ func (s *Setup) RunIn(ctx context.Context, sess Session, req exec.Request, adv A
 // StartIn starts a judged command as a background task of a session.
 func (s *Setup) StartIn(sess Session, script string) Result {
 	start := time.Now()
-	info, err := sess.Start(exec.Request{Script: script})
+	info, err := sess.Start(supervise.Request{Script: script})
 	if err != nil {
 		return Fail(err, sess.Cwd())
 	}
@@ -142,8 +142,8 @@ func (s *Setup) StartIn(sess Session, script string) Result {
 // and supervises it to the end. stderr returns (the end of) what the command
 // wrote to its stderr, which explains what the sandbox refused. The streams,
 // if the front-end kept them, are added with SetStreams.
-func (s *Setup) RunChild(ctx context.Context, child *exec.Child, req exec.OnceRequest, adv Advice, stderr func() string) Result {
-	protectedBefore := exec.SnapshotProtected(s.Spec.Protected)
+func (s *Setup) RunChild(ctx context.Context, child *supervise.Child, req supervise.OnceRequest, adv Advice, stderr func() string) Result {
+	protectedBefore := supervise.SnapshotProtected(s.Spec.Protected)
 	res, err := child.Run(ctx, req)
 	if err != nil {
 		r := Fail(err, s.Workdir)
@@ -154,8 +154,8 @@ func (s *Setup) RunChild(ctx context.Context, child *exec.Child, req exec.OnceRe
 	r := s.completed(res.Applied, res.ExitCode, res.Signal, res.TimedOut, res.Leftovers, res.Duration, req.Timeout, adv)
 	r.Cwd = s.Workdir
 	r.Notes = append(r.Notes, refusal.Notes(stderr(), s.Workdir, s.Spec)...)
-	if changed := exec.ChangedProtected(protectedBefore, exec.SnapshotProtected(s.Spec.Protected), s.Workdir); len(changed) > 0 {
-		r.Notes = append(r.Notes, exec.ProtectedNote(changed))
+	if changed := supervise.ChangedProtected(protectedBefore, supervise.SnapshotProtected(s.Spec.Protected), s.Workdir); len(changed) > 0 {
+		r.Notes = append(r.Notes, supervise.ProtectedNote(changed))
 	}
 	return r
 }
@@ -182,13 +182,13 @@ func (s *Setup) enforcement() *degrade.Report {
 }
 
 // SetStreams puts the captured output in the result.
-func (r *Result) SetStreams(stdout, stderr exec.Output) {
+func (r *Result) SetStreams(stdout, stderr supervise.Output) {
 	r.Stdout, r.StdoutTruncated = stdout.Text, Truncated(stdout)
 	r.Stderr, r.StderrTruncated = stderr.Text, Truncated(stderr)
 }
 
 // Truncated says how a stream was cut, or nil if it was not.
-func Truncated(o exec.Output) *Truncation {
+func Truncated(o supervise.Output) *Truncation {
 	if !o.Truncated {
 		return nil
 	}

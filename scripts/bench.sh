@@ -32,8 +32,8 @@ go test -run '^$' -benchmem -count 1 -benchtime 5x -bench 'BenchmarkAnalysisBudg
 echo "  target: every one within 100 ms and 64 MiB (TestAnalysisBudget asserts the memory)"
 go test -run '^$' -benchmem -count 1 -bench 'BenchmarkDetect' ./degrade/ | grep -E '^Benchmark' || true
 go test -run '^$' -benchmem -count 1 -bench 'BenchmarkApply|BenchmarkDenyRead' ./sandbox/ | grep -E '^Benchmark' || true
-go test -run '^$' -benchmem -count 1 -benchtime 300x -bench 'BenchmarkRunTrue|BenchmarkDirectBash' ./exec/ | grep -E '^Benchmark' || true
-go test -run '^$' -benchmem -count 1 -bench 'BenchmarkSnapshotProtected|BenchmarkOpenInstance' ./exec/ | grep -E '^Benchmark' || true
+go test -run '^$' -benchmem -count 1 -benchtime 300x -bench 'BenchmarkRunTrue|BenchmarkDirectBash' ./supervise/ | grep -E '^Benchmark' || true
+go test -run '^$' -benchmem -count 1 -bench 'BenchmarkSnapshotProtected|BenchmarkOpenInstance' ./supervise/ | grep -E '^Benchmark' || true
 echo "  measured: per command, watching a fresh repository's protected files; per stockade process, its state directory"
 
 echo

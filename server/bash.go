@@ -8,10 +8,10 @@ import (
 	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
-	"github.com/stockade/stockade/exec"
 	"github.com/stockade/stockade/netproxy"
 	"github.com/stockade/stockade/pipeline"
 	"github.com/stockade/stockade/policy"
+	"github.com/stockade/stockade/supervise"
 )
 
 func bashTool(description string) mcp.Tool {
@@ -156,7 +156,7 @@ func (s *Server) handleBash(ctx context.Context, req mcp.CallToolRequest) (*mcp.
 		r = s.opts.StartIn(sess, a.command)
 	} else {
 		progress := s.progressSender(ctx, req)
-		r = s.opts.RunIn(ctx, sess, exec.Request{Script: a.command, Timeout: a.timeout, OnOutput: progress.add}, pipeline.Advice{
+		r = s.opts.RunIn(ctx, sess, supervise.Request{Script: a.command, Timeout: a.timeout, OnOutput: progress.add}, pipeline.Advice{
 			Timeout:   "; increase timeout, use mode \"slow\", or run it in the background",
 			Leftovers: "; use run_in_background: true to keep a process running",
 		})
@@ -242,7 +242,7 @@ func (p *progressSender) add(stream string, b []byte) {
 	defer p.mu.Unlock()
 	p.total += len(b)
 	if room := 64<<10 - p.buf.Len(); room > 0 {
-		p.buf.WriteString(exec.CleanText(b[:min(room, len(b))]))
+		p.buf.WriteString(supervise.CleanText(b[:min(room, len(b))]))
 	}
 }
 

@@ -1,5 +1,5 @@
 // Package server is stockade's MCP face: the tools `bash`, `task_output` and
-// `task_kill` (github.com/mark3labs/mcp-go), one exec.Session per client
+// `task_kill` (github.com/mark3labs/mcp-go), one supervise.Session per client
 // session, and the stdio and streamable HTTP transports.
 //
 // Every call goes through package pipeline, as `stockade run` does: it judges
@@ -20,9 +20,9 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 	mcpserver "github.com/mark3labs/mcp-go/server"
-	"github.com/stockade/stockade/exec"
 	"github.com/stockade/stockade/netproxy"
 	"github.com/stockade/stockade/pipeline"
+	"github.com/stockade/stockade/supervise"
 )
 
 // MaxTimeout is the longest a foreground command may run.
@@ -37,7 +37,7 @@ type Options struct {
 	Timeout  time.Duration // default per-command timeout (default 120s)
 	NoBash   bool          // list no tools at all
 	MaxTasks int           // running background tasks per session (default 10)
-	Truncate exec.Truncation
+	Truncate supervise.Truncation
 	Grace    time.Duration // SIGTERM to SIGKILL (default 5s)
 	Logger   *slog.Logger
 	// IdleTimeout closes HTTP sessions unused for this long (default 30m).
@@ -57,11 +57,11 @@ type Server struct {
 	approvals approvals // commands approved "for this session", per client session
 }
 
-// clientSession is one client's exec.Session and when it was last used.
+// clientSession is one client's supervise.Session and when it was last used.
 type clientSession struct {
 	egress  netproxy.Recorder // what the proxy did for this session's commands
 	once    sync.Once
-	exec    *exec.Session
+	exec    *supervise.Session
 	err     error
 	lastUse time.Time
 }
@@ -108,14 +108,14 @@ func New(opts Options) *Server {
 // MCP is the underlying mcp-go server, for transports.
 func (s *Server) MCP() *mcpserver.MCPServer { return s.mcp }
 
-// session returns the exec.Session of the client that made this request,
+// session returns the supervise.Session of the client that made this request,
 // starting it (and its sandbox) on first use.
-func (s *Server) session(ctx context.Context) (*exec.Session, error) {
+func (s *Server) session(ctx context.Context) (*supervise.Session, error) {
 	id := sessionID(ctx)
 	s.mu.Lock()
 	if s.closed {
 		s.mu.Unlock()
-		return nil, &exec.Error{Code: "SESSION_CLOSED", Msg: "the server is shutting down"}
+		return nil, &supervise.Error{Code: "SESSION_CLOSED", Msg: "the server is shutting down"}
 	}
 	cs, ok := s.sessions[id]
 	if !ok {
@@ -129,7 +129,7 @@ func (s *Server) session(ctx context.Context) (*exec.Session, error) {
 		if p := s.opts.Egress; p != nil {
 			egress = func(ln net.Listener) { p.Serve(ln, cs.egress.Record) }
 		}
-		cs.exec, cs.err = exec.NewSession(exec.Config{
+		cs.exec, cs.err = supervise.NewSession(supervise.Config{
 			Workdir: s.opts.Workdir, Spec: s.opts.Spec, Env: s.opts.Env, MaxTasks: s.opts.MaxTasks,
 			Truncate: s.opts.Truncate, Grace: s.opts.Grace, Egress: egress,
 		})
@@ -141,7 +141,7 @@ func (s *Server) session(ctx context.Context) (*exec.Session, error) {
 		s.mu.Lock()
 		delete(s.sessions, id) // the next call tries again
 		s.mu.Unlock()
-		return nil, &exec.Error{Code: "SANDBOX_FAILED", Msg: cs.err.Error()}
+		return nil, &supervise.Error{Code: "SANDBOX_FAILED", Msg: cs.err.Error()}
 	}
 	return cs.exec, nil
 }

@@ -8,8 +8,8 @@ import (
 	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
-	"github.com/stockade/stockade/exec"
 	"github.com/stockade/stockade/pipeline"
+	"github.com/stockade/stockade/supervise"
 )
 
 // TaskResult is the structured result of task_output and task_kill.
@@ -104,7 +104,7 @@ func (s *Server) handleTaskKill(ctx context.Context, req mcp.CallToolRequest) (*
 	return mcp.NewToolResultStructured(res, renderTask(res)), nil
 }
 
-func taskResult(st exec.TaskStatus) TaskResult {
+func taskResult(st supervise.TaskStatus) TaskResult {
 	return TaskResult{TaskID: st.ID, Status: st.Status, Output: st.Output.Text, ExitCode: st.ExitCode, Signal: st.Signal,
 		Command: st.Command, OutputFile: st.LogPath, DurationMs: st.DurationMs, Truncated: pipeline.Truncated(st.Output)}
 }

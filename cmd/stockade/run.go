@@ -14,11 +14,11 @@ import (
 	"time"
 
 	"github.com/stockade/stockade/degrade"
-	"github.com/stockade/stockade/exec"
 	"github.com/stockade/stockade/netproxy"
 	"github.com/stockade/stockade/pipeline"
 	"github.com/stockade/stockade/policy"
 	"github.com/stockade/stockade/sandbox"
+	"github.com/stockade/stockade/supervise"
 )
 
 // Exit statuses of `stockade run` besides the command's own.
@@ -45,7 +45,7 @@ func cmdRun(args []string, io stdio) int {
 	script := fs.String("c", "", "run this shell `SCRIPT` (with bash, else sh) instead of CMD ARGS")
 	var timeout timeoutFlag
 	fs.Var(&timeout, "timeout", "stop the command after this long: seconds (120) or a `DURATION` (10m); exit status 124 (default: no limit)")
-	limit := fs.Int("limit", exec.DefaultLimit, "with --json: `CHARS` of each stream kept in the result, at least 1")
+	limit := fs.Int("limit", supervise.DefaultLimit, "with --json: `CHARS` of each stream kept in the result, at least 1")
 	verbose := fs.Bool("v", false, "log what stockade does (secrets removed from the environment, ...) to stderr")
 	asJSON := fs.Bool("json", false, "print one JSON result object on stdout at the end (the MCP bash tool's result); the command's output streams to stderr")
 	if status, ok := fs.parse(args, io); !ok {
@@ -66,14 +66,14 @@ func cmdRun(args []string, io stdio) int {
 	command := pipeline.Command{Argv: argv}
 	if *script != "" {
 		command = pipeline.Command{Script: *script}
-		argv = []string{exec.DetectShell().Path, "-c", *script}
+		argv = []string{supervise.DetectShell().Path, "-c", *script}
 	}
 
 	// The sandboxed child starts now and waits for its command, so its
 	// start-up overlaps the policy work below; it runs nothing unless allowed.
-	var stdoutCap, stderrCap *exec.Capture
+	var stdoutCap, stderrCap *supervise.Capture
 	var stdout, stderr = io.out, io.err
-	state, err := exec.DefaultInstance()
+	state, err := supervise.DefaultInstance()
 	if err != nil {
 		printError(io.err, err)
 		return exitFailed
@@ -95,8 +95,8 @@ func cmdRun(args []string, io stdio) int {
 		}
 		defer os.Remove(outdir) // unless it holds a full output
 		live := func(p []byte) { io.err.Write(p) }
-		stdoutCap = exec.NewCapture(*limit, exec.TruncateHead, outdir, "stdout", live)
-		stderrCap = exec.NewCapture(*limit, exec.TruncateHead, outdir, "stderr", live)
+		stdoutCap = supervise.NewCapture(*limit, supervise.TruncateHead, outdir, "stdout", live)
+		stderrCap = supervise.NewCapture(*limit, supervise.TruncateHead, outdir, "stderr", live)
 		stdout, stderr = stdoutCap, stderrCap
 	}
 	// The end of stderr is kept to explain what the sandbox refused; a
@@ -106,7 +106,7 @@ func cmdRun(args []string, io stdio) int {
 	if !isTerminal(stderr) {
 		stderr = teeWriter{stderr, stderrTail}
 	}
-	child, err := exec.StartChild(os.Stdin, stdout, stderr)
+	child, err := supervise.StartChild(os.Stdin, stdout, stderr)
 	if err != nil {
 		printError(io.err, err)
 		return exitFailed
@@ -135,7 +135,7 @@ func cmdRun(args []string, io stdio) int {
 		if errors.As(err, &refusal) {
 			return finish(pipeline.Fail(err, cwd), exitFailed)
 		}
-		return finish(pipeline.Fail(&exec.Error{Code: "INVALID_ARGUMENT", Msg: err.Error()}, cwd), 2)
+		return finish(pipeline.Fail(&supervise.Error{Code: "INVALID_ARGUMENT", Msg: err.Error()}, cwd), 2)
 	}
 	decision, err := st.Judge(command)
 	if err == nil && decision.Verdict == policy.Ask && !approvedForSession(command.Text()) {
@@ -143,7 +143,7 @@ func cmdRun(args []string, io stdio) int {
 		case !asked:
 			err = st.ApprovalRequired(command, decision, "stockade run cannot get without a terminal to ask on")
 		case a == answerNo:
-			err = &exec.Error{Code: "APPROVAL_DENIED", Msg: fmt.Sprintf("not approved at the terminal (rule %q: %s); nothing was run", decision.Rule, decision.Reason)}
+			err = &supervise.Error{Code: "APPROVAL_DENIED", Msg: fmt.Sprintf("not approved at the terminal (rule %q: %s); nothing was run", decision.Rule, decision.Reason)}
 		case a == answerSession:
 			if err := approveForSession(command.Text()); err != nil {
 				fmt.Fprintf(io.err, "stockade: warning: the approval is for this run only: %v\n", err)
@@ -179,7 +179,7 @@ func cmdRun(args []string, io stdio) int {
 	}
 	var egress netproxy.Recorder
 	if st.Egress != nil && netns != nil {
-		ln, err := sandbox.ListenIn(netns, exec.ProxyAddr)
+		ln, err := sandbox.ListenIn(netns, supervise.ProxyAddr)
 		if err != nil {
 			printError(io.err, fmt.Errorf("the egress proxy: %w", err))
 			return finish(pipeline.Fail(err, st.Workdir), exitFailed)
@@ -190,8 +190,8 @@ func cmdRun(args []string, io stdio) int {
 	start := time.Now()
 
 	st.Spec.PrivateRoot, st.Spec.SessionDir = state.Root, tmpdir
-	env := exec.SetEnv(st.Env, "TMPDIR", tmpdir)
-	req := exec.OnceRequest{Argv: argv, Env: env, Dir: st.Workdir, Spec: st.Spec, Timeout: timeout.d, NetNS: netns}
+	env := supervise.SetEnv(st.Env, "TMPDIR", tmpdir)
+	req := supervise.OnceRequest{Argv: argv, Env: env, Dir: st.Workdir, Spec: st.Spec, Timeout: timeout.d, NetNS: netns}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	started = true

@@ -13,8 +13,8 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/stockade/stockade/exec"
 	"github.com/stockade/stockade/server"
+	"github.com/stockade/stockade/supervise"
 )
 
 const serveUsage = `usage: stockade serve [flags]
@@ -60,7 +60,7 @@ func cmdServe(args []string, io stdio) int {
 	case idle.d <= 0:
 		return fail(io.err, errors.New("--idle-timeout must be a positive number of seconds or a duration"))
 	}
-	if *truncate != string(exec.TruncateHead) && *truncate != string(exec.TruncateMiddle) {
+	if *truncate != string(supervise.TruncateHead) && *truncate != string(supervise.TruncateMiddle) {
 		return fail(io.err, fmt.Errorf("--truncate %q: must be head or middle", *truncate))
 	}
 	tok, err := bearerToken(*token, *tokenFile, io)
@@ -70,7 +70,7 @@ func cmdServe(args []string, io stdio) int {
 	logger := slog.New(slog.NewTextHandler(io.err, &slog.HandlerOptions{Level: slog.LevelInfo}))
 	slog.SetDefault(logger)
 
-	state, err := exec.DefaultInstance()
+	state, err := supervise.DefaultInstance()
 	if err != nil {
 		printError(io.err, err)
 		return exitFailed
@@ -86,7 +86,7 @@ func cmdServe(args []string, io stdio) int {
 	}
 	srv := server.New(server.Options{
 		Version: shortVersion(), Setup: st, Timeout: timeout.d, NoBash: *noBash,
-		MaxTasks: *maxTasks, Truncate: exec.Truncation(*truncate), Logger: logger, IdleTimeout: idle.d,
+		MaxTasks: *maxTasks, Truncate: supervise.Truncation(*truncate), Logger: logger, IdleTimeout: idle.d,
 	})
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()

@@ -1,6 +1,0 @@
-//go:build !linux
-
-package exec
-
-// killProcessesIn finds no processes where there is no /proc to look in.
-func killProcessesIn([]string) int { return 0 }

@@ -1,0 +1,430 @@
+package supervise
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"os"
+	"path/filepath"
+	"slices"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/stockade/stockade/sandbox"
+)
+
+// Config is what a session is started with.
+type Config struct {
+	Workdir  string        // the initial cwd, writable in workspace-write mode
+	Spec     sandbox.Spec  // what to enforce; Workdir and TmpDir are filled in by the session
+	Env      []string      // the initial environment, already scrubbed
+	Limit    int           // characters of each stream in a result (default DefaultLimit)
+	Truncate Truncation    // which part of a long stream to keep (default TruncateHead)
+	MaxTasks int           // running background tasks at most (default 10)
+	Grace    time.Duration // between SIGTERM and SIGKILL (default 5s)
+	// State holds the session's private directory (TMPDIR, full outputs,
+	// task logs); default DefaultInstance().
+	State  *Instance
+	Stderr io.Writer // the sandbox child's own diagnostics (default os.Stderr)
+	// Shell runs the commands; default DetectShell(): /bin/bash, else /bin/sh.
+	Shell Shell
+	// Egress serves the allowlist proxy on a listener at ProxyAddr inside the
+	// session's network namespace (Spec.NetNS), until the listener is closed;
+	// nil: no proxy.
+	Egress func(net.Listener)
+}
+
+// Session is the state one agent carries between calls: the cwd, the exported
+// environment, the sandbox supervisor and the background tasks.
+type Session struct {
+	cfg     Config
+	init    *shellInit
+	dir     string // private: tmp/ (TMPDIR), out/ (full outputs and task logs)
+	tmp     string
+	out     string
+	spawner spawner
+	devnull *os.File
+
+	mu        sync.Mutex
+	protected ProtectedState // the protected paths after the last command
+	cwd       string
+	env       []string
+	tasks     map[string]*task
+	nextID    int
+	closed    bool
+}
+
+// Request is one command to run.
+type Request struct {
+	Script  string
+	Timeout time.Duration
+	// OnOutput, if set, receives the command's output as it appears
+	// ("stdout" or "stderr"); it must not block.
+	OnOutput func(stream string, p []byte)
+}
+
+// Result is what a foreground command did.
+type Result struct {
+	Stdout, Stderr Output
+	ExitCode       int    // 128+N when killed by signal N; 124 on timeout if it had none
+	Signal         string // the signal that ended it, if any
+	TimedOut       bool
+	Cancelled      bool
+	Cwd            string // where the next command starts
+	Duration       time.Duration
+	Leftovers      int    // processes still running when the shell exited, which were stopped
+	CwdReset       string // why the cwd went back to the workdir, if it did
+	// ProtectedChanged lists the protected files (git hooks and config, the
+	// policy file) that changed since the previous command ended: by this
+	// command, or a background task, where the host could not make them
+	// read-only.
+	ProtectedChanged []string
+}
+
+// NewSession creates the session's private directory and starts its sandbox.
+func NewSession(cfg Config) (*Session, error) {
+	if cfg.Limit <= 0 {
+		cfg.Limit = DefaultLimit
+	}
+	if cfg.Truncate == "" {
+		cfg.Truncate = TruncateHead
+	}
+	if cfg.MaxTasks <= 0 {
+		cfg.MaxTasks = 10
+	}
+	if cfg.Grace <= 0 {
+		cfg.Grace = 5 * time.Second
+	}
+	if cfg.Stderr == nil {
+		cfg.Stderr = os.Stderr
+	}
+	workdir, err := filepath.Abs(cfg.Workdir)
+	if err != nil {
+		return nil, err
+	}
+	if cfg.State == nil {
+		if cfg.State, err = DefaultInstance(); err != nil {
+			return nil, err
+		}
+	}
+	dir, err := cfg.State.NewDir("session-")
+	if err != nil {
+		return nil, fmt.Errorf("session directory: %w", err)
+	}
+	if cfg.Shell.Path == "" {
+		cfg.Shell = DetectShell()
+	}
+	s := &Session{cfg: cfg, dir: dir, tmp: filepath.Join(dir, "tmp"), out: filepath.Join(dir, "out"),
+		cwd: workdir, tasks: map[string]*task{}}
+	fail := func(err error) (*Session, error) {
+		os.RemoveAll(dir)
+		return nil, err
+	}
+	for _, d := range []string{s.tmp, s.out} {
+		if err := os.Mkdir(d, 0o700); err != nil {
+			return fail(err)
+		}
+	}
+	if s.init, err = newShellInit(dir); err != nil {
+		return fail(err)
+	}
+	if s.devnull, err = os.Open(os.DevNull); err != nil {
+		return fail(err)
+	}
+	s.env = SetEnv(cfg.Env, "TMPDIR", s.tmp)
+	spec := cfg.Spec
+	spec.Workdir, spec.TmpDir = workdir, s.tmp
+	spec.PrivateRoot, spec.SessionDir = cfg.State.Root, dir
+	s.cfg.Spec.Protected, s.cfg.Spec.Workdir = spec.Protected, workdir
+	s.protected = SnapshotProtected(spec.Protected)
+	if s.spawner, err = newSpawner(spec, cfg.Stderr, cfg.Egress); err != nil {
+		s.devnull.Close()
+		return fail(err)
+	}
+	return s, nil
+}
+
+// Applied says what the sandbox child really put in force.
+func (s *Session) Applied() sandbox.Applied { return s.spawner.applied() }
+
+// Cwd is the directory the next command starts in.
+func (s *Session) Cwd() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.cwd
+}
+
+// TmpDir is the session's private temporary directory.
+func (s *Session) TmpDir() string { return s.tmp }
+
+// Env is the environment the next command starts with.
+func (s *Session) Env() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return slices.Clone(s.env)
+}
+
+// startDir returns the cwd to start in; a cwd that has disappeared falls back to
+// the workdir, and the reason is returned.
+func (s *Session) startDir() (string, string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if fi, err := os.Stat(s.cwd); err != nil || !fi.IsDir() {
+		old := s.cwd
+		s.cwd = s.cfg.Spec.Workdir
+		if s.cwd == "" {
+			s.cwd, _ = filepath.Abs(s.cfg.Workdir)
+		}
+		return s.cwd, fmt.Sprintf("the previous directory %s no longer exists; started in %s", old, s.cwd)
+	}
+	return s.cwd, ""
+}
+
+// Run runs a command in the foreground and returns when its shell has exited
+// and everything it left behind has been stopped.
+func (s *Session) Run(ctx context.Context, req Request) (Result, error) {
+	if err := s.check(); err != nil {
+		return Result{}, err
+	}
+	start := time.Now()
+	dir, reset := s.startDir()
+	argv, extra := s.init.argv(s.cfg.Shell, req.Script)
+	env := append(s.Env(), extra...)
+
+	var p pipes
+	defer p.closeAll()
+	stdoutR, stdoutW, err := p.pipe()
+	if err != nil {
+		return Result{}, &Error{"SPAWN_FAILED", err.Error()}
+	}
+	stderrR, stderrW, err := p.pipe()
+	if err != nil {
+		return Result{}, &Error{"SPAWN_FAILED", err.Error()}
+	}
+	reportR, reportW, err := p.pipe()
+	if err != nil {
+		return Result{}, &Error{"SPAWN_FAILED", err.Error()}
+	}
+	id, _, exited, err := s.spawner.spawn(argv, env, dir, [4]*os.File{s.devnull, stdoutW, stderrW, reportW})
+	p.closeWriters()
+	if err != nil {
+		return Result{}, &Error{"SPAWN_FAILED", fmt.Sprintf("could not start %s: %v", s.cfg.Shell.Path, err)}
+	}
+
+	outCap := NewCapture(s.cfg.Limit, s.cfg.Truncate, s.out, "stdout", streamTo(req.OnOutput, "stdout"))
+	errCap := NewCapture(s.cfg.Limit, s.cfg.Truncate, s.out, "stderr", streamTo(req.OnOutput, "stderr"))
+	var report limitedBuffer
+	report.max = 4 << 20
+	var wg sync.WaitGroup
+	copyInto := func(w io.Writer, r *os.File) {
+		defer wg.Done()
+		copyOutput(w, r)
+	}
+	wg.Add(3)
+	go copyInto(outCap, stdoutR)
+	go copyInto(errCap, stderrR)
+	go copyInto(&report, reportR)
+
+	timeout := req.Timeout
+	if timeout <= 0 {
+		timeout = 2 * time.Minute
+	}
+	timer := time.NewTimer(timeout)
+	defer timer.Stop()
+	res := Result{}
+	supervisorGone := false
+	var msg sandbox.ZygoteMsg
+	select {
+	case msg = <-exited:
+	case <-timer.C:
+		res.TimedOut = true
+		msg = s.stop(id, exited)
+	case <-ctx.Done():
+		res.Cancelled = true
+		msg = s.stop(id, exited)
+	case <-s.spawner.gone():
+		supervisorGone = true
+	}
+	drain(&wg, p.readers, 2*time.Second)
+
+	res.Stdout, res.Stderr = outCap.Finish(), errCap.Finish()
+	res.Duration = time.Since(start)
+	res.Leftovers = msg.Leftovers
+	res.CwdReset = reset
+	res.ExitCode, res.Signal = decodeStatus(msg.Status)
+	if supervisorGone {
+		res.ExitCode = -1
+		return res, &Error{"SANDBOX_FAILED", "the sandbox supervisor exited while the command ran (it may have been killed by the command); everything it ran was stopped, and the next call starts a new one"}
+	}
+	if res.TimedOut && res.ExitCode == 0 {
+		res.ExitCode = 124
+	}
+	now := SnapshotProtected(s.cfg.Spec.Protected)
+	s.mu.Lock()
+	res.ProtectedChanged = ChangedProtected(s.protected, now, s.cfg.Spec.Workdir)
+	s.protected = now
+	if !res.TimedOut && !res.Cancelled {
+		if cwd, env, ok := s.init.parseReport(report.Bytes()); ok {
+			s.cwd = cwd
+			if env != nil {
+				s.env = SetEnv(env, "TMPDIR", s.tmp)
+			}
+		}
+	}
+	res.Cwd = s.cwd
+	s.mu.Unlock()
+	return res, nil
+}
+
+// check refuses a call on a closed session. What a command may be (its size,
+// the policy) is judged before it gets here, by package pipeline.
+func (s *Session) check() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return &Error{"SESSION_CLOSED", "the session has ended"}
+	}
+	return nil
+}
+
+// stop ends command id: SIGTERM to its process group, then after the grace
+// period SIGKILL to the group and everything it left behind.
+func (s *Session) stop(id uint64, exited <-chan sandbox.ZygoteMsg) sandbox.ZygoteMsg {
+	s.spawner.signal(id, syscall.SIGTERM)
+	grace := time.NewTimer(s.cfg.Grace)
+	defer grace.Stop()
+	select {
+	case m := <-exited:
+		return m
+	case <-grace.C:
+	case <-s.spawner.gone():
+		return sandbox.ZygoteMsg{Status: int(syscall.SIGKILL)}
+	}
+	s.spawner.signal(id, syscall.SIGKILL)
+	select {
+	case m := <-exited:
+		return m
+	case <-s.spawner.gone():
+		return sandbox.ZygoteMsg{Status: int(syscall.SIGKILL)}
+	}
+}
+
+func streamTo(f func(string, []byte), stream string) func([]byte) {
+	if f == nil {
+		return nil
+	}
+	return func(p []byte) { f(stream, p) }
+}
+
+// Close stops every task and the sandbox supervisor, and removes the session's
+// private directory.
+func (s *Session) Close() error {
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		return nil
+	}
+	s.closed = true
+	tasks := make([]*task, 0, len(s.tasks))
+	for _, t := range s.tasks {
+		tasks = append(tasks, t)
+	}
+	s.mu.Unlock()
+	for _, t := range tasks {
+		s.spawner.signal(t.zid, syscall.SIGKILL)
+	}
+	s.spawner.close()
+	for _, t := range tasks {
+		<-t.done
+	}
+	s.devnull.Close()
+	return os.RemoveAll(s.dir)
+}
+
+// copyOutput copies r to w until r ends, with a buffer that starts small and
+// doubles, up to 256 KiB, each time a read fills it: a command that prints a
+// line costs a call 4 KiB, one that streams is read in few system calls.
+// (io.Copy would hand an *os.File's copy to its WriteTo, with a fixed 32 KiB
+// buffer of its own.)
+func copyOutput(w io.Writer, r io.Reader) {
+	buf := make([]byte, 4<<10)
+	for {
+		n, err := r.Read(buf)
+		if n > 0 {
+			w.Write(buf[:n])
+			if n == len(buf) && len(buf) < 256<<10 {
+				buf = make([]byte, 2*len(buf))
+			}
+		}
+		if err != nil {
+			return
+		}
+	}
+}
+
+// limitedBuffer keeps at most max bytes and drops the rest.
+type limitedBuffer struct {
+	buf []byte
+	max int
+}
+
+func (b *limitedBuffer) Write(p []byte) (int, error) {
+	if room := b.max - len(b.buf); room > 0 {
+		b.buf = append(b.buf, p[:min(room, len(p))]...)
+	}
+	return len(p), nil
+}
+
+func (b *limitedBuffer) Bytes() []byte { return b.buf }
+
+// pipes tracks the pipes of one call so every end is closed exactly once.
+type pipes struct {
+	readers, writers []*os.File
+}
+
+func (p *pipes) pipe() (r, w *os.File, err error) {
+	r, w, err = os.Pipe()
+	if err != nil {
+		return nil, nil, err
+	}
+	growPipe(r)
+	p.readers = append(p.readers, r)
+	p.writers = append(p.writers, w)
+	return r, w, nil
+}
+
+func (p *pipes) closeWriters() {
+	for _, w := range p.writers {
+		w.Close()
+	}
+	p.writers = nil
+}
+
+// drain waits, at most d, for the copies (counted by wg) out of readers to
+// reach end of file; then it stops them. Everything a command started is
+// stopped before, so the pipes close; a writer that escaped must not hold the
+// caller, though.
+func drain(wg *sync.WaitGroup, readers []*os.File, d time.Duration) {
+	done := make(chan struct{})
+	go func() { wg.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(d):
+		for _, r := range readers {
+			r.SetReadDeadline(time.Now())
+		}
+		<-done
+		slog.Warn("a process outside the command's tree still held its output; stopped reading")
+	}
+}
+
+func (p *pipes) closeAll() {
+	p.closeWriters()
+	for _, r := range p.readers {
+		r.Close()
+	}
+	p.readers = nil
+}

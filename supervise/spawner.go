@@ -1,0 +1,18 @@
+package supervise
+
+import (
+	"os"
+	"syscall"
+
+	"github.com/stockade/stockade/sandbox"
+)
+
+// spawner starts commands inside the session's sandbox: a zygote on Linux,
+// plain child processes elsewhere.
+type spawner interface {
+	spawn(argv, env []string, dir string, files [4]*os.File) (id uint64, pid int, exited <-chan sandbox.ZygoteMsg, err error)
+	signal(id uint64, sig syscall.Signal)
+	applied() sandbox.Applied
+	gone() <-chan struct{} // closed when the supervisor of running commands is gone
+	close()
+}
