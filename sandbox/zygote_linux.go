@@ -30,7 +30,7 @@ func zygoteMain() int {
 	runtime.LockOSThread()
 	z := &zygote{sock: ControlFD, running: map[uint64]int{}, byPid: map[int]uint64{}}
 	unix.CloseOnExec(z.sock)
-	// The parent-death signal (see exec.startZygote): the parent is gone.
+	// The parent-death signal (see StartSupervisor): the parent is gone.
 	term := make(chan os.Signal, 1)
 	signal.Notify(term, syscall.SIGTERM)
 

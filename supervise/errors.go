@@ -1,9 +1,6 @@
 package supervise
 
-import (
-	"errors"
-	"fmt"
-)
+import "fmt"
 
 // Error is a failure of the tool, not of the command: it has a stable code.
 type Error struct {
@@ -22,10 +19,6 @@ type SandboxError struct {
 func (e *SandboxError) Error() string {
 	return fmt.Sprintf("the sandbox could not be applied (%s): %s", e.Stage, e.Msg)
 }
-
-// errSupervisorGone is returned for calls in flight when the sandbox supervisor
-// exits, for example because a command killed it.
-var errSupervisorGone = errors.New("the sandbox supervisor exited")
 
 // StateDirError refuses a state directory that this user does not own alone:
 // another user may have created it first to read or plant session files.

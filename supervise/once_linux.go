@@ -6,6 +6,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 	"os/exec"
 	"sync"
@@ -188,4 +189,11 @@ func killGroupAndStrays(pgid int) int {
 		n++
 	}
 	return n + killStrays()
+}
+
+// removeProcLimit stops what is left in a process-bound cgroup and removes it.
+func removeProcLimit(dir string) {
+	if err := sandbox.RemoveProcLimit(dir); err != nil {
+		slog.Warn("could not remove the process-bound cgroup", "dir", dir, "error", err)
+	}
 }

@@ -208,7 +208,7 @@ func (s *Session) Run(ctx context.Context, req Request) (Result, error) {
 	if err != nil {
 		return Result{}, &Error{"SPAWN_FAILED", err.Error()}
 	}
-	id, _, exited, err := s.spawner.spawn(argv, env, dir, [4]*os.File{s.devnull, stdoutW, stderrW, reportW})
+	cmd, err := s.spawner.spawn(argv, env, dir, [4]*os.File{s.devnull, stdoutW, stderrW, reportW})
 	p.closeWriters()
 	if err != nil {
 		return Result{}, &Error{"SPAWN_FAILED", fmt.Sprintf("could not start %s: %v", s.cfg.Shell.Path, err)}
@@ -236,15 +236,15 @@ func (s *Session) Run(ctx context.Context, req Request) (Result, error) {
 	defer timer.Stop()
 	res := Result{}
 	supervisorGone := false
-	var msg sandbox.ZygoteMsg
+	var msg sandbox.Exit
 	select {
-	case msg = <-exited:
+	case msg = <-cmd.Exited:
 	case <-timer.C:
 		res.TimedOut = true
-		msg = s.stop(id, exited)
+		msg = s.stop(cmd)
 	case <-ctx.Done():
 		res.Cancelled = true
-		msg = s.stop(id, exited)
+		msg = s.stop(cmd)
 	case <-s.spawner.gone():
 		supervisorGone = true
 	}
@@ -292,7 +292,8 @@ func (s *Session) check() error {
 
 // stop ends command id: SIGTERM to its process group, then after the grace
 // period SIGKILL to the group and everything it left behind.
-func (s *Session) stop(id uint64, exited <-chan sandbox.ZygoteMsg) sandbox.ZygoteMsg {
+func (s *Session) stop(cmd sandbox.Command) sandbox.Exit {
+	id, exited := cmd.ID, cmd.Exited
 	s.spawner.signal(id, syscall.SIGTERM)
 	grace := time.NewTimer(s.cfg.Grace)
 	defer grace.Stop()
@@ -301,14 +302,14 @@ func (s *Session) stop(id uint64, exited <-chan sandbox.ZygoteMsg) sandbox.Zygot
 		return m
 	case <-grace.C:
 	case <-s.spawner.gone():
-		return sandbox.ZygoteMsg{Status: int(syscall.SIGKILL)}
+		return sandbox.Exit{Status: int(syscall.SIGKILL)}
 	}
 	s.spawner.signal(id, syscall.SIGKILL)
 	select {
 	case m := <-exited:
 		return m
 	case <-s.spawner.gone():
-		return sandbox.ZygoteMsg{Status: int(syscall.SIGKILL)}
+		return sandbox.Exit{Status: int(syscall.SIGKILL)}
 	}
 }
 

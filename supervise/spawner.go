@@ -10,7 +10,7 @@ import (
 // spawner starts commands inside the session's sandbox: a zygote on Linux,
 // plain child processes elsewhere.
 type spawner interface {
-	spawn(argv, env []string, dir string, files [4]*os.File) (id uint64, pid int, exited <-chan sandbox.ZygoteMsg, err error)
+	spawn(argv, env []string, dir string, files [4]*os.File) (sandbox.Command, error)
 	signal(id uint64, sig syscall.Signal)
 	applied() sandbox.Applied
 	gone() <-chan struct{} // closed when the supervisor of running commands is gone

@@ -3,6 +3,7 @@
 package supervise
 
 import (
+	"errors"
 	"io"
 	"net"
 	"os"
@@ -13,32 +14,71 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// zygoteSpawner keeps one zygote per session, and starts a new one when a
-// command killed the previous one.
+// zygoteSpawner keeps one zygote (a sandbox.Supervisor) per session, and
+// starts a new one when a command killed the previous one.
 type zygoteSpawner struct {
 	spec   sandbox.Spec
 	stderr io.Writer
 	egress func(net.Listener)
 	mu     sync.Mutex
-	z      *zygoteClient
+	z      *zygote
+}
+
+// zygote is one sandbox supervisor and the network namespace it was started in.
+type zygote struct {
+	*sandbox.Supervisor
+	net *sessionNet // nil without a network namespace
 }
 
 func newSpawner(spec sandbox.Spec, stderr io.Writer, egress func(net.Listener)) (spawner, error) {
 	becomeSubreaper()
-	z, err := startZygote(spec, stderr, egress)
+	s := &zygoteSpawner{spec: spec, stderr: stderr, egress: egress}
+	z, err := s.start()
 	if err != nil {
 		return nil, err
 	}
-	return &zygoteSpawner{spec: spec, stderr: stderr, egress: egress, z: z}, nil
+	s.z = z
+	return s, nil
 }
 
-func (s *zygoteSpawner) current() (*zygoteClient, error) {
+// start starts a zygote, in a network namespace of its own when the spec
+// asks for one. This process is the subreaper of its commands: the zygote is
+// one of its known children, and what the zygote's commands leave when it
+// dies is stopped.
+func (s *zygoteSpawner) start() (*zygote, error) {
+	snet, err := openSessionNet(s.spec, s.egress)
+	if err != nil {
+		return nil, err
+	}
+	cfg := sandbox.SupervisorConfig{Stderr: s.stderr, Start: startKnown,
+		Exited: func(pid int) { knownChildren.Delete(pid); killStrays() }}
+	if snet != nil {
+		cfg.NetNS = snet.ns
+	}
+	sup, err := sandbox.StartSupervisor(s.spec, cfg)
+	if err != nil {
+		snet.close()
+		var se *sandbox.StartError
+		if errors.As(err, &se) {
+			return nil, &SandboxError{Stage: se.Stage, Msg: se.Err.Error()}
+		}
+		return nil, err
+	}
+	return &zygote{Supervisor: sup, net: snet}, nil
+}
+
+func (z *zygote) close() {
+	z.Close()
+	z.net.close()
+}
+
+func (s *zygoteSpawner) current() (*zygote, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	select {
-	case <-s.z.dead:
+	case <-s.z.Done():
 		s.z.close()
-		z, err := startZygote(s.spec, s.stderr, s.egress)
+		z, err := s.start()
 		if err != nil {
 			return nil, err
 		}
@@ -48,35 +88,31 @@ func (s *zygoteSpawner) current() (*zygoteClient, error) {
 	return s.z, nil
 }
 
-func (s *zygoteSpawner) spawn(argv, env []string, dir string, files [4]*os.File) (uint64, int, <-chan sandbox.ZygoteMsg, error) {
+func (s *zygoteSpawner) spawn(argv, env []string, dir string, files [4]*os.File) (sandbox.Command, error) {
 	z, err := s.current()
 	if err != nil {
-		return 0, 0, nil, err
+		return sandbox.Command{}, err
 	}
-	var fds [4]int
-	for i, f := range files {
-		fds[i] = int(f.Fd())
-	}
-	return z.spawn(argv, env, dir, fds)
+	return z.Spawn(argv, env, dir, files)
 }
 
 func (s *zygoteSpawner) signal(id uint64, sig syscall.Signal) {
 	s.mu.Lock()
 	z := s.z
 	s.mu.Unlock()
-	z.signal(id, sig)
+	z.Signal(id, sig)
 }
 
 func (s *zygoteSpawner) applied() sandbox.Applied {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.z.applied
+	return s.z.Applied()
 }
 
 func (s *zygoteSpawner) gone() <-chan struct{} {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.z.dead
+	return s.z.Done()
 }
 
 func (s *zygoteSpawner) close() {

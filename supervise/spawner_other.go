@@ -31,26 +31,26 @@ func newSpawner(spec sandbox.Spec, stderr io.Writer, egress func(net.Listener)) 
 	return &directSpawner{procs: map[uint64]*os.Process{}, never: make(chan struct{})}, nil
 }
 
-func (d *directSpawner) spawn(argv, env []string, dir string, files [4]*os.File) (uint64, int, <-chan sandbox.ZygoteMsg, error) {
+func (d *directSpawner) spawn(argv, env []string, dir string, files [4]*os.File) (sandbox.Command, error) {
 	id := d.nextID.Add(1)
 	env = append(env[:len(env):len(env)], fmt.Sprintf("%s=%d", sandbox.TaskEnv, id))
 	p, err := startDirect(argv, env, dir, files)
 	if err != nil {
-		return 0, 0, nil, err
+		return sandbox.Command{}, err
 	}
 	d.mu.Lock()
 	d.procs[id] = p
 	d.mu.Unlock()
-	exited := make(chan sandbox.ZygoteMsg, 1)
+	exited := make(chan sandbox.Exit, 1)
 	go func() {
 		state, _ := p.Wait()
 		signalGroup(p, syscall.SIGKILL) // what the shell left in its group
 		d.mu.Lock()
 		delete(d.procs, id)
 		d.mu.Unlock()
-		exited <- sandbox.ZygoteMsg{Op: sandbox.OpExited, ID: id, Status: waitStatus(state)}
+		exited <- sandbox.Exit{Status: waitStatus(state)}
 	}()
-	return id, p.Pid, exited, nil
+	return sandbox.Command{ID: id, Pid: p.Pid, Exited: exited}, nil
 }
 
 func (d *directSpawner) signal(id uint64, sig syscall.Signal) {

@@ -78,22 +78,22 @@ func (s *Session) Start(req Request) (TaskInfo, error) {
 	defer log.Close()
 	argv, extra := s.init.argv(s.cfg.Shell, req.Script)
 	// A background task does not report a cwd: its fd 3 goes nowhere.
-	zid, pid, exited, err := s.spawner.spawn(argv, append(s.Env(), extra...), dir, [4]*os.File{s.devnull, log, log, s.devnull})
+	cmd, err := s.spawner.spawn(argv, append(s.Env(), extra...), dir, [4]*os.File{s.devnull, log, log, s.devnull})
 	if err != nil {
 		return TaskInfo{}, &Error{"SPAWN_FAILED", fmt.Sprintf("could not start %s: %v", s.cfg.Shell.Path, err)}
 	}
-	t := &task{TaskInfo: TaskInfo{ID: id, Command: req.Script, Pid: pid, Pgid: pid, LogPath: logPath, Started: time.Now()},
-		zid: zid, done: make(chan struct{})}
+	t := &task{TaskInfo: TaskInfo{ID: id, Command: req.Script, Pid: cmd.Pid, Pgid: cmd.Pid, LogPath: logPath, Started: time.Now()},
+		zid: cmd.ID, done: make(chan struct{})}
 	s.mu.Lock()
 	s.tasks[id] = t
 	s.mu.Unlock()
-	go s.watch(t, exited)
+	go s.watch(t, cmd.Exited)
 	return t.TaskInfo, nil
 }
 
 // watch waits for a task to end and appends the completion line to its log.
-func (s *Session) watch(t *task, exited <-chan sandbox.ZygoteMsg) {
-	var m sandbox.ZygoteMsg
+func (s *Session) watch(t *task, exited <-chan sandbox.Exit) {
+	var m sandbox.Exit
 	select {
 	case m = <-exited:
 	case <-s.spawner.gone():

@@ -1,0 +1,301 @@
+//go:build linux
+
+package sandbox
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/exec"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// This is the parent's half of the zygote protocol (zygote.go); the child's
+// half is zygote_linux.go. Both ends live in this package, so a change to the
+// protocol is a change to one package.
+
+// Supervisor drives one zygote: the re-executed stockade child that applied a
+// Spec once and now spawns each command on request.
+type Supervisor struct {
+	cmd     *exec.Cmd
+	cfg     SupervisorConfig
+	fd      int // our end of the seqpacket socket
+	applied Applied
+
+	sendMu  sync.Mutex
+	mu      sync.Mutex
+	waiters map[uint64]*waiter
+	nextID  atomic.Uint64
+
+	dead    chan struct{} // closed when the zygote is gone and what it left is stopped
+	exited  chan struct{} // closed when the zygote has been waited for
+	closing atomic.Bool
+	closed  sync.Once
+	reading bool
+}
+
+// SupervisorConfig is what StartSupervisor needs besides the Spec.
+type SupervisorConfig struct {
+	// Stderr receives the zygote's own diagnostics.
+	Stderr io.Writer
+	// NetNS is the network namespace to join (see NewNetNS); required when
+	// the Spec asks for one (Spec.NetNS), and still the caller's to close.
+	NetNS *os.File
+	// Start starts the zygote's process (default cmd.Start). A caller that
+	// is the subreaper of its commands uses it to know this child as its own.
+	Start func(*exec.Cmd) error
+	// Exited, if set, is called with the zygote's pid once it has exited and
+	// been waited for, before anyone is told it is gone: a subreaper stops
+	// there what the zygote's commands left behind and was reparented to it.
+	Exited func(pid int)
+}
+
+type waiter struct {
+	started chan ZygoteMsg // started or failed
+	exited  chan Exit
+}
+
+// selfExe is the binary re-executed as the sandboxed child.
+const selfExe = "/proc/self/exe"
+
+// StartSupervisor starts the sandboxed zygote and waits until it reports that
+// spec is in force. A *StartError means the sandbox could not be applied.
+func StartSupervisor(spec Spec, cfg SupervisorConfig) (*Supervisor, error) {
+	if spec.NetNS && cfg.NetNS == nil {
+		return nil, &StartError{"sandbox", errors.New("the spec joins a network namespace, and none was given")}
+	}
+	if cfg.Start == nil {
+		cfg.Start = (*exec.Cmd).Start
+	}
+	fds, err := unix.Socketpair(unix.AF_UNIX, unix.SOCK_SEQPACKET|unix.SOCK_CLOEXEC, 0)
+	if err != nil {
+		return nil, fmt.Errorf("socketpair: %w", err)
+	}
+	for _, fd := range fds {
+		// Big enough for the largest packet; root may exceed the sysctl limits.
+		if unix.SetsockoptInt(fd, unix.SOL_SOCKET, unix.SO_SNDBUFFORCE, MaxPacket) != nil {
+			unix.SetsockoptInt(fd, unix.SOL_SOCKET, unix.SO_SNDBUF, MaxPacket)
+		}
+		if unix.SetsockoptInt(fd, unix.SOL_SOCKET, unix.SO_RCVBUFFORCE, MaxPacket) != nil {
+			unix.SetsockoptInt(fd, unix.SOL_SOCKET, unix.SO_RCVBUF, MaxPacket)
+		}
+	}
+	childEnd := os.NewFile(uintptr(fds[1]), "zygote-control")
+	cmd := exec.Command(selfExe, ChildArg, string(ModeZygote))
+	cmd.Args[0] = os.Args[0]
+	cmd.Env = []string{}
+	cmd.ExtraFiles = []*os.File{childEnd}
+	if spec.NetNS {
+		cmd.ExtraFiles = append(cmd.ExtraFiles, nil, cfg.NetNS) // at NetNSFD
+		cmd.Args = append(cmd.Args, NetNSArg)
+	}
+	cmd.Stderr = cfg.Stderr
+	// SIGTERM when this process dies, however it dies: the zygote then kills
+	// every process below it before it leaves (SIGKILL would leave them to
+	// init). The fork checks for a parent already gone, and until the zygote
+	// handles SIGTERM, SIGTERM kills it before it has started anything.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGTERM}
+	err = cfg.Start(cmd)
+	childEnd.Close()
+	if err != nil {
+		unix.Close(fds[0])
+		return nil, fmt.Errorf("start sandbox child: %w", err)
+	}
+	z := &Supervisor{cmd: cmd, cfg: cfg, fd: fds[0], waiters: map[uint64]*waiter{},
+		dead: make(chan struct{}), exited: make(chan struct{})}
+	go func() { cmd.Wait(); close(z.exited) }()
+
+	r, err := z.handshake(spec)
+	if err == nil && r.Error != "" {
+		err = &StartError{r.Stage, errors.New(r.Error)}
+	}
+	if err != nil {
+		z.Close()
+		return nil, err
+	}
+	z.applied = *r.Applied
+	z.reading = true
+	go z.readLoop()
+	return z, nil
+}
+
+// Applied says what the zygote put in force.
+func (z *Supervisor) Applied() Applied { return z.applied }
+
+// Done is closed when the zygote is gone and what it left has been stopped.
+func (z *Supervisor) Done() <-chan struct{} { return z.dead }
+
+func (z *Supervisor) handshake(spec Spec) (Reply, error) {
+	var r Reply
+	b, err := json.Marshal(Request{Mode: ModeZygote, Spec: spec})
+	if err != nil {
+		return r, err
+	}
+	if err := unix.Sendmsg(z.fd, b, nil, nil, 0); err != nil {
+		return r, fmt.Errorf("send sandbox spec: %w", err)
+	}
+	// The child answers within milliseconds; a child that hangs must not hang us.
+	unix.SetsockoptTimeval(z.fd, unix.SOL_SOCKET, unix.SO_RCVTIMEO, &unix.Timeval{Sec: 10})
+	buf := make([]byte, 64<<10)
+	n, _, _, _, err := unix.Recvmsg(z.fd, buf, nil, 0)
+	unix.SetsockoptTimeval(z.fd, unix.SOL_SOCKET, unix.SO_RCVTIMEO, &unix.Timeval{})
+	if err != nil || n == 0 {
+		return r, fmt.Errorf("the sandbox child exited before reporting: %v", err)
+	}
+	if err := json.Unmarshal(buf[:n], &r); err != nil {
+		return r, err
+	}
+	if r.Error == "" && r.Applied == nil {
+		return r, errors.New("the sandbox child sent an empty reply")
+	}
+	return r, nil
+}
+
+func (z *Supervisor) readLoop() {
+	buf := make([]byte, 64<<10)
+	for {
+		n, _, _, _, err := unix.Recvmsg(z.fd, buf, nil, 0)
+		if err == unix.EINTR {
+			continue
+		}
+		if err != nil || n == 0 {
+			if !z.closing.Load() {
+				// Killed from inside the sandbox: what it ran was reparented
+				// to our caller, and is stopped before anyone is told it is gone.
+				z.waitExited()
+				z.afterExit()
+				removeProcLimit(z.applied.ProcLimit)
+			}
+			z.mu.Lock()
+			close(z.dead)
+			z.mu.Unlock()
+			return
+		}
+		var m ZygoteMsg
+		if json.Unmarshal(buf[:n], &m) != nil {
+			continue
+		}
+		z.mu.Lock()
+		w := z.waiters[m.ID]
+		if m.Op == OpExited || m.Op == OpFailed {
+			delete(z.waiters, m.ID)
+		}
+		z.mu.Unlock()
+		if w == nil {
+			continue
+		}
+		if m.Op == OpExited {
+			w.exited <- Exit{Status: m.Status, Leftovers: m.Leftovers}
+		} else {
+			w.started <- m
+		}
+	}
+}
+
+// Spawn starts argv in the sandbox with files as its descriptors 0 to 3, in
+// a process group of its own.
+func (z *Supervisor) Spawn(argv, env []string, dir string, files [4]*os.File) (Command, error) {
+	id := z.nextID.Add(1)
+	b, err := json.Marshal(ZygoteMsg{Op: OpSpawn, ID: id, Argv: argv, Env: env, Dir: dir})
+	if err != nil {
+		return Command{}, err
+	}
+	if len(b) > MaxPacket {
+		return Command{}, fmt.Errorf("the command and its environment are %d bytes; at most %d fit", len(b), MaxPacket)
+	}
+	var fds [4]int
+	for i, f := range files {
+		fds[i] = int(f.Fd())
+	}
+	w := &waiter{started: make(chan ZygoteMsg, 1), exited: make(chan Exit, 1)}
+	z.mu.Lock()
+	select {
+	case <-z.dead:
+		z.mu.Unlock()
+		return Command{}, ErrSupervisorGone
+	default:
+	}
+	z.waiters[id] = w
+	z.mu.Unlock()
+
+	z.sendMu.Lock()
+	err = unix.Sendmsg(z.fd, b, unix.UnixRights(fds[:]...), nil, 0)
+	z.sendMu.Unlock()
+	if err != nil {
+		z.mu.Lock()
+		delete(z.waiters, id)
+		z.mu.Unlock()
+		return Command{}, fmt.Errorf("send to the sandbox supervisor: %w", err)
+	}
+	select {
+	case m := <-w.started:
+		if m.Op == OpFailed {
+			return Command{}, errors.New(m.Error)
+		}
+		return Command{ID: id, Pid: m.Pid, Exited: w.exited}, nil
+	case <-z.dead:
+		return Command{}, ErrSupervisorGone
+	}
+}
+
+// Signal sends sig to the process group of command id; SIGKILL also stops
+// what it left behind.
+func (z *Supervisor) Signal(id uint64, sig syscall.Signal) {
+	b, _ := json.Marshal(ZygoteMsg{Op: OpSignal, ID: id, Signal: int(sig)})
+	z.sendMu.Lock()
+	unix.Sendmsg(z.fd, b, nil, nil, 0)
+	z.sendMu.Unlock()
+}
+
+// Close stops the zygote, which kills every command it still runs, and waits
+// for it. A zygote that does not leave in time is killed.
+func (z *Supervisor) Close() {
+	z.closed.Do(func() {
+		z.closing.Store(true)
+		unix.Shutdown(z.fd, unix.SHUT_RDWR)
+		z.waitExited()
+		// The zygote killed everything below it before leaving; anything that
+		// still reached our caller (it was killed, or raced it) is stopped there.
+		z.afterExit()
+		if z.reading {
+			<-z.dead
+		}
+		unix.Close(z.fd)
+		removeProcLimit(z.applied.ProcLimit)
+	})
+}
+
+func (z *Supervisor) afterExit() {
+	if z.cfg.Exited != nil {
+		z.cfg.Exited(z.cmd.Process.Pid)
+	}
+}
+
+// waitExited waits until the zygote has exited and been waited for; one that
+// is still there after 3 s is killed.
+func (z *Supervisor) waitExited() {
+	select {
+	case <-z.exited:
+	case <-time.After(3 * time.Second):
+		z.cmd.Process.Kill()
+		<-z.exited
+	}
+}
+
+// removeProcLimit stops what is left in a process-bound cgroup and removes it.
+func removeProcLimit(dir string) {
+	if dir == "" {
+		return
+	}
+	if err := RemoveProcLimit(dir); err != nil {
+		slog.Warn("could not remove the process-bound cgroup", "dir", dir, "error", err)
+	}
+}
