@@ -10,36 +10,36 @@ const ChildArg = "__stockade_sandbox_child__"
 
 // Descriptors the child inherits (ExtraFiles in the parent).
 const (
-	// ControlFD is a unix seqpacket socket that carries the Request, then
+	// controlFD is a unix seqpacket socket that carries the request, then
 	// spawn requests and their results.
-	ControlFD = 3
+	controlFD = 3
 )
 
 // Mode says what the child does once the sandbox is in force.
-type Mode string
+type mode string
 
 const (
-	ModeZygote Mode = "zygote" // spawn commands on request, see Zygote
+	modeZygote mode = "zygote" // spawn commands on request, see zygote.go
 )
 
-// Request is the first message to the child.
-type Request struct {
-	Mode Mode `json:"mode"`
+// request is the first message to the child.
+type request struct {
+	Mode mode `json:"mode"`
 	Spec Spec `json:"spec"`
 }
 
-// Reply is the child's answer to a Request: what it applied, or why it could not.
+// reply is the child's answer to a request: what it applied, or why it could not.
 // A child that cannot apply the sandbox never runs the command.
-type Reply struct {
+type reply struct {
 	Applied *Applied `json:"applied,omitempty"`
 	Error   string   `json:"error,omitempty"`
 	// Stage is where it failed: "request", "sandbox" or "exec".
 	Stage string `json:"stage,omitempty"`
 }
 
-// ExitSetupFailed is the child's exit status when it could not set up; the parent
-// learns why from the Reply, never from this number.
-const ExitSetupFailed = 125
+// exitSetupFailed is the child's exit status when it could not set up; the parent
+// learns why from the reply, never from this number.
+const exitSetupFailed = 125
 
 // ChildMain is the entry point of the re-executed child. It never returns.
 func ChildMain(args []string) {

@@ -11,11 +11,11 @@ import (
 )
 
 func childMain() int {
-	if len(os.Args) > 2 && os.Args[2] == string(ModeZygote) {
+	if len(os.Args) > 2 && os.Args[2] == string(modeZygote) {
 		return zygoteMain()
 	}
 	fmt.Fprintln(os.Stderr, "stockade: error: the sandbox child runs in zygote mode only")
-	return ExitSetupFailed
+	return exitSetupFailed
 }
 
 // lookPath finds file the way a shell would, with the PATH of env; relative

@@ -9,5 +9,5 @@ import (
 
 func childMain() int {
 	fmt.Fprintln(os.Stderr, "stockade: error: the sandboxed child runs only on linux")
-	return ExitSetupFailed
+	return exitSetupFailed
 }

@@ -16,7 +16,7 @@ import (
 //
 // The parent (root, with CAP_SYS_ADMIN) makes it with NewNetNS: a namespace
 // whose only interface is a loopback that is up. The sandboxed child joins it
-// (Spec.NetNS, the namespace at NetNSFD) before anything else touches the
+// (Spec.NetNS, the namespace at childNetNSFD) before anything else touches the
 // network, so every command of the session shares one 127.0.0.1 of its own: a
 // dev server in a background task and the tests that call it meet there,
 // while nothing of the host (its loopback services, the stockade HTTP server,
@@ -26,24 +26,24 @@ import (
 // The parent keeps the namespace's descriptor, so it can open listeners
 // inside it (ListenIn) for the egress proxy it serves from outside.
 
-// NetNSFD is where the sandboxed child finds the namespace to join.
-const NetNSFD = 5
+// childNetNSFD is where the sandboxed child finds the namespace to join.
+const childNetNSFD = 5
 
-// NetNSArg follows the mode in the child's arguments when the parent passed
-// a namespace at NetNSFD.
-const NetNSArg = "netns"
+// netnsArg follows the mode in the child's arguments when the parent passed
+// a namespace at childNetNSFD.
+const netnsArg = "netns"
 
 // checkNetNSFD makes sure the namespace descriptor is there exactly when the
 // spec joins it: a descriptor the parent passed ahead (exec mode starts the
 // child before the policy is known) and the spec does not use is closed, so
 // no command inherits it.
 func checkNetNSFD(spec Spec) error {
-	passed := len(os.Args) > 3 && os.Args[3] == NetNSArg
+	passed := len(os.Args) > 3 && os.Args[3] == netnsArg
 	switch {
 	case spec.NetNS && !passed:
 		return errors.New("the spec joins a network namespace, and none was passed")
 	case passed && !spec.NetNS:
-		unix.Close(NetNSFD)
+		unix.Close(childNetNSFD)
 	}
 	return nil
 }
@@ -128,7 +128,7 @@ func loopbackUp() error {
 	return nil
 }
 
-// joinNetNS moves the calling thread into the namespace at fd (NetNSFD in
+// joinNetNS moves the calling thread into the namespace at fd (childNetNSFD in
 // the zygote; the descriptor Start was given) and checks that it is there.
 // Commands started from this thread inherit it.
 func joinNetNS(fd int) error {

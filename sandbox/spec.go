@@ -47,12 +47,12 @@ type Spec struct {
 	// NetworkOff refuses TCP through Landlock (ABI 4+) and new inet, inet6 and
 	// packet sockets through seccomp.
 	NetworkOff bool `json:"network_off"`
-	// NetNS joins the network namespace the parent passes at NetNSFD (see
+	// NetNS joins the network namespace the parent passes at childNetNSFD (see
 	// NewNetNS), which has only a loopback of its own. With NetworkOff, inet
 	// and inet6 sockets are then allowed, since nothing outside is reachable,
 	// and Landlock's TCP rules are not applied.
 	NetNS bool `json:"netns,omitempty"`
-	// netnsFD is the descriptor of that namespace in this process: NetNSFD
+	// netnsFD is the descriptor of that namespace in this process: childNetNSFD
 	// in the zygote, the file given to Start for stockade run.
 	netnsFD int
 	// UnixSocketsOff also refuses new AF_UNIX sockets (socketpair keeps working).

@@ -59,7 +59,7 @@ type SupervisorConfig struct {
 }
 
 type waiter struct {
-	started chan ZygoteMsg // started or failed
+	started chan zygoteMsg // started or failed
 	exited  chan Exit
 }
 
@@ -81,21 +81,21 @@ func StartSupervisor(spec Spec, cfg SupervisorConfig) (*Supervisor, error) {
 	}
 	for _, fd := range fds {
 		// Big enough for the largest packet; root may exceed the sysctl limits.
-		if unix.SetsockoptInt(fd, unix.SOL_SOCKET, unix.SO_SNDBUFFORCE, MaxPacket) != nil {
-			unix.SetsockoptInt(fd, unix.SOL_SOCKET, unix.SO_SNDBUF, MaxPacket)
+		if unix.SetsockoptInt(fd, unix.SOL_SOCKET, unix.SO_SNDBUFFORCE, maxPacket) != nil {
+			unix.SetsockoptInt(fd, unix.SOL_SOCKET, unix.SO_SNDBUF, maxPacket)
 		}
-		if unix.SetsockoptInt(fd, unix.SOL_SOCKET, unix.SO_RCVBUFFORCE, MaxPacket) != nil {
-			unix.SetsockoptInt(fd, unix.SOL_SOCKET, unix.SO_RCVBUF, MaxPacket)
+		if unix.SetsockoptInt(fd, unix.SOL_SOCKET, unix.SO_RCVBUFFORCE, maxPacket) != nil {
+			unix.SetsockoptInt(fd, unix.SOL_SOCKET, unix.SO_RCVBUF, maxPacket)
 		}
 	}
 	childEnd := os.NewFile(uintptr(fds[1]), "zygote-control")
-	cmd := exec.Command(selfExe, ChildArg, string(ModeZygote))
+	cmd := exec.Command(selfExe, ChildArg, string(modeZygote))
 	cmd.Args[0] = os.Args[0]
 	cmd.Env = []string{}
 	cmd.ExtraFiles = []*os.File{childEnd}
 	if spec.NetNS {
-		cmd.ExtraFiles = append(cmd.ExtraFiles, nil, cfg.NetNS) // at NetNSFD
-		cmd.Args = append(cmd.Args, NetNSArg)
+		cmd.ExtraFiles = append(cmd.ExtraFiles, nil, cfg.NetNS) // at childNetNSFD
+		cmd.Args = append(cmd.Args, netnsArg)
 	}
 	cmd.Stderr = cfg.Stderr
 	// SIGTERM when this process dies, however it dies: the zygote then kills
@@ -133,9 +133,9 @@ func (z *Supervisor) Applied() Applied { return z.applied }
 // Done is closed when the zygote is gone and what it left has been stopped.
 func (z *Supervisor) Done() <-chan struct{} { return z.dead }
 
-func (z *Supervisor) handshake(spec Spec) (Reply, error) {
-	var r Reply
-	b, err := json.Marshal(Request{Mode: ModeZygote, Spec: spec})
+func (z *Supervisor) handshake(spec Spec) (reply, error) {
+	var r reply
+	b, err := json.Marshal(request{Mode: modeZygote, Spec: spec})
 	if err != nil {
 		return r, err
 	}
@@ -179,20 +179,20 @@ func (z *Supervisor) readLoop() {
 			z.mu.Unlock()
 			return
 		}
-		var m ZygoteMsg
+		var m zygoteMsg
 		if json.Unmarshal(buf[:n], &m) != nil {
 			continue
 		}
 		z.mu.Lock()
 		w := z.waiters[m.ID]
-		if m.Op == OpExited || m.Op == OpFailed {
+		if m.Op == opExited || m.Op == opFailed {
 			delete(z.waiters, m.ID)
 		}
 		z.mu.Unlock()
 		if w == nil {
 			continue
 		}
-		if m.Op == OpExited {
+		if m.Op == opExited {
 			w.exited <- Exit{Status: m.Status, Leftovers: m.Leftovers}
 		} else {
 			w.started <- m
@@ -204,18 +204,18 @@ func (z *Supervisor) readLoop() {
 // a process group of its own.
 func (z *Supervisor) Spawn(argv, env []string, dir string, files [4]*os.File) (Command, error) {
 	id := z.nextID.Add(1)
-	b, err := json.Marshal(ZygoteMsg{Op: OpSpawn, ID: id, Argv: argv, Env: env, Dir: dir})
+	b, err := json.Marshal(zygoteMsg{Op: opSpawn, ID: id, Argv: argv, Env: env, Dir: dir})
 	if err != nil {
 		return Command{}, err
 	}
-	if len(b) > MaxPacket {
-		return Command{}, fmt.Errorf("the command and its environment are %d bytes; at most %d fit", len(b), MaxPacket)
+	if len(b) > maxPacket {
+		return Command{}, fmt.Errorf("the command and its environment are %d bytes; at most %d fit", len(b), maxPacket)
 	}
 	var fds [4]int
 	for i, f := range files {
 		fds[i] = int(f.Fd())
 	}
-	w := &waiter{started: make(chan ZygoteMsg, 1), exited: make(chan Exit, 1)}
+	w := &waiter{started: make(chan zygoteMsg, 1), exited: make(chan Exit, 1)}
 	z.mu.Lock()
 	select {
 	case <-z.dead:
@@ -237,7 +237,7 @@ func (z *Supervisor) Spawn(argv, env []string, dir string, files [4]*os.File) (C
 	}
 	select {
 	case m := <-w.started:
-		if m.Op == OpFailed {
+		if m.Op == opFailed {
 			return Command{}, errors.New(m.Error)
 		}
 		return Command{ID: id, Pid: m.Pid, Exited: w.exited}, nil
@@ -249,7 +249,7 @@ func (z *Supervisor) Spawn(argv, env []string, dir string, files [4]*os.File) (C
 // Signal sends sig to the process group of command id; SIGKILL also stops
 // what it left behind.
 func (z *Supervisor) Signal(id uint64, sig syscall.Signal) {
-	b, _ := json.Marshal(ZygoteMsg{Op: OpSignal, ID: id, Signal: int(sig)})
+	b, _ := json.Marshal(zygoteMsg{Op: opSignal, ID: id, Signal: int(sig)})
 	z.sendMu.Lock()
 	unix.Sendmsg(z.fd, b, nil, nil, 0)
 	z.sendMu.Unlock()

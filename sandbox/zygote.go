@@ -1,7 +1,7 @@
 package sandbox
 
-// The zygote protocol. After the first Request/Reply, the parent and the zygote
-// exchange ZygoteMsg packets on the seqpacket socket at ControlFD, one JSON
+// The zygote protocol. After the first request and reply, the parent and the zygote
+// exchange zygoteMsg packets on the seqpacket socket at controlFD, one JSON
 // object per packet. A "spawn" packet carries, as SCM_RIGHTS, the descriptors that
 // become the command's fds 0, 1, 2 and 3 (stdin, stdout, stderr, and the channel
 // on which the shell reports its final cwd and environment).
@@ -22,8 +22,8 @@ package sandbox
 // belongs to.
 const TaskEnv = "STOCKADE_TASK"
 
-// ZygoteMsg is one packet of the zygote protocol.
-type ZygoteMsg struct {
+// zygoteMsg is one packet of the zygote protocol.
+type zygoteMsg struct {
 	Op        string   `json:"op"`
 	ID        uint64   `json:"id"`
 	Argv      []string `json:"argv,omitempty"`
@@ -38,12 +38,12 @@ type ZygoteMsg struct {
 
 // Zygote protocol operations.
 const (
-	OpSpawn   = "spawn"
-	OpStarted = "started"
-	OpFailed  = "failed"
-	OpSignal  = "signal"
-	OpExited  = "exited"
+	opSpawn   = "spawn"
+	opStarted = "started"
+	opFailed  = "failed"
+	opSignal  = "signal"
+	opExited  = "exited"
 )
 
-// MaxPacket bounds one protocol packet; the parent refuses bigger requests.
-const MaxPacket = 4 << 20
+// maxPacket bounds one protocol packet; the parent refuses bigger requests.
+const maxPacket = 4 << 20

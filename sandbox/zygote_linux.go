@@ -28,63 +28,63 @@ type zygote struct {
 
 func zygoteMain() int {
 	runtime.LockOSThread()
-	z := &zygote{sock: ControlFD, running: map[uint64]int{}, byPid: map[int]uint64{}}
+	z := &zygote{sock: controlFD, running: map[uint64]int{}, byPid: map[int]uint64{}}
 	unix.CloseOnExec(z.sock)
 	// The parent-death signal (see StartSupervisor): the parent is gone.
 	term := make(chan os.Signal, 1)
 	signal.Notify(term, syscall.SIGTERM)
 
-	buf := make([]byte, MaxPacket)
+	buf := make([]byte, maxPacket)
 	n, _, _, _, err := unix.Recvmsg(z.sock, buf, nil, 0)
-	var req Request
+	var req request
 	if err == nil {
 		err = json.Unmarshal(buf[:n], &req)
 	}
-	if err != nil || req.Mode != ModeZygote {
-		z.reply(Reply{Error: fmt.Sprintf("bad request: %v", err), Stage: "request"})
-		return ExitSetupFailed
+	if err != nil || req.Mode != modeZygote {
+		z.reply(reply{Error: fmt.Sprintf("bad request: %v", err), Stage: "request"})
+		return exitSetupFailed
 	}
 	if err := checkNetNSFD(req.Spec); err != nil {
-		z.reply(Reply{Error: err.Error(), Stage: "request"})
-		return ExitSetupFailed
+		z.reply(reply{Error: err.Error(), Stage: "request"})
+		return exitSetupFailed
 	}
-	req.Spec.netnsFD = NetNSFD
+	req.Spec.netnsFD = childNetNSFD
 	// Orphans of commands are reparented here, so they can be found and stopped;
 	// and nothing in the sandbox may ptrace or read the memory of the zygote.
 	if err := unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0); err != nil {
-		z.reply(Reply{Error: "subreaper: " + err.Error(), Stage: "sandbox"})
-		return ExitSetupFailed
+		z.reply(reply{Error: "subreaper: " + err.Error(), Stage: "sandbox"})
+		return exitSetupFailed
 	}
 	applied, err := Apply(req.Spec)
 	if req.Spec.NetNS {
-		unix.Close(NetNSFD) // joined: no command may inherit it
+		unix.Close(childNetNSFD) // joined: no command may inherit it
 	}
 	if err != nil {
-		z.reply(Reply{Error: err.Error(), Stage: "sandbox"})
-		return ExitSetupFailed
+		z.reply(reply{Error: err.Error(), Stage: "sandbox"})
+		return exitSetupFailed
 	}
 	if req.Spec.NetNS {
-		unix.Close(NetNSFD) // joined; commands must not inherit it
+		unix.Close(childNetNSFD) // joined; commands must not inherit it
 	}
 	// Not dumpable: a command cannot ptrace the zygote or reach its other
 	// threads through /proc/PID/task/*/root, which, outside the command's
 	// mount namespace, see the host's writable mounts.
 	if err := unix.Prctl(unix.PR_SET_DUMPABLE, 0, 0, 0, 0); err != nil {
-		z.reply(Reply{Error: "prctl(PR_SET_DUMPABLE): " + err.Error(), Stage: "sandbox"})
-		return ExitSetupFailed
+		z.reply(reply{Error: "prctl(PR_SET_DUMPABLE): " + err.Error(), Stage: "sandbox"})
+		return exitSetupFailed
 	}
-	z.reply(Reply{Applied: &applied})
+	z.reply(reply{Applied: &applied})
 
 	sigchld := make(chan os.Signal, 1)
 	signal.Notify(sigchld, syscall.SIGCHLD)
 	type packet struct {
-		msg ZygoteMsg
+		msg zygoteMsg
 		fds []int
 		err error
 	}
 	packets := make(chan packet)
 	go func() {
-		buf := make([]byte, MaxPacket)
+		buf := make([]byte, maxPacket)
 		oob := make([]byte, unix.CmsgSpace(4*8))
 		for {
 			n, oobn, _, _, err := unix.Recvmsg(z.sock, buf, oob, unix.MSG_CMSG_CLOEXEC)
@@ -124,31 +124,31 @@ func zygoteMain() int {
 	}
 }
 
-func (z *zygote) reply(r Reply) {
+func (z *zygote) reply(r reply) {
 	b, _ := json.Marshal(r)
 	unix.Sendmsg(z.sock, b, nil, nil, 0)
 }
 
-func (z *zygote) send(m ZygoteMsg) {
+func (z *zygote) send(m zygoteMsg) {
 	b, _ := json.Marshal(m)
 	unix.Sendmsg(z.sock, b, nil, nil, 0)
 }
 
-func (z *zygote) handle(m ZygoteMsg, fds []int) {
+func (z *zygote) handle(m zygoteMsg, fds []int) {
 	defer func() {
 		for _, fd := range fds {
 			unix.Close(fd)
 		}
 	}()
 	switch m.Op {
-	case OpSpawn:
+	case opSpawn:
 		if len(fds) != 4 || len(m.Argv) == 0 {
-			z.send(ZygoteMsg{Op: OpFailed, ID: m.ID, Error: fmt.Sprintf("bad spawn request (%d descriptors)", len(fds))})
+			z.send(zygoteMsg{Op: opFailed, ID: m.ID, Error: fmt.Sprintf("bad spawn request (%d descriptors)", len(fds))})
 			return
 		}
 		path, err := lookPath(m.Argv[0], m.Env, m.Dir)
 		if err != nil {
-			z.send(ZygoteMsg{Op: OpFailed, ID: m.ID, Error: fmt.Sprintf("%s: %v", m.Argv[0], err)})
+			z.send(zygoteMsg{Op: opFailed, ID: m.ID, Error: fmt.Sprintf("%s: %v", m.Argv[0], err)})
 			return
 		}
 		env := append(m.Env[:len(m.Env):len(m.Env)], TaskEnv+"="+strconv.FormatUint(m.ID, 10))
@@ -159,13 +159,13 @@ func (z *zygote) handle(m ZygoteMsg, fds []int) {
 			Sys:   &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL},
 		})
 		if err != nil {
-			z.send(ZygoteMsg{Op: OpFailed, ID: m.ID, Error: fmt.Sprintf("%s: %v", m.Argv[0], err)})
+			z.send(zygoteMsg{Op: opFailed, ID: m.ID, Error: fmt.Sprintf("%s: %v", m.Argv[0], err)})
 			return
 		}
 		z.running[m.ID] = pid
 		z.byPid[pid] = m.ID
-		z.send(ZygoteMsg{Op: OpStarted, ID: m.ID, Pid: pid})
-	case OpSignal:
+		z.send(zygoteMsg{Op: opStarted, ID: m.ID, Pid: pid})
+	case opSignal:
 		pid, ok := z.running[m.ID]
 		if !ok {
 			return
@@ -206,7 +206,7 @@ func (z *zygote) reap() {
 			return
 		}
 		if tracked {
-			z.send(ZygoteMsg{Op: OpExited, ID: id, Status: int(ws), Leftovers: leftovers})
+			z.send(zygoteMsg{Op: opExited, ID: id, Status: int(ws), Leftovers: leftovers})
 		}
 	}
 }
