@@ -218,14 +218,14 @@ const MaxScript = 128<<10 - 1
 // too large) is refused first, then the policy decides. A deny is returned as
 // the error; an ask is returned as the decision, for the front-end to put to
 // a person (see ApprovalRequired and ApprovalDeclined when it cannot or the
-// person says no). The error is always an *supervise.Error with a stable code.
+// person says no). The error is always an *Error with a stable code.
 func (s *Setup) Judge(c Command) (policy.Decision, error) {
 	if err := checkSize(c); err != nil {
 		return policy.Decision{}, err
 	}
 	d := s.Policy.Check(c.Text())
 	if d.Verdict == policy.Deny {
-		return d, &supervise.Error{Code: "POLICY_DENIED", Msg: denial(d)}
+		return d, &Error{Code: CodePolicyDenied, Msg: denial(d)}
 	}
 	return d, nil
 }
@@ -234,13 +234,13 @@ func checkSize(c Command) error {
 	words := c.Argv
 	if words == nil {
 		if strings.TrimSpace(c.Script) == "" {
-			return &supervise.Error{Code: "EMPTY_COMMAND", Msg: "the command is empty; pass the shell command to run in `command`"}
+			return &Error{Code: CodeEmptyCommand, Msg: "the command is empty; pass the shell command to run in `command`"}
 		}
 		words = []string{c.Script}
 	}
 	for _, w := range words {
 		if len(w) > MaxScript {
-			return &supervise.Error{Code: "INVALID_ARGUMENT", Msg: fmt.Sprintf("the command is %d bytes; at most %d bytes are accepted (write longer scripts to a file in the workdir and run that)", len(w), MaxScript)}
+			return &Error{Code: CodeInvalidArgument, Msg: fmt.Sprintf("the command is %d bytes; at most %d bytes are accepted (write longer scripts to a file in the workdir and run that)", len(w), MaxScript)}
 		}
 	}
 	return nil
@@ -267,10 +267,10 @@ func (s *Setup) ApprovalRequired(c Command, d policy.Decision, who string) error
 	if advice := s.Policy.ApprovalAdvice(c.Text()); advice != "" {
 		msg += "\n" + advice
 	}
-	return &supervise.Error{Code: "APPROVAL_REQUIRED", Msg: msg}
+	return &Error{Code: CodeApprovalRequired, Msg: msg}
 }
 
 // ApprovalDeclined is the refusal of an "ask" command the person did not approve.
 func ApprovalDeclined(d policy.Decision) error {
-	return &supervise.Error{Code: "APPROVAL_DENIED", Msg: fmt.Sprintf("the user did not approve running this command (rule %q: %s); nothing was run", d.Rule, d.Reason)}
+	return &Error{Code: CodeApprovalDenied, Msg: fmt.Sprintf("the user did not approve running this command (rule %q: %s); nothing was run", d.Rule, d.Reason)}
 }

@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"github.com/stockade/stockade/policy"
-	"github.com/stockade/stockade/supervise"
 )
 
 // TestJudgeOrder: what cannot run at all is refused before the policy is
@@ -30,12 +29,12 @@ func TestJudgeOrder(t *testing.T) {
 	}
 	for _, tt := range tests {
 		d, err := s.Judge(tt.cmd)
-		var e *supervise.Error
+		var e *Error
 		code := ""
 		if errors.As(err, &e) {
 			code = e.Code
 		} else if err != nil {
-			t.Errorf("%s: error %v is not an *supervise.Error", tt.name, err)
+			t.Errorf("%s: error %v is not an *Error", tt.name, err)
 		}
 		if code != tt.code || d.Verdict != tt.verdict {
 			t.Errorf("%s: code %q verdict %q, want %q %q (%v)", tt.name, code, d.Verdict, tt.code, tt.verdict, err)

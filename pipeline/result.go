@@ -2,7 +2,6 @@ package pipeline
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"log/slog"
 	"time"
@@ -66,7 +65,7 @@ type Advice struct {
 }
 
 // Fail is the result of a command that did not run, or of stockade failing;
-// err is an *supervise.Error with a stable code, an *supervise.SandboxError, or a bug.
+// err is an *Error, an error of a stage that stageCodes knows, or a bug.
 func Fail(err error, cwd string) Result {
 	r := Result{Status: Failed, Cwd: cwd}
 	r.ErrorCode, r.Error = codeOf(err)
@@ -76,19 +75,6 @@ func Fail(err error, cwd string) Result {
 // Judged records the policy's decision in the result.
 func (r *Result) Judged(d policy.Decision) {
 	r.Decision, r.Rule = d.Verdict, d.Rule
-}
-
-func codeOf(err error) (code, msg string) {
-	var e *supervise.Error
-	var se *supervise.SandboxError
-	var refusal *degrade.Refusal
-	switch {
-	case errors.As(err, &e):
-		return e.Code, e.Msg
-	case errors.As(err, &se), errors.As(err, &refusal):
-		return "SANDBOX_FAILED", err.Error()
-	}
-	return "INTERNAL", fmt.Sprintf("%v (this is a bug in stockade; please report it)", err)
 }
 
 // Session is where the MCP bash tool runs its commands.

@@ -72,12 +72,12 @@ func (s *Server) parseBashArgs(req mcp.CallToolRequest) (bashArgs, *mcp.CallTool
 		switch name {
 		case "command", "timeout", "run_in_background", "description", "mode":
 		default:
-			return a, toolError("INVALID_ARGUMENT", "unknown parameter %q; the parameters are command, timeout, run_in_background, description and mode", name)
+			return a, toolError(pipeline.CodeInvalidArgument, "unknown parameter %q; the parameters are command, timeout, run_in_background, description and mode", name)
 		}
 	}
 	cmd, ok := args["command"].(string)
 	if _, present := args["command"]; present && !ok {
-		return a, toolError("INVALID_ARGUMENT", "command must be a string")
+		return a, toolError(pipeline.CodeInvalidArgument, "command must be a string")
 	}
 	a.command = cmd
 	a.description, _ = args["description"].(string)
@@ -86,7 +86,7 @@ func (s *Server) parseBashArgs(req mcp.CallToolRequest) (bashArgs, *mcp.CallTool
 	if v, present := args["timeout"]; present && v != nil {
 		ms, ok := v.(float64)
 		if !ok || ms <= 0 || ms != float64(int64(ms)) {
-			return a, toolError("INVALID_ARGUMENT", "timeout must be a positive whole number of milliseconds, such as 30000 (got %v)", v)
+			return a, toolError(pipeline.CodeInvalidArgument, "timeout must be a positive whole number of milliseconds, such as 30000 (got %v)", v)
 		}
 		a.timeout = min(time.Duration(ms)*time.Millisecond, MaxTimeout)
 		timeoutSet = true
@@ -95,7 +95,7 @@ func (s *Server) parseBashArgs(req mcp.CallToolRequest) (bashArgs, *mcp.CallTool
 	if v, present := args["run_in_background"]; present && v != nil {
 		b, ok := v.(bool)
 		if !ok {
-			return a, toolError("INVALID_ARGUMENT", "run_in_background must be true or false")
+			return a, toolError(pipeline.CodeInvalidArgument, "run_in_background must be true or false")
 		}
 		a.background, bgSet = b, true
 	}
@@ -104,26 +104,26 @@ func (s *Server) parseBashArgs(req mcp.CallToolRequest) (bashArgs, *mcp.CallTool
 		switch mode {
 		case "default":
 			if a.background {
-				return a, toolError("INVALID_ARGUMENT", "mode \"default\" runs in the foreground, but run_in_background is true; drop one of them")
+				return a, toolError(pipeline.CodeInvalidArgument, "mode \"default\" runs in the foreground, but run_in_background is true; drop one of them")
 			}
 		case "slow":
 			if a.background {
-				return a, toolError("INVALID_ARGUMENT", "mode \"slow\" runs in the foreground, but run_in_background is true; use mode \"background\" instead")
+				return a, toolError(pipeline.CodeInvalidArgument, "mode \"slow\" runs in the foreground, but run_in_background is true; use mode \"background\" instead")
 			}
 			if timeoutSet && a.timeout != MaxTimeout {
-				return a, toolError("INVALID_ARGUMENT", "mode \"slow\" means the longest timeout (600000 ms), but timeout is %d; drop one of them", a.timeout.Milliseconds())
+				return a, toolError(pipeline.CodeInvalidArgument, "mode \"slow\" means the longest timeout (600000 ms), but timeout is %d; drop one of them", a.timeout.Milliseconds())
 			}
 			a.timeout = MaxTimeout
 		case "background":
 			if bgSet && !a.background {
-				return a, toolError("INVALID_ARGUMENT", "mode \"background\" contradicts run_in_background: false; drop one of them")
+				return a, toolError(pipeline.CodeInvalidArgument, "mode \"background\" contradicts run_in_background: false; drop one of them")
 			}
 			if timeoutSet {
-				return a, toolError("INVALID_ARGUMENT", "a background task has no timeout; drop timeout or use mode \"slow\"")
+				return a, toolError(pipeline.CodeInvalidArgument, "a background task has no timeout; drop timeout or use mode \"slow\"")
 			}
 			a.background = true
 		default:
-			return a, toolError("INVALID_ARGUMENT", "mode must be \"default\", \"slow\" or \"background\" (got %v)", v)
+			return a, toolError(pipeline.CodeInvalidArgument, "mode must be \"default\", \"slow\" or \"background\" (got %v)", v)
 		}
 	}
 	return a, nil

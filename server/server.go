@@ -115,7 +115,7 @@ func (s *Server) session(ctx context.Context) (*supervise.Session, error) {
 	s.mu.Lock()
 	if s.closed {
 		s.mu.Unlock()
-		return nil, &supervise.Error{Code: "SESSION_CLOSED", Msg: "the server is shutting down"}
+		return nil, &supervise.Error{Kind: supervise.ErrSessionClosed, Msg: "the server is shutting down"}
 	}
 	cs, ok := s.sessions[id]
 	if !ok {
@@ -141,7 +141,7 @@ func (s *Server) session(ctx context.Context) (*supervise.Session, error) {
 		s.mu.Lock()
 		delete(s.sessions, id) // the next call tries again
 		s.mu.Unlock()
-		return nil, &supervise.Error{Code: "SANDBOX_FAILED", Msg: cs.err.Error()}
+		return nil, &supervise.Error{Kind: supervise.ErrSessionStart, Msg: cs.err.Error()}
 	}
 	return cs.exec, nil
 }

@@ -48,7 +48,7 @@ func taskKillTool() mcp.Tool {
 func taskID(req mcp.CallToolRequest) (string, *mcp.CallToolResult) {
 	id, _ := req.GetArguments()["task_id"].(string)
 	if strings.TrimSpace(id) == "" {
-		return "", toolError("INVALID_ARGUMENT", "task_id is required: pass the task_id that bash returned for a background command")
+		return "", toolError(pipeline.CodeInvalidArgument, "task_id is required: pass the task_id that bash returned for a background command")
 	}
 	return id, nil
 }
@@ -63,7 +63,7 @@ func (s *Server) handleTaskOutput(ctx context.Context, req mcp.CallToolRequest) 
 	if f, ok := args["filter"].(string); ok && f != "" {
 		re, err := regexp.Compile(f)
 		if err != nil {
-			return toolError("INVALID_ARGUMENT", "filter is not a valid regular expression: %v", err), nil
+			return toolError(pipeline.CodeInvalidArgument, "filter is not a valid regular expression: %v", err), nil
 		}
 		filter = re
 	}
@@ -71,7 +71,7 @@ func (s *Server) handleTaskOutput(ctx context.Context, req mcp.CallToolRequest) 
 	if v, ok := args["wait"]; ok && v != nil {
 		ms, ok := v.(float64)
 		if !ok || ms < 0 {
-			return toolError("INVALID_ARGUMENT", "wait must be a number of milliseconds (got %v)", v), nil
+			return toolError(pipeline.CodeInvalidArgument, "wait must be a number of milliseconds (got %v)", v), nil
 		}
 		wait = min(time.Duration(ms)*time.Millisecond, MaxTimeout)
 	}

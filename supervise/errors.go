@@ -1,14 +1,32 @@
 package supervise
 
-import "fmt"
+import (
+	"errors"
+	"fmt"
+)
 
-// Error is a failure of the tool, not of the command: it has a stable code.
+// The kinds of failure of the tool (not of the command) that this package
+// reports, each inside an *Error that says what happened. Callers tell them
+// apart with errors.Is; package pipeline maps them to stable error codes.
+var (
+	ErrSessionClosed = errors.New("the session has ended")
+	ErrTaskLimit     = errors.New("too many background tasks")
+	ErrTaskNotFound  = errors.New("no such background task")
+	ErrSpawn         = errors.New("the shell could not be started")
+	// ErrSessionStart: the session's sandbox or private directory could not
+	// be set up (see NewSession).
+	ErrSessionStart = errors.New("the session could not be started")
+)
+
+// Error is a failure of the tool: Kind is one of the errors above (or
+// sandbox.ErrSupervisorGone), Msg says what happened and what to do.
 type Error struct {
-	Code string // EMPTY_COMMAND, INVALID_ARGUMENT, TASK_LIMIT, TASK_NOT_FOUND, SPAWN_FAILED, SANDBOX_FAILED, SESSION_CLOSED
+	Kind error
 	Msg  string
 }
 
-func (e *Error) Error() string { return "[" + e.Code + "] " + e.Msg }
+func (e *Error) Error() string { return e.Msg }
+func (e *Error) Unwrap() error { return e.Kind }
 
 // SandboxError says the sandbox could not be set up; the command never ran.
 type SandboxError struct {

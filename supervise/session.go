@@ -198,20 +198,20 @@ func (s *Session) Run(ctx context.Context, req Request) (Result, error) {
 	defer p.closeAll()
 	stdoutR, stdoutW, err := p.pipe()
 	if err != nil {
-		return Result{}, &Error{"SPAWN_FAILED", err.Error()}
+		return Result{}, &Error{ErrSpawn, err.Error()}
 	}
 	stderrR, stderrW, err := p.pipe()
 	if err != nil {
-		return Result{}, &Error{"SPAWN_FAILED", err.Error()}
+		return Result{}, &Error{ErrSpawn, err.Error()}
 	}
 	reportR, reportW, err := p.pipe()
 	if err != nil {
-		return Result{}, &Error{"SPAWN_FAILED", err.Error()}
+		return Result{}, &Error{ErrSpawn, err.Error()}
 	}
 	cmd, err := s.spawner.spawn(argv, env, dir, [4]*os.File{s.devnull, stdoutW, stderrW, reportW})
 	p.closeWriters()
 	if err != nil {
-		return Result{}, &Error{"SPAWN_FAILED", fmt.Sprintf("could not start %s: %v", s.cfg.Shell.Path, err)}
+		return Result{}, &Error{ErrSpawn, fmt.Sprintf("could not start %s: %v", s.cfg.Shell.Path, err)}
 	}
 
 	outCap := NewCapture(s.cfg.Limit, s.cfg.Truncate, s.out, "stdout", streamTo(req.OnOutput, "stdout"))
@@ -257,7 +257,7 @@ func (s *Session) Run(ctx context.Context, req Request) (Result, error) {
 	res.ExitCode, res.Signal = decodeStatus(msg.Status)
 	if supervisorGone {
 		res.ExitCode = -1
-		return res, &Error{"SANDBOX_FAILED", "the sandbox supervisor exited while the command ran (it may have been killed by the command); everything it ran was stopped, and the next call starts a new one"}
+		return res, &Error{sandbox.ErrSupervisorGone, "the sandbox supervisor exited while the command ran (it may have been killed by the command); everything it ran was stopped, and the next call starts a new one"}
 	}
 	if res.TimedOut && res.ExitCode == 0 {
 		res.ExitCode = 124
@@ -285,7 +285,7 @@ func (s *Session) check() error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.closed {
-		return &Error{"SESSION_CLOSED", "the session has ended"}
+		return &Error{ErrSessionClosed, "the session has ended"}
 	}
 	return nil
 }

@@ -2,6 +2,7 @@ package supervise
 
 import (
 	"context"
+	"errors"
 	"os"
 	"strings"
 	"testing"
@@ -172,14 +173,14 @@ func TestBackgroundTasks(t *testing.T) {
 	if s.Cwd() != before {
 		t.Fatalf("a background cd moved the session to %q", s.Cwd())
 	}
-	if _, err := s.Output(context.Background(), info.ID, nil, 0); err == nil || !strings.Contains(err.Error(), "TASK_NOT_FOUND") {
+	if _, err := s.Output(context.Background(), info.ID, nil, 0); !errors.Is(err, ErrTaskNotFound) {
 		t.Fatalf("a completed task read twice: %v", err)
 	}
 	a, _ := s.Start(Request{Script: "sleep 30"})
 	if _, err := s.Start(Request{Script: "sleep 31"}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.Start(Request{Script: "sleep 32"}); err == nil || !strings.Contains(err.Error(), "TASK_LIMIT") || !strings.Contains(err.Error(), "sleep 31") {
+	if _, err := s.Start(Request{Script: "sleep 32"}); !errors.Is(err, ErrTaskLimit) || !strings.Contains(err.Error(), "sleep 31") {
 		t.Fatalf("limit: %v", err)
 	}
 	time.Sleep(200 * time.Millisecond) // let bash start: a signal during its start-up is held back

@@ -63,7 +63,7 @@ func (s *Session) Start(req Request) (TaskInfo, error) {
 	}
 	if len(running) >= s.cfg.MaxTasks {
 		s.mu.Unlock()
-		return TaskInfo{}, &Error{"TASK_LIMIT", taskLimitMessage(s.cfg.MaxTasks, running)}
+		return TaskInfo{}, &Error{ErrTaskLimit, taskLimitMessage(s.cfg.MaxTasks, running)}
 	}
 	s.nextID++
 	id := fmt.Sprintf("task-%d", s.nextID)
@@ -73,14 +73,14 @@ func (s *Session) Start(req Request) (TaskInfo, error) {
 	logPath := filepath.Join(s.out, id+".log")
 	log, err := os.OpenFile(logPath, os.O_WRONLY|os.O_CREATE|os.O_APPEND|os.O_EXCL, 0o600)
 	if err != nil {
-		return TaskInfo{}, &Error{"SPAWN_FAILED", err.Error()}
+		return TaskInfo{}, &Error{ErrSpawn, err.Error()}
 	}
 	defer log.Close()
 	argv, extra := s.init.argv(s.cfg.Shell, req.Script)
 	// A background task does not report a cwd: its fd 3 goes nowhere.
 	cmd, err := s.spawner.spawn(argv, append(s.Env(), extra...), dir, [4]*os.File{s.devnull, log, log, s.devnull})
 	if err != nil {
-		return TaskInfo{}, &Error{"SPAWN_FAILED", fmt.Sprintf("could not start %s: %v", s.cfg.Shell.Path, err)}
+		return TaskInfo{}, &Error{ErrSpawn, fmt.Sprintf("could not start %s: %v", s.cfg.Shell.Path, err)}
 	}
 	t := &task{TaskInfo: TaskInfo{ID: id, Command: req.Script, Pid: cmd.Pid, Pgid: cmd.Pid, LogPath: logPath, Started: time.Now()},
 		zid: cmd.ID, done: make(chan struct{})}
@@ -143,7 +143,7 @@ func (s *Session) lookup(id string) (*task, error) {
 		if len(ids) > 0 {
 			known = "known tasks: " + strings.Join(ids, ", ")
 		}
-		return nil, &Error{"TASK_NOT_FOUND", fmt.Sprintf("no task %q (a completed task is forgotten once its output was read); %s", id, known)}
+		return nil, &Error{ErrTaskNotFound, fmt.Sprintf("no task %q (a completed task is forgotten once its output was read); %s", id, known)}
 	}
 	return t, nil
 }

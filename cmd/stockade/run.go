@@ -135,7 +135,7 @@ func cmdRun(args []string, io stdio) int {
 		if errors.As(err, &refusal) {
 			return finish(pipeline.Fail(err, cwd), exitFailed)
 		}
-		return finish(pipeline.Fail(&supervise.Error{Code: "INVALID_ARGUMENT", Msg: err.Error()}, cwd), 2)
+		return finish(pipeline.Fail(&pipeline.Error{Code: pipeline.CodeInvalidArgument, Msg: err.Error()}, cwd), 2)
 	}
 	decision, err := st.Judge(command)
 	if err == nil && decision.Verdict == policy.Ask && !approvedForSession(command.Text()) {
@@ -143,7 +143,7 @@ func cmdRun(args []string, io stdio) int {
 		case !asked:
 			err = st.ApprovalRequired(command, decision, "stockade run cannot get without a terminal to ask on")
 		case a == answerNo:
-			err = &supervise.Error{Code: "APPROVAL_DENIED", Msg: fmt.Sprintf("not approved at the terminal (rule %q: %s); nothing was run", decision.Rule, decision.Reason)}
+			err = &pipeline.Error{Code: pipeline.CodeApprovalDenied, Msg: fmt.Sprintf("not approved at the terminal (rule %q: %s); nothing was run", decision.Rule, decision.Reason)}
 		case a == answerSession:
 			if err := approveForSession(command.Text()); err != nil {
 				fmt.Fprintf(io.err, "stockade: warning: the approval is for this run only: %v\n", err)
@@ -154,11 +154,11 @@ func cmdRun(args []string, io stdio) int {
 		r := pipeline.Fail(err, st.Workdir)
 		r.Judged(decision)
 		var hints []string
-		if decision.Verdict != "" && r.ErrorCode != "APPROVAL_REQUIRED" { // the advice, last, names the command
+		if decision.Verdict != "" && r.ErrorCode != pipeline.CodeApprovalRequired { // the advice, last, names the command
 			hints = append(hints, pipeline.Offending(decision))
 		}
 		printError(io.err, errors.New(r.Error), hints...)
-		if r.ErrorCode == "INVALID_ARGUMENT" {
+		if r.ErrorCode == pipeline.CodeInvalidArgument {
 			return finish(r, 2)
 		}
 		return finish(r, exitDenied)
