@@ -21,6 +21,7 @@ import (
 	"strings"
 
 	"github.com/stockade/stockade/degrade"
+	"github.com/stockade/stockade/internal/envlist"
 	"github.com/stockade/stockade/netproxy"
 	"github.com/stockade/stockade/parse"
 	"github.com/stockade/stockade/policy"
@@ -145,7 +146,7 @@ func Prepare(o Overrides, tmpdir string) (*Setup, error) {
 			spec.Protected = append(spec.Protected, abs)
 		}
 	}
-	env, removed := supervise.ScrubEnv(os.Environ(), supervise.EnvRules{Keep: p.Env.Keep, Scrub: p.Env.Scrub, Set: p.Env.Set})
+	env, removed := policy.ScrubEnv(os.Environ(), p.Env)
 	if len(removed) > 0 {
 		slog.Info("secrets removed from the environment of commands", "names", strings.Join(removed, ","))
 	}
@@ -154,7 +155,7 @@ func Prepare(o Overrides, tmpdir string) (*Setup, error) {
 	if sb.Network == "off" || sb.Network == "allowlist" && !spec.NetNS {
 		for k, v := range netproxy.OffEnv() {
 			if !hasEnv(st.Env, k) {
-				st.Env = supervise.SetEnv(st.Env, k, v)
+				st.Env = envlist.Set(st.Env, k, v)
 			}
 		}
 	}
@@ -162,11 +163,11 @@ func Prepare(o Overrides, tmpdir string) (*Setup, error) {
 		st.Egress = netproxy.New(allowlist)
 		st.Egress.Resolve = pins.Resolver(nil)
 		for k, v := range netproxy.Env(supervise.ProxyAddr) {
-			st.Env = supervise.SetEnv(st.Env, k, v)
+			st.Env = envlist.Set(st.Env, k, v)
 		}
 		for k, v := range netproxy.RetryEnv() {
 			if !hasEnv(st.Env, k) {
-				st.Env = supervise.SetEnv(st.Env, k, v)
+				st.Env = envlist.Set(st.Env, k, v)
 			}
 		}
 	}

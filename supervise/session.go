@@ -13,6 +13,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/stockade/stockade/internal/envlist"
 	"github.com/stockade/stockade/sandbox"
 )
 
@@ -134,7 +135,7 @@ func NewSession(cfg Config) (*Session, error) {
 	if s.devnull, err = os.Open(os.DevNull); err != nil {
 		return fail(err)
 	}
-	s.env = SetEnv(cfg.Env, "TMPDIR", s.tmp)
+	s.env = envlist.Set(cfg.Env, "TMPDIR", s.tmp)
 	spec := cfg.Spec
 	spec.Workdir, spec.TmpDir = workdir, s.tmp
 	spec.PrivateRoot, spec.SessionDir = cfg.State.Root, dir
@@ -270,7 +271,7 @@ func (s *Session) Run(ctx context.Context, req Request) (Result, error) {
 		if cwd, env, ok := s.init.parseReport(report.Bytes()); ok {
 			s.cwd = cwd
 			if env != nil {
-				s.env = SetEnv(env, "TMPDIR", s.tmp)
+				s.env = envlist.Set(env, "TMPDIR", s.tmp)
 			}
 		}
 	}

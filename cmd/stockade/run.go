@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/stockade/stockade/degrade"
+	"github.com/stockade/stockade/internal/envlist"
 	"github.com/stockade/stockade/netproxy"
 	"github.com/stockade/stockade/pipeline"
 	"github.com/stockade/stockade/policy"
@@ -190,7 +191,7 @@ func cmdRun(args []string, io stdio) int {
 	start := time.Now()
 
 	st.Spec.PrivateRoot, st.Spec.SessionDir = state.Root, tmpdir
-	env := supervise.SetEnv(st.Env, "TMPDIR", tmpdir)
+	env := envlist.Set(st.Env, "TMPDIR", tmpdir)
 	req := supervise.OnceRequest{Argv: argv, Env: env, Dir: st.Workdir, Spec: st.Spec, Timeout: timeout.d, NetNS: netns}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()

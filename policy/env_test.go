@@ -1,4 +1,4 @@
-package supervise
+package policy
 
 import (
 	"slices"
@@ -72,7 +72,7 @@ func TestScrubPasswords(t *testing.T) {
 // reported, others kept in order, the policy's keep and scrub lists applied.
 func TestScrubEnv(t *testing.T) {
 	env := []string{"PATH=/bin", "MYSQL_PWD=x", "PWD=/work", "SSHPASS=y", "OLDPWD=/", "PASSENGER_APP_ENV=dev", "DB_PW=z", "LOCAL_PASS=w"}
-	kept, removed := ScrubEnv(env, EnvRules{Keep: []string{"LOCAL_PASS"}, Scrub: []string{"PASSENGER_*"}})
+	kept, removed := ScrubEnv(env, Env{Keep: []string{"LOCAL_PASS"}, Scrub: []string{"PASSENGER_*"}})
 	if want := []string{"PATH=/bin", "PWD=/work", "OLDPWD=/", "LOCAL_PASS=w"}; !slices.Equal(kept, want) {
 		t.Errorf("kept %q, want %q", kept, want)
 	}

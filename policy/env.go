@@ -1,4 +1,4 @@
-package supervise
+package policy
 
 import (
 	"maps"
@@ -7,16 +7,14 @@ import (
 	"slices"
 	"strings"
 	"sync"
+
+	"github.com/stockade/stockade/internal/envlist"
 )
 
-// EnvRules adjust the built-in secret scrubbing: names matching Keep stay even if
-// they look secret; names matching Scrub go even if they do not. Patterns are
-// path.Match globs on the variable name. Set is applied last.
-type EnvRules struct {
-	Keep  []string
-	Scrub []string
-	Set   map[string]string
-}
+// The secret scrub: which variables of stockade's own environment never reach
+// a command. The [env] table (Env) adjusts it: names matching Keep stay even
+// if they look secret; names matching Scrub go even if they do not. Patterns
+// are path.Match globs on the variable name. Set is applied last.
 
 // alwaysKept are the variables a shell and its tools need; they are never
 // treated as secrets by name (their values are still checked).
@@ -138,7 +136,7 @@ func looksSecret(name, value string) bool {
 
 // ScrubEnv returns environ without the variables that look like credentials, and
 // the names it removed (never the values), sorted. rules adjust the built-in list.
-func ScrubEnv(environ []string, rules EnvRules) (kept, removed []string) {
+func ScrubEnv(environ []string, rules Env) (kept, removed []string) {
 	seen := map[string]int{}
 	for _, kv := range environ {
 		name, value, ok := strings.Cut(kv, "=")
@@ -164,21 +162,8 @@ func ScrubEnv(environ []string, rules EnvRules) (kept, removed []string) {
 		kept = append(kept, kv)
 	}
 	for _, name := range slices.Sorted(maps.Keys(rules.Set)) {
-		kept = SetEnv(kept, name, rules.Set[name])
+		kept = envlist.Set(kept, name, rules.Set[name])
 	}
 	slices.Sort(removed)
 	return kept, slices.Compact(removed)
-}
-
-// SetEnv returns env with name set to value, replacing an earlier value.
-func SetEnv(env []string, name, value string) []string {
-	prefix := name + "="
-	for i, kv := range env {
-		if strings.HasPrefix(kv, prefix) {
-			out := slices.Clone(env)
-			out[i] = prefix + value
-			return out
-		}
-	}
-	return append(slices.Clip(env), prefix+value)
 }
