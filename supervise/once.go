@@ -1,7 +1,6 @@
 package supervise
 
 import (
-	"context"
 	"errors"
 	"io"
 	"os"
@@ -19,7 +18,7 @@ type OnceRequest struct {
 	Spec    sandbox.Spec
 	NetNS   *os.File      // the network namespace to run in when Spec.NetNS (see sandbox.NewNetNS)
 	Timeout time.Duration // 0: none
-	Grace   time.Duration // between SIGTERM and SIGKILL (default 5s)
+	Grace   time.Duration // between SIGTERM and SIGKILL (default DefaultGrace)
 	Stdin   io.Reader
 	Stdout  io.Writer // an *os.File is handed to the command as it is
 	Stderr  io.Writer
@@ -35,40 +34,26 @@ type OnceResult struct {
 	Duration  time.Duration
 }
 
-// supervise waits for the command (waited delivers cmd.Wait's error); when
-// the timeout (0: none) passes or ctx ends first, stop must end it and return
-// what waited then delivers.
-func supervise(ctx context.Context, waited <-chan error, timeout time.Duration, stop func() error) (err error, timedOut bool) {
-	var expired <-chan time.Time
-	if timeout > 0 {
-		t := time.NewTimer(timeout)
-		defer t.Stop()
-		expired = t.C
-	}
-	select {
-	case err = <-waited:
-	case <-expired:
-		return stop(), true
-	case <-ctx.Done():
-		err = stop()
-	}
-	return err, false
-}
-
-// setExit fills the exit code and signal of res from what cmd.Wait returned;
-// a command that timed out exits 124 if it had no status of its own (as in a
-// session).
-func setExit(res *OnceResult, err error) error {
+// waitedStatus is the raw wait status of a command from what cmd.Wait
+// returned; an error that is not an exit status is returned as it is.
+func waitedStatus(err error) (int, error) {
 	var exitErr *exec.ExitError
 	switch {
 	case err == nil:
+		return 0, nil
 	case errors.As(err, &exitErr):
-		res.ExitCode, res.Signal = decodeStatus(waitStatus(exitErr.ProcessState))
-	default:
+		return waitStatus(exitErr.ProcessState), nil
+	}
+	return 0, err
+}
+
+// finish fills res from how supervision of the command ended.
+func finish(res *OnceResult, end ending[error]) error {
+	res.TimedOut = end.timedOut
+	status, err := waitedStatus(end.exit)
+	if err != nil {
 		return err
 	}
-	if res.TimedOut && res.ExitCode == 0 {
-		res.ExitCode = 124
-	}
+	res.ExitCode, res.Signal = exitCode(status, res.TimedOut)
 	return nil
 }

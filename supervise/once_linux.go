@@ -116,9 +116,6 @@ func RunOnce(ctx context.Context, req OnceRequest) (OnceResult, error) {
 // streams of req are those given to StartChild.
 func (c *Child) Run(ctx context.Context, req OnceRequest) (OnceResult, error) {
 	var res OnceResult
-	if req.Grace <= 0 {
-		req.Grace = 5 * time.Second
-	}
 	c.cmd.Args, c.cmd.Env, c.cmd.Dir = req.Argv, req.Env, req.Dir
 	if c.cmd.Env == nil {
 		c.cmd.Env = []string{}
@@ -158,27 +155,13 @@ func (c *Child) Run(ctx context.Context, req OnceRequest) (OnceResult, error) {
 
 	waited := make(chan error, 1)
 	go func() { waited <- c.cmd.Wait() }()
-	err, timedOut := supervise(ctx, waited, req.Timeout, func() error { return stopGroup(pid, waited, req.Grace) })
-	res.TimedOut = timedOut
+	group := func(sig syscall.Signal) { unix.Kill(-pid, sig) }
+	end := await(ctx, command[error]{exited: waited, signal: group}, req.Timeout, req.Grace, nil)
 	res.Leftovers = killGroupAndStrays(pid)
 	c.drainOutput(2 * time.Second)
 	removeProcLimit(res.Applied.ProcLimit)
 	res.Duration = time.Since(c.start)
-	return res, setExit(&res, err)
-}
-
-// stopGroup sends SIGTERM to the process group, then SIGKILL after grace.
-func stopGroup(pgid int, waited <-chan error, grace time.Duration) error {
-	unix.Kill(-pgid, unix.SIGTERM)
-	t := time.NewTimer(grace)
-	defer t.Stop()
-	select {
-	case err := <-waited:
-		return err
-	case <-t.C:
-		unix.Kill(-pgid, unix.SIGKILL)
-		return <-waited
-	}
+	return res, finish(&res, end)
 }
 
 // killGroupAndStrays stops what a finished command left: the rest of its

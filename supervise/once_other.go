@@ -9,6 +9,7 @@ import (
 	"io"
 	"io/fs"
 	"os/exec"
+	"syscall"
 	"time"
 
 	"github.com/stockade/stockade/sandbox"
@@ -61,8 +62,9 @@ func (c *Child) Run(ctx context.Context, req OnceRequest) (OnceResult, error) {
 	}
 	waited := make(chan error, 1)
 	go func() { waited <- cmd.Wait() }()
-	err, timedOut := supervise(ctx, waited, req.Timeout, func() error { cmd.Process.Kill(); return <-waited })
-	res.TimedOut = timedOut
+	// No process group to signal here: the command is killed at once.
+	kill := func(syscall.Signal) { cmd.Process.Kill() }
+	end := await(ctx, command[error]{exited: waited, signal: kill}, req.Timeout, req.Grace, nil)
 	res.Duration = time.Since(start)
-	return res, setExit(&res, err)
+	return res, finish(&res, end)
 }

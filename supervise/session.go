@@ -25,7 +25,7 @@ type Config struct {
 	Limit    int           // characters of each stream in a result (default DefaultLimit)
 	Truncate Truncation    // which part of a long stream to keep (default TruncateHead)
 	MaxTasks int           // running background tasks at most (default 10)
-	Grace    time.Duration // between SIGTERM and SIGKILL (default 5s)
+	Grace    time.Duration // between SIGTERM and SIGKILL (default DefaultGrace)
 	// State holds the session's private directory (TMPDIR, full outputs,
 	// task logs); default DefaultInstance().
 	State  *Instance
@@ -95,9 +95,6 @@ func NewSession(cfg Config) (*Session, error) {
 	}
 	if cfg.MaxTasks <= 0 {
 		cfg.MaxTasks = 10
-	}
-	if cfg.Grace <= 0 {
-		cfg.Grace = 5 * time.Second
 	}
 	if cfg.Stderr == nil {
 		cfg.Stderr = os.Stderr
@@ -233,35 +230,18 @@ func (s *Session) Run(ctx context.Context, req Request) (Result, error) {
 	if timeout <= 0 {
 		timeout = 2 * time.Minute
 	}
-	timer := time.NewTimer(timeout)
-	defer timer.Stop()
-	res := Result{}
-	supervisorGone := false
-	var msg sandbox.Exit
-	select {
-	case msg = <-cmd.Exited:
-	case <-timer.C:
-		res.TimedOut = true
-		msg = s.stop(cmd)
-	case <-ctx.Done():
-		res.Cancelled = true
-		msg = s.stop(cmd)
-	case <-s.spawner.gone():
-		supervisorGone = true
-	}
+	end := await(ctx, inSession(s, cmd.ID, cmd.Exited), timeout, s.cfg.Grace, sandbox.Exit{Status: int(syscall.SIGKILL)})
 	drain(&wg, p.readers, 2*time.Second)
 
+	res := Result{TimedOut: end.timedOut, Cancelled: end.cancelled}
 	res.Stdout, res.Stderr = outCap.Finish(), errCap.Finish()
 	res.Duration = time.Since(start)
-	res.Leftovers = msg.Leftovers
+	res.Leftovers = end.exit.Leftovers
 	res.CwdReset = reset
-	res.ExitCode, res.Signal = decodeStatus(msg.Status)
-	if supervisorGone {
+	res.ExitCode, res.Signal = exitCode(end.exit.Status, res.TimedOut)
+	if end.gone {
 		res.ExitCode = -1
 		return res, &Error{sandbox.ErrSupervisorGone, "the sandbox supervisor exited while the command ran (it may have been killed by the command); everything it ran was stopped, and the next call starts a new one"}
-	}
-	if res.TimedOut && res.ExitCode == 0 {
-		res.ExitCode = 124
 	}
 	now := SnapshotProtected(s.cfg.Spec.Protected)
 	s.mu.Lock()
@@ -291,27 +271,9 @@ func (s *Session) check() error {
 	return nil
 }
 
-// stop ends command id: SIGTERM to its process group, then after the grace
-// period SIGKILL to the group and everything it left behind.
-func (s *Session) stop(cmd sandbox.Command) sandbox.Exit {
-	id, exited := cmd.ID, cmd.Exited
-	s.spawner.signal(id, syscall.SIGTERM)
-	grace := time.NewTimer(s.cfg.Grace)
-	defer grace.Stop()
-	select {
-	case m := <-exited:
-		return m
-	case <-grace.C:
-	case <-s.spawner.gone():
-		return sandbox.Exit{Status: int(syscall.SIGKILL)}
-	}
-	s.spawner.signal(id, syscall.SIGKILL)
-	select {
-	case m := <-exited:
-		return m
-	case <-s.spawner.gone():
-		return sandbox.Exit{Status: int(syscall.SIGKILL)}
-	}
+// inSession is command id of session s, for supervision.
+func inSession[T any](s *Session, id uint64, exited <-chan T) command[T] {
+	return command[T]{exited: exited, gone: s.spawner.gone(), signal: func(sig syscall.Signal) { s.spawner.signal(id, sig) }}
 }
 
 func streamTo(f func(string, []byte), stream string) func([]byte) {

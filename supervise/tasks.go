@@ -179,15 +179,10 @@ func (s *Session) Kill(id string) (TaskStatus, error) {
 	select {
 	case <-t.done:
 	default:
-		s.spawner.signal(t.zid, syscall.SIGTERM)
-		grace := time.NewTimer(s.cfg.Grace)
-		select {
-		case <-t.done:
-		case <-grace.C:
-			s.spawner.signal(t.zid, syscall.SIGKILL)
-			<-t.done
-		}
-		grace.Stop()
+		// Waits for done even if the supervisor dies: watch then closes it.
+		c := inSession[struct{}](s, t.zid, t.done)
+		c.gone = nil
+		stop(c, s.cfg.Grace, struct{}{})
 	}
 	return s.status(t, nil), nil
 }
