@@ -9,7 +9,9 @@
 //	Run      in a session (MCP) or in a one-shot child (run), then one Result
 //
 // The front-ends keep only what is theirs: the MCP schema, the approval
-// prompt and progress notifications; the CLI's flags and exit statuses.
+// prompt and progress notifications; the CLI's flags and exit statuses. The
+// stable error codes, and the one table from the stages' errors to them, are
+// here too (errors.go), because both front-ends report them.
 package pipeline
 
 import (

@@ -2,7 +2,9 @@
 // deny, with the rule and a reason a person can read. It knows nothing of
 // processes: the kernel sandbox (package sandbox) is the security boundary;
 // this package is the guardrail in front of it and the explanation for
-// reviewers.
+// reviewers. It also decides which of stockade's environment variables reach
+// a command: [ScrubEnv] removes what looks like a credential, as the [env]
+// table adjusts.
 //
 // # Policy files
 //
