@@ -38,7 +38,7 @@ type Options struct {
 	NoBash   bool          // list no tools at all
 	MaxTasks int           // running background tasks per session (default 10)
 	Truncate supervise.Truncation
-	Grace    time.Duration // SIGTERM to SIGKILL (default 5s)
+	Grace    time.Duration // SIGTERM to SIGKILL (default supervise.DefaultGrace)
 	Logger   *slog.Logger
 	// IdleTimeout closes HTTP sessions unused for this long (default 30m).
 	IdleTimeout time.Duration

@@ -3,7 +3,7 @@ package supervise
 import (
 	"context"
 	"os"
-	osexec "os/exec"
+	"os/exec"
 	"testing"
 
 	"github.com/stockade/stockade/sandbox"
@@ -32,7 +32,7 @@ func BenchmarkRunTrue(b *testing.B) {
 
 func BenchmarkDirectBash(b *testing.B) {
 	for b.Loop() {
-		if err := osexec.Command("/bin/bash", "-c", "true").Run(); err != nil {
+		if err := exec.Command("/bin/bash", "-c", "true").Run(); err != nil {
 			b.Fatal(err)
 		}
 	}

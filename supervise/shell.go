@@ -6,7 +6,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"os"
-	osexec "os/exec"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -46,10 +46,10 @@ func DetectShell() Shell {
 			return sh
 		}
 	}
-	if p, err := osexec.LookPath("bash"); err == nil {
+	if p, err := exec.LookPath("bash"); err == nil {
 		return Shell{Path: p, isBash: true}
 	}
-	if p, err := osexec.LookPath("sh"); err == nil {
+	if p, err := exec.LookPath("sh"); err == nil {
 		return Shell{Path: p}
 	}
 	return Shell{Path: "/bin/sh"}
