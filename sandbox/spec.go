@@ -112,14 +112,42 @@ type Applied struct {
 // and merge drivers); info/attributes, the one file of .git/info that
 // selects any of those drivers (the rest of .git/info, written by git gc,
 // names no program). Where .git is a file (a worktree or a submodule), the
-// pointer to the repository itself.
+// pointer to the repository itself. The same files of every submodule's
+// repository (kept under .git/modules, nested for nested submodules), which
+// git runs on `git submodule update` or inside the submodule.
 func GitProtected(workdir string) []string {
 	git := filepath.Join(workdir, ".git")
 	if fi, err := os.Lstat(git); err == nil && !fi.IsDir() {
 		return []string{git}
 	}
-	return []string{filepath.Join(git, "hooks"), filepath.Join(git, "config"), filepath.Join(git, "info", "attributes")}
+	var out []string
+	var add func(dir string, depth int)
+	add = func(dir string, depth int) {
+		out = append(out, filepath.Join(dir, "hooks"), filepath.Join(dir, "config"), filepath.Join(dir, "info", "attributes"))
+		if depth == maxSubmoduleDepth {
+			return
+		}
+		// A submodule's name may hold slashes: its repository is the
+		// directory below modules that has a HEAD.
+		modules := filepath.Join(dir, "modules")
+		filepath.WalkDir(modules, func(p string, d os.DirEntry, err error) error {
+			if err != nil || !d.IsDir() || p == modules {
+				return nil
+			}
+			if _, err := os.Lstat(filepath.Join(p, "HEAD")); err == nil {
+				add(p, depth+1)
+				return filepath.SkipDir
+			}
+			return nil
+		})
+	}
+	add(git, 0)
+	return out
 }
+
+// maxSubmoduleDepth bounds how deep nested submodules are followed: the
+// workdir's content is the command's to shape.
+const maxSubmoduleDepth = 8
 
 // writableRoots lists the directories spec makes writable in the read-only
 // and workspace-write modes: the private TMPDIR always; the workdir and the
