@@ -83,7 +83,11 @@ func apply(spec Spec, all bool) (a Applied, err error) {
 	}
 
 	if spec.NetNS {
-		if err := joinNetNS(spec.netnsFD); err != nil {
+		join := func() error { return joinNetNS(spec.netnsFD) }
+		if spec.UserNS {
+			join = joinOwnNetNS
+		}
+		if err := join(); err != nil {
 			return a, err
 		}
 		a.NetNS = true
@@ -183,6 +187,7 @@ func apply(spec Spec, all bool) (a Applied, err error) {
 	if err := verify(spec, &a, all); err != nil {
 		return a, err
 	}
+	a.UserNS = spec.UserNS
 	if spec.MaxProcs > 0 {
 		a.MaxProcs = spec.MaxProcs
 	}
@@ -220,6 +225,9 @@ func Validate(spec Spec) error {
 	}
 	if spec.Scopes && spec.LandlockABI < 6 {
 		return fmt.Errorf("landlock scopes need ABI 6 or later, the spec asks for ABI %d", spec.LandlockABI)
+	}
+	if spec.ProxyAddr != "" && !(spec.UserNS && spec.NetNS) {
+		return errors.New("a proxy listener is opened by the sandbox in a user namespace with a network namespace only")
 	}
 	if spec.MaxProcs < 0 || spec.NprocLimit < 0 {
 		return fmt.Errorf("bad process bound %d", min(spec.MaxProcs, spec.NprocLimit))
@@ -332,7 +340,9 @@ func verify(spec Spec, a *Applied, all bool) error {
 	if err != nil {
 		return fmt.Errorf("verifying the sandbox: %w", err)
 	}
-	root := os.Geteuid() == 0
+	// With CAP_SETPCAP (root, or a user namespace of its own) the bounding
+	// set was emptied too.
+	root := os.Geteuid() == 0 || spec.UserNS
 	a.NoNewPrivs, a.Seccomp, a.CapsDropped = true, true, true
 	for _, t := range tasks {
 		if !all && t.Name() != self {
