@@ -31,9 +31,6 @@ func detect() Host {
 	}
 	h.Root = os.Geteuid() == 0
 	h.SysAdmin = hasSysAdmin()
-	if !h.Root {
-		h.UserNS, h.UserNSReason = userNSAvailable()
-	}
 
 	abi, errno := landlockVersion()
 	if errno != 0 {

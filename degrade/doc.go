@@ -5,13 +5,14 @@
 // # Detect
 //
 // [Detect] looks once per process (a few system calls and reads under /proc and
-// /sys; no program is run) for the operating system and kernel release; the Landlock
+// /sys, no subprocess) for the operating system and kernel release; the Landlock
 // ABI and fixed errata, and why Landlock is missing when it is (ENOSYS: not
 // built in, or blocked by a seccomp filter this process runs under; EOPNOTSUPP:
 // built in but not enabled at boot); whether seccomp filters can be installed;
-// no_new_privs; root; for a plain user, whether it can make a user namespace
-// (one clone that execs nothing); and a writable pids cgroup for the process
-// bound.
+// no_new_privs; root; and a writable pids cgroup for the process bound.
+// [WithUserNS] adds, for a plain user, whether the sandbox of a process
+// stockade starts (stockade serve's zygote) can have a user namespace: one
+// clone that execs nothing, which stockade run does not pay for.
 //
 // # Plan
 //

@@ -7,10 +7,32 @@ import (
 	"fmt"
 	"os"
 	"strings"
+	"sync"
 
 	"github.com/stockade/stockade/sandbox"
 	"golang.org/x/sys/unix"
 )
+
+var (
+	userNSOnce   sync.Once
+	userNS       bool
+	userNSReason string
+)
+
+// WithUserNS is h with UserNS and UserNSReason filled in, for a plain user
+// on this host (h is what Detect returned): whether the sandbox of a process
+// stockade starts for it (stockade serve's zygote) can have a user namespace.
+// It is not part of Detect because it costs a clone with new namespaces
+// (a few milliseconds), which stockade run, which cannot use one, should not
+// pay. It probes once per process.
+func WithUserNS(h Host) Host {
+	if h.OS != "linux" || h.Root {
+		return h
+	}
+	userNSOnce.Do(func() { userNS, userNSReason = userNSAvailable() })
+	h.UserNS, h.UserNSReason = userNS, userNSReason
+	return h
+}
 
 // userNSAvailable says whether a plain user's zygote can have a user
 // namespace with mount, network and IPC namespaces (sandbox.ProbeUserNS,

@@ -135,6 +135,9 @@ func Prepare(o Overrides, tmpdir string) (*Setup, error) {
 		host = *o.Host
 	} else {
 		host = degrade.Detect()
+		if !o.OneProcess {
+			host = degrade.WithUserNS(host)
+		}
 	}
 	if o.OneProcess {
 		host = host.OneProcess()

@@ -61,7 +61,7 @@ func cmdDoctor(args []string, io stdio) int {
 	if err != nil {
 		return fail(io.err, err)
 	}
-	host := degrade.Detect()
+	host := degrade.WithUserNS(degrade.Detect())
 	if *hostFile != "" {
 		h, err := readHost(*hostFile)
 		if err != nil {
