@@ -127,6 +127,10 @@ func apply(spec Spec, all bool) (a Applied, err error) {
 		if err != nil {
 			return a, err
 		}
+		if spec.UserNS && !admin {
+			// The plan promised the mounts: fail closed.
+			return a, errors.New("read-only mounts: the user namespace gave no CAP_SYS_ADMIN")
+		}
 		switch {
 		case !ok:
 			// A writable root "/": nothing to make read-only.
@@ -140,7 +144,7 @@ func apply(spec Spec, all bool) (a Applied, err error) {
 				if len(protected) > 0 {
 					notes = append(notes, "protected, read-only: "+strings.Join(protected, ", "))
 				}
-			case errors.Is(err, errNoMountNS):
+			case errors.Is(err, errNoMountNS) && !spec.UserNS:
 				notes = append(notes, fmt.Sprintf("mounts: left writable (%v): %s", err, metadataNote))
 			default:
 				return a, err
@@ -153,9 +157,13 @@ func apply(spec Spec, all bool) (a Applied, err error) {
 	if spec.IPCNamespace {
 		// On this thread, like the mount namespace: the command is started
 		// from it. Without the namespace, the filter refuses System V IPC.
-		if err := unix.Unshare(unix.CLONE_NEWIPC); err != nil {
+		err := unix.Unshare(unix.CLONE_NEWIPC)
+		switch {
+		case err != nil && spec.UserNS:
+			return a, fmt.Errorf("ipc namespace in the user namespace: %w", err)
+		case err != nil:
 			notes = append(notes, fmt.Sprintf("ipc namespace: none (unshare: %v): System V IPC refused", err))
-		} else {
+		default:
 			a.IPCNamespace = true
 		}
 	}
