@@ -103,6 +103,9 @@ func startZygote(spec sandbox.Spec, stderr io.Writer, egress func(net.Listener))
 		err = &SandboxError{Stage: reply.Stage, Msg: reply.Error}
 	}
 	if err != nil {
+		if reply.proxy != nil {
+			reply.proxy.Close()
+		}
 		z.close()
 		return nil, err
 	}
