@@ -28,9 +28,9 @@ import (
 //  3. the Landlock ruleset is built: paths are opened while the child still has
 //     the capabilities to reach them;
 //  4. read-only mounts (read-only and workspace-write, when the child has
-//     CAP_SYS_ADMIN: as root, or in a user namespace, see userns_linux.go): the calling thread gets a private
-//     mount namespace in which every mount outside the writable roots is
-//     read-only, see mounts_linux.go;
+//     CAP_SYS_ADMIN: as root, or in a user namespace, see userns_linux.go):
+//     the calling thread gets a private mount namespace in which every mount
+//     outside the writable roots is read-only, see mounts_linux.go;
 //  5. an IPC namespace (IPCNamespace), on the calling thread as well;
 //  6. the capabilities are dropped (DropCaps): locked securebits, the bounding
 //     set, the ambient set, then the effective, permitted and inheritable sets,
