@@ -33,9 +33,12 @@ const (
 	// outside the sandbox, no keyrings, no System V IPC of the host, no
 	// administrator calls (see sandbox/seccomp_kernel.go).
 	KernelObjects = "kernel-objects"
-	Containment   = "containment"   // every process the command starts ends with it
-	ProcessBound  = "process-bound" // at most max_processes processes
-	EnvScrub      = "env-scrub"     // secrets removed from the environment
+	// ProtectedFiles: what runs outside the sandbox later (git hooks and
+	// config, the policy file) cannot be changed by the command.
+	ProtectedFiles = "protected-files"
+	Containment    = "containment"   // every process the command starts ends with it
+	ProcessBound   = "process-bound" // at most max_processes processes
+	EnvScrub       = "env-scrub"     // secrets removed from the environment
 )
 
 // Protection is one line of the enforcement report.
@@ -134,6 +137,12 @@ type Host struct {
 	// cover a file's mode, times or extended attributes).
 	SysAdmin bool `json:"sys_admin"`
 
+	// UserNS: a plain user can make a user namespace with mount, network and
+	// IPC namespaces in it, so the zygote gets what root gets; UserNSReason
+	// says why not (meaningful for a user that is not root).
+	UserNS       bool   `json:"userns,omitempty"`
+	UserNSReason string `json:"userns_reason,omitempty"`
+
 	// PidsCgroup is the directory of a writable pids cgroup a process bound
 	// can be made under; empty when none, and PidsReason says why.
 	PidsCgroup string `json:"pids_cgroup,omitempty"`
@@ -175,6 +184,8 @@ func (h Host) String() string {
 	}
 	if h.Root {
 		b.WriteString(", root")
+	} else if h.UserNS {
+		b.WriteString(", user namespaces")
 	}
 	return b.String()
 }

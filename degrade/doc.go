@@ -10,6 +10,9 @@
 // built in, or blocked by a seccomp filter this process runs under; EOPNOTSUPP:
 // built in but not enabled at boot); whether seccomp filters can be installed;
 // no_new_privs; root; and a writable pids cgroup for the process bound.
+// [WithUserNS] adds, for a plain user, whether the sandbox of a process
+// stockade starts (stockade serve's zygote) can have a user namespace: one
+// clone that execs nothing, which stockade run does not pay for.
 //
 // # Plan
 //
@@ -20,16 +23,19 @@
 //     on a kernel that reports 6 or more without the fix for erratum 2;
 //   - Seccomp: when the host has it (the filter also guards other processes
 //     and the kernel's shared state, whatever the policy);
-//   - IPCNamespace: when the child will have CAP_SYS_ADMIN (root);
+//   - UserNS: for a plain user where the host allows user namespaces (the
+//     zygote starts in one, and gets root's namespaces; [Host.OneProcess]
+//     clears it for stockade run);
+//   - IPCNamespace: when the child will have CAP_SYS_ADMIN (root, or UserNS);
 //   - Scopes: at Landlock ABI 6 and later;
-//   - DropCaps: when running as root on Linux;
+//   - DropCaps: when running as root on Linux, or with UserNS;
 //   - MaxProcs: max_processes, or [policy.DefaultMaxProcesses] when it is 0,
 //     when a pids cgroup is usable; NprocLimit, the same bound through
 //     RLIMIT_NPROC, for a user without one.
 //
 // The report has one line per protection, in this order: fs-write, deny-read,
 // network-tcp, network-other, unix-sockets, device-ioctl, signals,
-// kernel-objects, containment, process-bound, env-scrub. Each is [Enforced], [Partial], [NotEnforced] or
+// kernel-objects, protected-files, containment, process-bound, env-scrub. Each is [Enforced], [Partial], [NotEnforced] or
 // [Off] (the policy does not ask for it), with what enforces it and, when
 // something is left open, a note that says what. [Table] holds, for each
 // Landlock ABI and for seccomp, the pids cgroup and process containment, what

@@ -57,6 +57,14 @@ func Plan(h Host, want policy.Sandbox, workdir, tmpdir string) (sandbox.Spec, Re
 	netns = netns && netOff
 	unixOff := want.UnixSockets == "deny"
 	linux := h.OS == "linux"
+	// A plain user's namespaces come with a user namespace of the sandbox's own.
+	userns := linux && !h.Root && h.UserNS
+	nsBy := func(ns string) string {
+		if userns {
+			return ns + " (in a user namespace)"
+		}
+		return ns
+	}
 
 	// The spec asks only for what this host can apply: sandbox.Apply refuses
 	// a mechanism it has no means for. What the policy wants and the spec
@@ -70,9 +78,10 @@ func Plan(h Host, want policy.Sandbox, workdir, tmpdir string) (sandbox.Spec, Re
 		NetNS:          netns,
 		UnixSocketsOff: unixOff && h.Seccomp,
 		Seccomp:        h.Seccomp,
-		IPCNamespace:   linux && h.SysAdmin,
+		IPCNamespace:   linux && (h.SysAdmin || userns),
+		UserNS:         userns,
 		Scopes:         abi >= abiScopes,
-		DropCaps:       linux && h.Root,
+		DropCaps:       linux && (h.Root || userns),
 	}
 	if abi == 0 {
 		// No Landlock: no filesystem rule can be applied.
@@ -109,10 +118,10 @@ func Plan(h Host, want policy.Sandbox, workdir, tmpdir string) (sandbox.Spec, Re
 		if abi < abiRefer {
 			note += "; " + without(abiRefer)
 		}
-		by, rootNote := fsWriteAsRoot(h, ll)
+		by, rootNote := fsWriteAsRoot(h, ll, userns)
 		add(Protection{Name: FSWrite, Status: Partial, Required: true, By: by, Note: join(note, abiNote, rootNote)})
 	default:
-		by, rootNote := fsWriteAsRoot(h, ll)
+		by, rootNote := fsWriteAsRoot(h, ll, userns)
 		add(Protection{Name: FSWrite, Status: Enforced, Required: true, By: by, Note: join(erratumNote(h, abi), abiNote, rootNote)})
 	}
 
@@ -137,7 +146,7 @@ func Plan(h Host, want policy.Sandbox, workdir, tmpdir string) (sandbox.Spec, Re
 		add(Protection{Name: NetworkTCP, Status: Off, Note: `network = "on"`})
 		add(Protection{Name: NetworkOther, Status: Off, Note: `network = "on"`})
 	case netns:
-		tcp := Protection{Name: NetworkTCP, Status: Enforced, Required: true, By: "network namespace",
+		tcp := Protection{Name: NetworkTCP, Status: Enforced, Required: true, By: nsBy("network namespace"),
 			Note: "the session has a loopback of its own; nothing else is reachable"}
 		if want.Network == "allowlist" {
 			tcp.Note = "the session has a loopback of its own; other hosts only by name, through stockade's proxy"
@@ -147,6 +156,7 @@ func Plan(h Host, want policy.Sandbox, workdir, tmpdir string) (sandbox.Spec, Re
 		if spec.Seccomp {
 			other.By += " + seccomp"
 		}
+		other.By = nsBy(other.By)
 		add(other)
 	default:
 		tcp := Protection{Name: NetworkTCP, Required: true}
@@ -234,13 +244,34 @@ func Plan(h Host, want policy.Sandbox, workdir, tmpdir string) (sandbox.Spec, Re
 	// kernel-objects: not a policy setting; always wanted.
 	switch {
 	case spec.Seccomp && spec.IPCNamespace:
-		add(Protection{Name: KernelObjects, Status: Enforced, By: "seccomp + ipc namespace"})
+		add(Protection{Name: KernelObjects, Status: Enforced, By: nsBy("seccomp + ipc namespace")})
 	case spec.Seccomp:
 		add(Protection{Name: KernelObjects, Status: Enforced, By: "seccomp",
-			Note: "no ipc namespace without CAP_SYS_ADMIN: " + mechanism("ipc namespace").Without})
+			Note: "no ipc namespace (" + h.namespacesWhy() + "): " + mechanism("ipc namespace").Without})
 	default:
 		add(Protection{Name: KernelObjects, Status: NotEnforced,
 			Note: "the command can change the resource limits and priorities of its user's processes, and use its user's keyrings and System V IPC; " + h.seccompWhy()})
+	}
+
+	// protected-files: not a policy setting; always wanted. Read-only bind
+	// mounts need the mount namespace of root or of a user namespace, and a
+	// filesystem restriction to be inside of.
+	switch {
+	case len(protected) == 0:
+		add(Protection{Name: ProtectedFiles, Status: Off, Note: "no workdir and no protected paths"})
+	case fsOn && abi > 0 && (h.SysAdmin && h.Root || userns):
+		add(Protection{Name: ProtectedFiles, Status: Enforced, By: nsBy("read-only bind mounts"),
+			Note: "a protected path that does not exist when the sandbox starts is only watched: its creation is reported after the command"})
+	case linux || fsOn:
+		why := h.namespacesWhy()
+		if !fsOn || abi == 0 {
+			why = "no filesystem restriction"
+		}
+		add(Protection{Name: ProtectedFiles, Status: Partial, By: "snapshot",
+			Note: "not read-only (" + why + "): a change is reported after the command, not prevented"})
+	default:
+		add(Protection{Name: ProtectedFiles, Status: Partial, By: "snapshot",
+			Note: "a change is reported after the command, not prevented"})
 	}
 
 	// containment
@@ -374,12 +405,34 @@ func (h Host) netNS() (bool, string) {
 	switch {
 	case h.OS != "linux":
 		return false, "no network namespaces on " + h.OS
-	case !h.Root:
-		return false, "not root: a network namespace needs CAP_SYS_ADMIN"
-	case !h.SysAdmin:
-		return false, "root without CAP_SYS_ADMIN"
+	case h.Root && h.SysAdmin, !h.Root && h.UserNS:
+		return true, ""
 	}
-	return true, ""
+	return false, h.namespacesWhy()
+}
+
+// OneProcess is h for a sandbox applied to a thread of a running process
+// (stockade run): a multithreaded process cannot enter a new user namespace,
+// so a plain user gets none of the namespaces that come with one.
+func (h Host) OneProcess() Host {
+	if h.UserNS {
+		h.UserNS = false
+		h.UserNSReason = "stockade run applies the sandbox to a thread of its own process, which cannot enter a new user namespace (stockade serve can)"
+	}
+	return h
+}
+
+// namespacesWhy says why the sandbox has no mount, network or IPC namespace on h.
+func (h Host) namespacesWhy() string {
+	switch {
+	case h.OS != "linux":
+		return "no namespaces on " + h.OS
+	case h.Root:
+		return "root without CAP_SYS_ADMIN"
+	case h.UserNSReason == "":
+		return "not root: a namespace needs CAP_SYS_ADMIN or a user namespace"
+	}
+	return "not root, and " + h.UserNSReason
 }
 
 // landlockWhy says why h has no Landlock.
@@ -460,8 +513,10 @@ func join(notes ...string) string {
 // file's mode, times or extended attributes, which uid 0 may change on any
 // file; the sandbox closes that with read-only mounts when it has
 // CAP_SYS_ADMIN, and the note says so when it has not.
-func fsWriteAsRoot(h Host, ll string) (by, note string) {
+func fsWriteAsRoot(h Host, ll string, userns bool) (by, note string) {
 	switch {
+	case userns:
+		return ll + " + read-only mounts (in a user namespace)", ""
 	case h.OS != "linux" || !h.Root:
 		return ll, ""
 	case h.SysAdmin:

@@ -37,9 +37,15 @@ type server struct {
 func startServer(t *testing.T, id ident, stateRoot, workdir string, args ...string) *server {
 	t.Helper()
 	argv := append([]string{"serve", "--policy", id.policy(t), "--workdir", workdir}, args...)
-	var err error
 	cmd := id.command(id.stockade, argv...)
 	cmd.Env = append(os.Environ(), "XDG_RUNTIME_DIR="+stateRoot, "HOME="+id.dir(t))
+	return startServerCmd(t, cmd)
+}
+
+// startServerCmd starts and initializes the server that cmd runs.
+func startServerCmd(t *testing.T, cmd *exec.Cmd) *server {
+	t.Helper()
+	var err error
 	s := &server{t: t, cmd: cmd, stderr: &strings.Builder{}}
 	cmd.Stderr = s.stderr
 	if s.in, err = cmd.StdinPipe(); err != nil {

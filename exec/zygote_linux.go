@@ -47,6 +47,9 @@ const selfExe = "/proc/self/exe"
 // startZygote starts the sandboxed child and waits until it reports that the
 // sandbox is in force. stderr receives the child's own diagnostics.
 func startZygote(spec sandbox.Spec, stderr io.Writer, egress func(net.Listener)) (*zygoteClient, error) {
+	if spec.UserNS && spec.NetNS && egress != nil {
+		spec.ProxyAddr = ProxyAddr // opened by the zygote, see handshake
+	}
 	snet, err := openSessionNet(spec, egress)
 	if err != nil {
 		return nil, err
@@ -79,7 +82,11 @@ func startZygote(spec sandbox.Spec, stderr io.Writer, egress func(net.Listener))
 	// every process below it before it leaves (SIGKILL would leave them to
 	// init). The fork checks for a parent already gone, and until the zygote
 	// handles SIGTERM, SIGTERM kills it before it has started anything.
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGTERM}
+	cmd.SysProcAttr = &syscall.SysProcAttr{}
+	if spec.UserNS {
+		cmd.SysProcAttr = sandbox.UserNSAttr(spec.NetNS)
+	}
+	cmd.SysProcAttr.Setpgid, cmd.SysProcAttr.Pdeathsig = true, syscall.SIGTERM
 	err = startKnown(cmd)
 	childEnd.Close()
 	if err != nil {
@@ -96,17 +103,31 @@ func startZygote(spec sandbox.Spec, stderr io.Writer, egress func(net.Listener))
 		err = &SandboxError{Stage: reply.Stage, Msg: reply.Error}
 	}
 	if err != nil {
+		if reply.proxy != nil {
+			reply.proxy.Close()
+		}
 		z.close()
 		return nil, err
 	}
 	z.applied = *reply.Applied
+	if reply.ProxyListener {
+		z.net = &sessionNet{ln: reply.proxy}
+		go egress(reply.proxy)
+	}
 	z.reading = true
 	go z.readLoop()
 	return z, nil
 }
 
-func (z *zygoteClient) handshake(spec sandbox.Spec) (sandbox.Reply, error) {
-	var reply sandbox.Reply
+// zygoteReply is the zygote's first reply, with the egress proxy's listener
+// it opened in its user namespace, if any.
+type zygoteReply struct {
+	sandbox.Reply
+	proxy net.Listener
+}
+
+func (z *zygoteClient) handshake(spec sandbox.Spec) (zygoteReply, error) {
+	var reply zygoteReply
 	b, err := json.Marshal(sandbox.Request{Mode: sandbox.ModeZygote, Spec: spec})
 	if err != nil {
 		return reply, err
@@ -117,13 +138,30 @@ func (z *zygoteClient) handshake(spec sandbox.Spec) (sandbox.Reply, error) {
 	// The child answers within milliseconds; a child that hangs must not hang us.
 	unix.SetsockoptTimeval(z.fd, unix.SOL_SOCKET, unix.SO_RCVTIMEO, &unix.Timeval{Sec: 10})
 	buf := make([]byte, 64<<10)
-	n, _, _, _, err := unix.Recvmsg(z.fd, buf, nil, 0)
+	oob := make([]byte, unix.CmsgSpace(4))
+	n, oobn, _, _, err := unix.Recvmsg(z.fd, buf, oob, unix.MSG_CMSG_CLOEXEC)
 	unix.SetsockoptTimeval(z.fd, unix.SOL_SOCKET, unix.SO_RCVTIMEO, &unix.Timeval{})
 	if err != nil || n == 0 {
 		return reply, fmt.Errorf("the sandbox child exited before reporting: %v", err)
 	}
-	if err := json.Unmarshal(buf[:n], &reply); err != nil {
+	fds := receivedFDs(oob[:oobn])
+	if err := json.Unmarshal(buf[:n], &reply.Reply); err != nil {
+		closeAll(fds)
 		return reply, err
+	}
+	if reply.ProxyListener {
+		if len(fds) != 1 {
+			closeAll(fds)
+			return reply, fmt.Errorf("the sandbox child sent %d descriptors with its reply, want the proxy listener", len(fds))
+		}
+		f := os.NewFile(uintptr(fds[0]), "egress-proxy")
+		reply.proxy, err = net.FileListener(f)
+		f.Close()
+		if err != nil {
+			return reply, fmt.Errorf("egress proxy listener: %w", err)
+		}
+	} else {
+		closeAll(fds)
 	}
 	if reply.Error == "" && reply.Applied == nil {
 		return reply, errors.New("the sandbox child sent an empty reply")
@@ -258,5 +296,22 @@ func removeProcLimit(dir string) {
 	}
 	if err := sandbox.RemoveProcLimit(dir); err != nil {
 		slog.Warn("could not remove the process-bound cgroup", "dir", dir, "error", err)
+	}
+}
+
+// receivedFDs are the descriptors an SCM_RIGHTS message carried.
+func receivedFDs(oob []byte) []int {
+	var fds []int
+	cmsgs, _ := unix.ParseSocketControlMessage(oob)
+	for i := range cmsgs {
+		got, _ := unix.ParseUnixRights(&cmsgs[i])
+		fds = append(fds, got...)
+	}
+	return fds
+}
+
+func closeAll(fds []int) {
+	for _, fd := range fds {
+		unix.Close(fd)
 	}
 }

@@ -42,6 +42,10 @@ type Overrides struct {
 	AllowHost []string
 	Resolve   []string
 	Host      *degrade.Host // plan as if on this host; nil: detect this one
+	// OneProcess: the sandbox is applied to a thread of this process
+	// (stockade run, sandbox.Start), not to a zygote, so there is no user
+	// namespace: a multithreaded process cannot enter one.
+	OneProcess bool
 	// DangerousWorkdir lets a workdir of /, $HOME or one that holds a
 	// deny-read path be writable (see checkWorkdir).
 	DangerousWorkdir bool
@@ -131,6 +135,12 @@ func Prepare(o Overrides, tmpdir string) (*Setup, error) {
 		host = *o.Host
 	} else {
 		host = degrade.Detect()
+		if !o.OneProcess {
+			host = degrade.WithUserNS(host)
+		}
+	}
+	if o.OneProcess {
+		host = host.OneProcess()
 	}
 	spec, report, err := degrade.Plan(host, sb, workdir, tmpdir)
 	if err != nil {

@@ -52,6 +52,16 @@ type Spec struct {
 	// and inet6 sockets are then allowed, since nothing outside is reachable,
 	// and Landlock's TCP rules are not applied.
 	NetNS bool `json:"netns,omitempty"`
+	// UserNS: the zygote runs in a user namespace of its own (see
+	// UserNSAttr), which gives a plain user the namespaces root gets: with
+	// NetNS, the zygote was cloned into its network namespace and no
+	// descriptor is passed. Only the zygote can have it (stockade run
+	// applies the sandbox to a thread of a multithreaded process).
+	UserNS bool `json:"userns,omitempty"`
+	// ProxyAddr, with UserNS and NetNS, is where the zygote opens the egress
+	// proxy's listener inside its network namespace and hands it to the
+	// parent with its reply ("": no proxy).
+	ProxyAddr string `json:"proxy_addr,omitempty"`
 	// netnsFD is the descriptor of that namespace in this process: NetNSFD
 	// in the zygote, the file given to Start for stockade run.
 	netnsFD int
@@ -71,7 +81,7 @@ type Spec struct {
 	// bind uid 0).
 	NprocLimit int `json:"nproc_limit,omitempty"`
 	// IPCNamespace gives the command a System V IPC namespace of its own
-	// (it needs CAP_SYS_ADMIN, that is root). The seccomp filter refuses
+	// (it needs CAP_SYS_ADMIN: root, or UserNS). The seccomp filter refuses
 	// System V IPC to a command that has none.
 	IPCNamespace bool `json:"ipc_namespace"`
 }
@@ -90,8 +100,10 @@ type Applied struct {
 	// NetNS: the command is in the session's own network namespace, with a
 	// loopback of its own and no other interface.
 	NetNS bool `json:"netns,omitempty"`
+	// UserNS: the zygote set the sandbox up in a user namespace of its own.
+	UserNS bool `json:"userns,omitempty"`
 	// ReadOnlyMounts: every mount outside the writable roots is read-only
-	// for the command (root only; see mounts_linux.go), so it cannot change
+	// for the command (root, or UserNS; see mounts_linux.go), so it cannot change
 	// the mode, times or extended attributes of files there either.
 	ReadOnlyMounts bool `json:"read_only_mounts,omitempty"`
 	// ReadOnlyProtected are the protected paths made read-only mounts.

@@ -56,15 +56,20 @@ func zygoteMain() int {
 		return ExitSetupFailed
 	}
 	applied, err := Apply(req.Spec)
-	if req.Spec.NetNS {
+	if req.Spec.NetNS && !req.Spec.UserNS {
 		unix.Close(NetNSFD) // joined: no command may inherit it
 	}
 	if err != nil {
 		z.reply(Reply{Error: err.Error(), Stage: "sandbox"})
 		return ExitSetupFailed
 	}
-	if req.Spec.NetNS {
-		unix.Close(NetNSFD) // joined; commands must not inherit it
+	proxy := -1
+	if req.Spec.ProxyAddr != "" {
+		// In the namespace, on its loopback, now up; close-on-exec.
+		if proxy, err = listenProxy(req.Spec.ProxyAddr); err != nil {
+			z.reply(Reply{Error: err.Error(), Stage: "sandbox"})
+			return ExitSetupFailed
+		}
 	}
 	// Not dumpable: a command cannot ptrace the zygote or reach its other
 	// threads through /proc/PID/task/*/root, which, outside the command's
@@ -73,7 +78,13 @@ func zygoteMain() int {
 		z.reply(Reply{Error: "prctl(PR_SET_DUMPABLE): " + err.Error(), Stage: "sandbox"})
 		return ExitSetupFailed
 	}
-	z.reply(Reply{Applied: &applied})
+	if proxy >= 0 {
+		b, _ := json.Marshal(Reply{Applied: &applied, ProxyListener: true})
+		unix.Sendmsg(z.sock, b, unix.UnixRights(proxy), nil, 0)
+		unix.Close(proxy)
+	} else {
+		z.reply(Reply{Applied: &applied})
+	}
 
 	sigchld := make(chan os.Signal, 1)
 	signal.Notify(sigchld, syscall.SIGCHLD)
