@@ -22,6 +22,7 @@ import (
 
 	"github.com/stockade/stockade/degrade"
 	"github.com/stockade/stockade/exec"
+	"github.com/stockade/stockade/hostfacts"
 	"github.com/stockade/stockade/netproxy"
 	"github.com/stockade/stockade/parse"
 	"github.com/stockade/stockade/policy"
@@ -130,7 +131,7 @@ func Prepare(o Overrides, tmpdir string) (*Setup, error) {
 	if o.Host != nil {
 		host = *o.Host
 	} else {
-		host = degrade.Detect()
+		host = hostfacts.Detect()
 	}
 	spec, report, err := degrade.Plan(host, sb, workdir, tmpdir)
 	if err != nil {
