@@ -20,7 +20,7 @@ func TestApplyStatus(t *testing.T) {
 	if inChild() {
 		admin, _ := hostfacts.EffectiveCap(unix.CAP_SYS_ADMIN)
 		a := applyFromEnv(t)
-		want := Applied{NoNewPrivs: true, LandlockABI: kernelABI(), Seccomp: true, Scopes: kernelABI() >= 6,
+		want := Applied{NoNewPrivs: true, LandlockABI: kernelABI(), Seccomp: true, Scopes: kernelABI() >= hostfacts.ABIScopes,
 			CapsDropped: os.Geteuid() == 0, ReadOnlyMounts: admin}
 		a.Notes = ""
 		if a.ReadOnlyProtected = nil; !reflect.DeepEqual(a, want) {

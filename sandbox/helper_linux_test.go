@@ -58,7 +58,7 @@ func strictSpec(work, tmp string) Spec {
 	return Spec{
 		FS: FSWorkspaceWrite, Workdir: work, TmpDir: tmp,
 		LandlockABI: abi, NetworkOff: true, UnixSocketsOff: true, Seccomp: true,
-		Scopes: abi >= 6, DropCaps: os.Geteuid() == 0,
+		Scopes: abi >= hostfacts.ABIScopes, DropCaps: os.Geteuid() == 0,
 	}
 }
 
