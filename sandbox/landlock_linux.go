@@ -262,15 +262,6 @@ func (r *ruleset) hiddenTree(spec Spec, broad bool, read uint64) (*node, error) 
 	return root, nil
 }
 
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
-}
-
 // node is a directory on the way to a hidden path.
 type node struct {
 	children map[string]*node
