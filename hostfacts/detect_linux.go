@@ -31,12 +31,12 @@ func detect() Host {
 	h.Root = os.Geteuid() == 0
 	h.SysAdmin, _ = EffectiveCap(unix.CAP_SYS_ADMIN)
 
-	abi, errno := landlockVersion()
+	abi, errno := LandlockVersion()
 	if errno != 0 {
 		h.LandlockReason = landlockReason(errno, h.Kernel, h.SeccompMode, readLSM())
 	} else {
 		h.LandlockABI = abi
-		if e, err := landlockErrata(); err == nil {
+		if e, err := LandlockErrata(); err == nil {
 			h.LandlockErrata, h.LandlockErrataKnown = e, true
 		}
 	}
@@ -49,7 +49,9 @@ func detect() Host {
 	return h
 }
 
-func landlockVersion() (int, syscall.Errno) {
+// LandlockVersion asks the kernel for its Landlock ABI version; the errno says
+// why there is none (see the Landlock reasons Detect gives).
+func LandlockVersion() (int, syscall.Errno) {
 	r, _, e := unix.Syscall(unix.SYS_LANDLOCK_CREATE_RULESET, 0, 0, unix.LANDLOCK_CREATE_RULESET_VERSION)
 	if e != 0 {
 		return 0, e
@@ -57,9 +59,9 @@ func landlockVersion() (int, syscall.Errno) {
 	return int(r), 0
 }
 
-// landlockErrata asks for the fixed errata; kernels before the errata query
-// (6.15, and stable backports) answer EINVAL.
-func landlockErrata() (uint64, error) {
+// LandlockErrata asks the kernel for the bitmask of fixed Landlock errata;
+// kernels before the errata query (6.15, and stable backports) answer EINVAL.
+func LandlockErrata() (uint64, error) {
 	r, _, e := unix.Syscall(unix.SYS_LANDLOCK_CREATE_RULESET, 0, 0, unix.LANDLOCK_CREATE_RULESET_ERRATA)
 	if e != 0 {
 		return 0, e

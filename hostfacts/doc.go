@@ -24,7 +24,9 @@
 //
 // [FindPidsCgroup] is the one way the pids cgroup is found, from
 // /proc/self/mountinfo and /proc/self/cgroup: detection reports it and the
-// sandbox makes its bounded cgroup under it. [EffectiveCap] asks for one
+// sandbox makes its bounded cgroup under it. [LandlockVersion] and
+// [LandlockErrata] are the kernel's own answers, which the sandbox asks again
+// in the child before it restricts. [EffectiveCap] asks for one
 // capability of the calling thread. [UserNamespaces] finds out, by making one,
 // whether this process may create a user namespace; it starts a process that
 // runs nothing, so it is not part of Detect.

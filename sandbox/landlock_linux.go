@@ -84,9 +84,9 @@ func landlockPlan(spec Spec) (plan, error) {
 // every rule added. Paths are opened now, while the child may still have the
 // capabilities to reach them; the ruleset is enforced later by restrict.
 func newRuleset(spec Spec, p plan) (*ruleset, error) {
-	kernel, err := ll.LandlockGetABIVersion()
-	if err != nil {
-		return nil, fmt.Errorf("landlock is not available on this kernel: %w", err)
+	kernel, errno := hostfacts.LandlockVersion()
+	if errno != 0 {
+		return nil, fmt.Errorf("landlock is not available on this kernel: %w", errno)
 	}
 	if kernel < spec.LandlockABI {
 		return nil, fmt.Errorf("landlock ABI %d asked for, this kernel has ABI %d", spec.LandlockABI, kernel)
@@ -94,8 +94,8 @@ func newRuleset(spec Spec, p plan) (*ruleset, error) {
 	if p.scoped&ll.ScopeSignal != 0 {
 		// Without the fix, the per-thread domains psx creates break the Go
 		// runtime's signals.
-		errata, err := ll.LandlockGetErrata()
-		if err != nil || !hostfacts.SignalScopeSafe(uint64(errata)) {
+		errata, err := hostfacts.LandlockErrata()
+		if err != nil || !hostfacts.SignalScopeSafe(errata) {
 			return nil, fmt.Errorf("landlock signal scoping is unsafe on this kernel (erratum 2 not fixed); ask for an ABI below 6 or update the kernel")
 		}
 	}
@@ -474,11 +474,11 @@ func (r *ruleset) addFD(fd int, path string, access uint64, isDir int) error {
 // restrict enforces the ruleset on every thread (or the calling one only).
 // no_new_privs must be set on those threads already.
 func (r *ruleset) restrict(all bool) error {
-	kernel, _ := ll.LandlockGetABIVersion()
+	kernel, _ := hostfacts.LandlockVersion()
 	var err error
 	if !all {
 		err = ll.LandlockRestrictSelf(r.fd, 0)
-	} else if kernel >= 8 {
+	} else if kernel >= hostfacts.ABITSync {
 		err = ll.LandlockRestrictSelf(r.fd, ll.FlagRestrictSelfTSync)
 	} else {
 		err = ll.AllThreadsLandlockRestrictSelf(r.fd, 0)
