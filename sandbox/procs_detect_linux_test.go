@@ -3,7 +3,6 @@
 package sandbox
 
 import (
-	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
@@ -20,14 +19,14 @@ import (
 // detection (what `stockade doctor` and the planner read) says there is a pids
 // cgroup, in a cgroup of its own below the one detection names; where
 // detection says there is none, Apply refuses the bound rather than set one
-// elsewhere. Either way round, a disagreement is a report that lies.
+// elsewhere. Either way round, a disagreement is a report that lies. It runs
+// as this user and, when that is root, as the unprivileged user nobody too:
+// the child detects and applies, the parent compares.
 func TestProcLimitWhereDetected(t *testing.T) {
 	if inChild() {
-		var spec Spec
-		if err := json.Unmarshal([]byte(os.Getenv(envSpec)), &spec); err != nil {
-			t.Fatal(err)
-		}
-		a, err := Apply(spec)
+		h := hostfacts.Detect()
+		fmt.Printf("DETECTED=%s\nREASON=%s\n", h.PidsCgroup, h.PidsReason)
+		a, err := Apply(Spec{FS: FSOff, MaxProcs: 50})
 		if err != nil {
 			fmt.Printf("APPLY-ERROR=%v\n", err)
 			return
@@ -35,23 +34,74 @@ func TestProcLimitWhereDetected(t *testing.T) {
 		fmt.Printf("PROCLIMIT=%s\n", a.ProcLimit)
 		return
 	}
-	h := hostfacts.Detect()
-	out, err := runChild(t, "sandboxed", Spec{FS: FSOff, MaxProcs: 50}, nil)
-	if err != nil {
-		t.Fatalf("%v\n%s", err, out)
+	t.Run("this user", func(t *testing.T) { checkProcLimitWhereDetected(t, os.Args[0], nil) })
+	if os.Geteuid() != 0 {
+		return
 	}
+	t.Run("nobody", func(t *testing.T) {
+		checkProcLimitWhereDetected(t, copyForNobody(t), &syscall.Credential{Uid: 65534, Gid: 65534})
+	})
+}
+
+func checkProcLimitWhereDetected(t *testing.T, exe string, cred *syscall.Credential) {
+	cmd := exec.Command(exe, "-test.run=^TestProcLimitWhereDetected$", "-test.count=1", "-test.v")
+	cmd.Env = append(os.Environ(), envChild+"=sandboxed")
+	cmd.Dir = "/"
+	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: cred}
+	b, err := cmd.CombinedOutput()
+	out := string(b)
 	made := procLimitOf(out)
-	t.Logf("detected %q (%s); Apply made %q", h.PidsCgroup, h.PidsReason, made)
-	switch {
-	case h.PidsCgroup != "" && made == "":
-		t.Errorf("detection reports the pids cgroup %s, but Apply set no bound:\n%s", h.PidsCgroup, out)
-	case h.PidsCgroup != "" && filepath.Dir(made) != h.PidsCgroup:
-		t.Errorf("detection reports the pids cgroup %s, but Apply made %s", h.PidsCgroup, made)
-	case h.PidsCgroup == "" && made != "":
-		t.Errorf("detection reports no pids cgroup (%s), but Apply made %s", h.PidsReason, made)
-	case h.PidsCgroup == "" && !strings.Contains(out, "APPLY-ERROR=process bound"):
-		t.Errorf("detection reports no pids cgroup (%s); want Apply to refuse the bound:\n%s", h.PidsReason, out)
+	if made != "" {
+		if err := RemoveProcLimit(made); err != nil {
+			t.Errorf("RemoveProcLimit: %v", err)
+		}
 	}
+	if err != nil || !strings.Contains(out, "--- PASS") {
+		t.Fatalf("child: %v\n%s", err, out)
+	}
+	detected, reason := lineValue(out, "DETECTED="), lineValue(out, "REASON=")
+	t.Logf("detected %q (%s); Apply made %q", detected, reason, made)
+	switch {
+	case detected != "" && made == "":
+		t.Errorf("detection reports the pids cgroup %s, but Apply set no bound:\n%s", detected, out)
+	case detected != "" && filepath.Dir(made) != detected:
+		t.Errorf("detection reports the pids cgroup %s, but Apply made %s", detected, made)
+	case detected == "" && made != "":
+		t.Errorf("detection reports no pids cgroup (%s), but Apply made %s", reason, made)
+	case detected == "" && !strings.Contains(out, "APPLY-ERROR=process bound"):
+		t.Errorf("detection reports no pids cgroup (%s); want Apply to refuse the bound:\n%s", reason, out)
+	}
+}
+
+func lineValue(out, prefix string) string {
+	for _, l := range strings.Split(out, "\n") {
+		if v, ok := strings.CutPrefix(l, prefix); ok {
+			return v
+		}
+	}
+	return ""
+}
+
+// copyForNobody copies the test binary into a directory the user nobody can
+// reach, and returns its path.
+func copyForNobody(t *testing.T) string {
+	b, err := os.ReadFile(os.Args[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir, err := os.MkdirTemp("", "sandbox-nobody-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	exe := filepath.Join(dir, "sandbox.test")
+	if err := os.WriteFile(exe, b, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return exe
 }
 
 // TestProcLimitCgroupMountedElsewhere moves the pids cgroup's hierarchy to a
