@@ -22,7 +22,7 @@ import (
 // nothing may run.
 //
 // An empty field of want means its default: workspace-write, network off, unix
-// sockets denied, strict. Paths may start with ~/, $HOME/ and ${HOME}/; relative
+// sockets denied, strict. Paths may start with ~/, $HOME/ or ${HOME}/; relative
 // paths are taken from workdir.
 func Plan(h Host, want policy.Sandbox, workdir, tmpdir string) (sandbox.Spec, Report, error) {
 	p, err := newPlanning(h, want, workdir, tmpdir)
