@@ -16,6 +16,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/stockade/stockade/hostfacts"
 	"github.com/stockade/stockade/sandbox"
 	"golang.org/x/sys/unix"
 )
@@ -84,7 +85,7 @@ func startZygote(spec sandbox.Spec, stderr io.Writer, egress func(net.Listener))
 	// handles SIGTERM, SIGTERM kills it before it has started anything.
 	cmd.SysProcAttr = &syscall.SysProcAttr{}
 	if spec.UserNS {
-		cmd.SysProcAttr = sandbox.UserNSAttr(spec.NetNS)
+		cmd.SysProcAttr = hostfacts.UserNSAttr(spec.NetNS)
 	}
 	cmd.SysProcAttr.Setpgid, cmd.SysProcAttr.Pdeathsig = true, syscall.SIGTERM
 	err = startKnown(cmd)

@@ -22,6 +22,7 @@ import (
 
 	"github.com/stockade/stockade/degrade"
 	"github.com/stockade/stockade/exec"
+	"github.com/stockade/stockade/hostfacts"
 	"github.com/stockade/stockade/netproxy"
 	"github.com/stockade/stockade/parse"
 	"github.com/stockade/stockade/policy"
@@ -134,7 +135,7 @@ func Prepare(o Overrides, tmpdir string) (*Setup, error) {
 	if o.Host != nil {
 		host = *o.Host
 	} else {
-		host = degrade.Detect()
+		host = hostfacts.Detect()
 		if !o.OneProcess {
 			host = degrade.WithUserNS(host)
 		}

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"unsafe"
 
+	"github.com/stockade/stockade/hostfacts"
 	"golang.org/x/net/bpf"
 	"golang.org/x/sys/unix"
 )
@@ -123,7 +124,7 @@ func apply(spec Spec, all bool) (a Applied, err error) {
 		if err != nil {
 			return a, err
 		}
-		admin, err := hasSysAdmin()
+		admin, err := hostfacts.EffectiveCap(unix.CAP_SYS_ADMIN)
 		if err != nil {
 			return a, err
 		}
@@ -225,13 +226,13 @@ func Validate(spec Spec) error {
 	if len(spec.DenyRead) > 0 && spec.LandlockABI == 0 {
 		return errors.New("deny-read needs landlock, and the spec has no landlock ABI")
 	}
-	if spec.NetworkOff && !spec.NetNS && !spec.Seccomp && spec.LandlockABI < 4 {
+	if spec.NetworkOff && !spec.NetNS && !spec.Seccomp && spec.LandlockABI < hostfacts.ABITCP {
 		return errors.New("network off needs seccomp or landlock ABI 4 or later, and the spec has neither")
 	}
 	if spec.UnixSocketsOff && !spec.Seccomp {
 		return errors.New("unix sockets off needs seccomp, and the spec does not apply it")
 	}
-	if spec.Scopes && spec.LandlockABI < 6 {
+	if spec.Scopes && spec.LandlockABI < hostfacts.ABIScopes {
 		return fmt.Errorf("landlock scopes need ABI 6 or later, the spec asks for ABI %d", spec.LandlockABI)
 	}
 	if spec.ProxyAddr != "" && !(spec.UserNS && spec.NetNS) {

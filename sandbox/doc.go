@@ -1,18 +1,24 @@
-// Package sandbox is the re-executed child of stockade: it applies the kernel
-// sandbox a Spec asks for (no_new_privs, capability drop, Landlock, Landlock
-// scopes, a seccomp socket filter, a process bound) and then runs commands.
+// Package sandbox applies the kernel sandbox a Spec asks for (no_new_privs,
+// capability drop, Landlock, Landlock scopes, a seccomp filter, read-only
+// mounts, IPC and network namespaces, a process bound) and starts commands
+// under it. It has two ways in:
 //
-// The parent never sandboxes itself. It starts `stockade` again through
-// /proc/self/exe with the hidden sentinel argument ChildArg; main checks for it
-// before anything else and hands control to ChildMain. The Spec travels on an
-// inherited descriptor (fd 3), never in argv or the environment, and the outcome
-// of applying it travels back on a descriptor of its own, so "the sandbox could not
-// be applied" is never mistaken for "the command exited 1".
+//   - Start (stockade run): apply the Spec to one locked thread of the calling
+//     process and fork the command from that thread, so the command inherits
+//     the sandbox and no second program is started;
+//   - the zygote (an MCP session): stockade re-executed through /proc/self/exe
+//     with the hidden sentinel argument ChildArg, which main checks for before
+//     anything else and hands to ChildMain. The Request (mode and Spec) comes
+//     on an inherited seqpacket socket (fd 3), never in argv or the
+//     environment, and the Reply goes back on it: what was applied, or the
+//     stage that failed, so "the sandbox could not be applied" is never
+//     mistaken for "the command exited 1". The zygote applies the sandbox
+//     once, then spawns each command of the session on request (see
+//     zygote.go); commands inherit its Landlock domain, seccomp filter and
+//     no_new_privs.
 //
-// The child runs in one of two modes:
-//
-//   - exec: apply the sandbox, then replace itself with the command (stockade run);
-//   - zygote: apply the sandbox once, then spawn each command of an MCP session on
-//     request, so a session pays for one re-exec instead of one per call. Commands
-//     inherit the zygote's Landlock domain, seccomp filter and no_new_privs.
+// What it knows of the kernel (what each Landlock ABI restricts, the
+// signal-scope erratum, where the pids cgroup is, the calling thread's
+// capabilities) comes from package hostfacts, which the planner (degrade)
+// reads too, so the report and the child agree.
 package sandbox

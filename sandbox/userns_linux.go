@@ -3,11 +3,8 @@
 package sandbox
 
 import (
-	"errors"
 	"fmt"
 	"net"
-	"os"
-	"syscall"
 
 	"golang.org/x/sys/unix"
 )
@@ -16,7 +13,7 @@ import (
 //
 // Root gets its mount, network and IPC namespaces from CAP_SYS_ADMIN. A plain
 // user gets them where the host allows unprivileged user namespaces: the
-// parent starts the zygote in a new user namespace (Spec.UserNS) that maps
+// parent starts the zygote in a new user namespace (Spec.UserNS; hostfacts.UserNSAttr) that maps
 // the user's own uid and gid to themselves, not to root, so files keep their
 // owners and the command is the same user inside and out. The zygote holds
 // UserNSCaps there (ambient capabilities, which survive its exec as a
@@ -30,47 +27,6 @@ import (
 // the network namespace; the parent, which is not privileged, cannot enter
 // that network namespace to open the egress proxy's listener, so the zygote
 // opens it (Spec.ProxyAddr) and hands it back with its reply.
-
-// UserNSCaps are the capabilities the zygote keeps in its user namespace
-// until Apply drops them: CAP_SYS_ADMIN (mounts, the IPC namespace),
-// CAP_NET_ADMIN (the loopback up) and CAP_SETPCAP (the bounding set and the
-// securebits).
-var UserNSCaps = []uintptr{unix.CAP_SYS_ADMIN, unix.CAP_NET_ADMIN, unix.CAP_SETPCAP}
-
-// UserNSAttr is how the parent starts a zygote of spec.UserNS: in a new user
-// namespace that maps the caller's uid and gid to themselves, with a new
-// network namespace when spec.NetNS, and UserNSCaps as ambient capabilities.
-func UserNSAttr(netns bool) *syscall.SysProcAttr {
-	flags := uintptr(unix.CLONE_NEWUSER)
-	if netns {
-		flags |= unix.CLONE_NEWNET
-	}
-	return &syscall.SysProcAttr{
-		Cloneflags:  flags,
-		UidMappings: []syscall.SysProcIDMap{{ContainerID: os.Getuid(), HostID: os.Getuid(), Size: 1}},
-		GidMappings: []syscall.SysProcIDMap{{ContainerID: os.Getgid(), HostID: os.Getgid(), Size: 1}},
-		AmbientCaps: UserNSCaps,
-	}
-}
-
-// ProbeUserNS starts nothing: it clones a child with UserNSAttr and the
-// mount, network and IPC namespaces the zygote will make, and lets the exec
-// of a path that does not exist end it. ENOENT from the exec means the clone,
-// the id maps and the ambient capabilities all worked; any other error is
-// why a plain user's zygote cannot have its namespaces here (user namespaces
-// off by sysctl, their count at its limit, an AppArmor or seccomp policy).
-func ProbeUserNS() error {
-	attr := UserNSAttr(true)
-	attr.Cloneflags |= unix.CLONE_NEWNS | unix.CLONE_NEWIPC
-	_, err := syscall.ForkExec("/nonexistent/stockade-userns-probe", []string{"probe"}, &syscall.ProcAttr{Sys: attr})
-	if errors.Is(err, unix.ENOENT) {
-		return nil
-	}
-	if err == nil {
-		return errors.New("the probe's exec of a missing file succeeded")
-	}
-	return err
-}
 
 // joinOwnNetNS is NetNS in a user namespace: the zygote was cloned into a new
 // network namespace, which it checks has nothing but a loopback, and brings

@@ -10,6 +10,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/stockade/stockade/degrade"
+	"github.com/stockade/stockade/hostfacts"
 	"github.com/stockade/stockade/pipeline"
 	"github.com/stockade/stockade/policy"
 )
@@ -61,7 +62,7 @@ func cmdDoctor(args []string, io stdio) int {
 	if err != nil {
 		return fail(io.err, err)
 	}
-	host := degrade.WithUserNS(degrade.Detect())
+	host := degrade.WithUserNS(hostfacts.Detect())
 	if *hostFile != "" {
 		h, err := readHost(*hostFile)
 		if err != nil {
