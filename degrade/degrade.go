@@ -1,9 +1,9 @@
 package degrade
 
 import (
-	"fmt"
 	"strings"
-	"sync"
+
+	"github.com/stockade/stockade/hostfacts"
 )
 
 // Status of one protection.
@@ -33,9 +33,12 @@ const (
 	// outside the sandbox, no keyrings, no System V IPC of the host, no
 	// administrator calls (see sandbox/seccomp_kernel.go).
 	KernelObjects = "kernel-objects"
-	Containment   = "containment"   // every process the command starts ends with it
-	ProcessBound  = "process-bound" // at most max_processes processes
-	EnvScrub      = "env-scrub"     // secrets removed from the environment
+	// ProtectedFiles: what runs outside the sandbox later (git hooks and
+	// config, the policy file) cannot be changed by the command.
+	ProtectedFiles = "protected-files"
+	Containment    = "containment"   // every process the command starts ends with it
+	ProcessBound   = "process-bound" // at most max_processes processes
+	EnvScrub       = "env-scrub"     // secrets removed from the environment
 )
 
 // Protection is one line of the enforcement report.
@@ -103,102 +106,9 @@ func (r Report) Summary() string {
 	return r.Enforce + ": " + strings.Join(parts, "; ")
 }
 
-// Host is what this machine can enforce. Detect fills it in; tests build one
-// by hand to stand for another machine.
-type Host struct {
-	OS     string `json:"os"`
-	Arch   string `json:"arch"`
-	Kernel string `json:"kernel,omitempty"` // uname release
-
-	// LandlockABI is what the kernel reports; 0 means no Landlock, and
-	// LandlockReason says why.
-	LandlockABI    int    `json:"landlock_abi"`
-	LandlockReason string `json:"landlock_reason,omitempty"`
-	// LandlockErrata is the bitmask of fixed Landlock errata; meaningful when
-	// LandlockErrataKnown (kernels before 6.15 without the backport do not say,
-	// and are taken to have none fixed).
-	LandlockErrata      uint64 `json:"landlock_errata"`
-	LandlockErrataKnown bool   `json:"landlock_errata_known"`
-
-	// Seccomp: seccomp filters can be installed.
-	Seccomp       bool   `json:"seccomp"`
-	SeccompReason string `json:"seccomp_reason,omitempty"`
-	// SeccompMode of this process (0 none, 1 strict, 2 filter; -1 unknown):
-	// 2 usually means a container runtime's profile.
-	SeccompMode int `json:"seccomp_mode"`
-
-	NoNewPrivs bool `json:"no_new_privs"` // already set on this process
-	Root       bool `json:"root"`         // effective uid 0
-	// SysAdmin: CAP_SYS_ADMIN is in the effective set, so root's sandbox can
-	// make every mount outside the writable roots read-only (Landlock does not
-	// cover a file's mode, times or extended attributes).
-	SysAdmin bool `json:"sys_admin"`
-
-	// PidsCgroup is the directory of a writable pids cgroup a process bound
-	// can be made under; empty when none, and PidsReason says why.
-	PidsCgroup string `json:"pids_cgroup,omitempty"`
-	PidsReason string `json:"pids_reason,omitempty"`
-}
-
-var (
-	detectOnce sync.Once
-	detected   Host
-)
-
-// Detect finds out, once per process, what this host can enforce. It makes a
-// handful of system calls and reads a few files under /proc and /sys; it
-// starts no process.
-func Detect() Host {
-	detectOnce.Do(func() { detected = detect() })
-	return detected
-}
-
-// String is the one-line description of the host used in reports.
-func (h Host) String() string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "%s/%s", h.OS, h.Arch)
-	if h.Kernel != "" {
-		fmt.Fprintf(&b, " %s", h.Kernel)
-	}
-	if h.OS != "linux" {
-		return b.String()
-	}
-	if abi, _ := h.effectiveABI(); abi > 0 {
-		fmt.Fprintf(&b, ", landlock abi %d", abi)
-	} else {
-		b.WriteString(", no landlock")
-	}
-	if h.Seccomp {
-		b.WriteString(", seccomp")
-	} else {
-		b.WriteString(", no seccomp")
-	}
-	if h.Root {
-		b.WriteString(", root")
-	}
-	return b.String()
-}
-
-// effectiveABI is the Landlock ABI stockade restricts with on h: what the kernel
-// reports, capped at MaxLandlockABI, and lowered to 5 when the kernel reports 6
-// or more without the fix for erratum 2 (go-landlock does the same, so asking it
-// for more would fail). The note says why it differs from what the kernel reports.
-func (h Host) effectiveABI() (int, string) {
-	abi := h.LandlockABI
-	if h.OS != "linux" || abi <= 0 {
-		return 0, ""
-	}
-	var note string
-	if abi > MaxLandlockABI {
-		abi = MaxLandlockABI
-		note = fmt.Sprintf("kernel has landlock abi %d; stockade restricts at %d, the newest it knows", h.LandlockABI, abi)
-	}
-	if abi >= abiScopes && h.LandlockErrata&erratumSignalScope == 0 {
-		abi = abiScopes - 1
-		note = fmt.Sprintf("kernel has landlock abi %d without the fix for erratum 2 (signal scoping); restricted at abi %d", h.LandlockABI, abi)
-	}
-	return abi, note
-}
+// Host is what the planner plans for: this machine (hostfacts.Detect) or
+// another one described by hand.
+type Host = hostfacts.Host
 
 // Refusal is the error Plan returns under strict enforcement when the host
 // cannot give a protection the policy requires. Nothing may run.

@@ -1,39 +1,37 @@
-// Package degrade knows what this host can enforce and compares it with what a
-// policy requires. It returns the sandbox spec to apply and a report of what is
-// and is not enforced, or a refusal when enforcement is strict.
-//
-// # Detect
-//
-// [Detect] looks once per process (a few system calls and reads under /proc and
-// /sys, no subprocess) for the operating system and kernel release; the Landlock
-// ABI and fixed errata, and why Landlock is missing when it is (ENOSYS: not
-// built in, or blocked by a seccomp filter this process runs under; EOPNOTSUPP:
-// built in but not enabled at boot); whether seccomp filters can be installed;
-// no_new_privs; root; and a writable pids cgroup for the process bound.
+// Package degrade compares what a host can enforce (a [Host], found by
+// hostfacts.Detect) with what a policy requires. It returns the sandbox spec to
+// apply and a report of what is and is not enforced, or a refusal when
+// enforcement is strict.
 //
 // # Plan
 //
 // [Plan] takes a [Host] rather than detecting one, so a test, or `stockade
 // doctor --host`, can plan for a machine it is not running on. It picks:
 //
-//   - LandlockABI: the best the kernel offers, at most [MaxLandlockABI], and 5
-//     on a kernel that reports 6 or more without the fix for erratum 2;
+//   - LandlockABI: the best the kernel offers, at most
+//     hostfacts.MaxLandlockABI, and 5 on a kernel that reports 6 or more
+//     without the fix for erratum 2 (hostfacts.EffectiveABI);
 //   - Seccomp: when the host has it (the filter also guards other processes
 //     and the kernel's shared state, whatever the policy);
-//   - IPCNamespace: when the child will have CAP_SYS_ADMIN (root);
+//   - UserNS: for a plain user where the host allows user namespaces (the
+//     zygote starts in one, and gets root's namespaces; Host.OneProcess
+//     clears it for stockade run; [WithUserNS] probes for it, which
+//     stockade run does not pay for);
+//   - IPCNamespace: when the child will have CAP_SYS_ADMIN (root, or UserNS);
 //   - Scopes: at Landlock ABI 6 and later;
-//   - DropCaps: when running as root on Linux;
+//   - DropCaps: when running as root on Linux, or with UserNS;
 //   - MaxProcs: max_processes, or [policy.DefaultMaxProcesses] when it is 0,
 //     when a pids cgroup is usable; NprocLimit, the same bound through
 //     RLIMIT_NPROC, for a user without one.
 //
 // The report has one line per protection, in this order: fs-write, deny-read,
 // network-tcp, network-other, unix-sockets, device-ioctl, signals,
-// kernel-objects, containment, process-bound, env-scrub. Each is [Enforced], [Partial], [NotEnforced] or
-// [Off] (the policy does not ask for it), with what enforces it and, when
-// something is left open, a note that says what. [Table] holds, for each
-// Landlock ABI and for seccomp, the pids cgroup and process containment, what
-// it gives and what is left without it; the notes come from it.
+// kernel-objects, protected-files, containment, process-bound, env-scrub. Each line is planned
+// by a small function of its own, listed in one table in that order. Each is
+// [Enforced], [Partial], [NotEnforced] or [Off] (the policy does not ask for
+// it), with what enforces it and, when something is left open, a note that
+// says what. The notes on what a missing Landlock ABI or mechanism leaves open
+// come from hostfacts.ABIs and hostfacts.Mechanisms.
 //
 // # Strict and best-effort
 //
@@ -54,7 +52,7 @@
 // # Other operating systems
 //
 // stockade builds for macOS, Windows and FreeBSD, where there is no Landlock
-// and no seccomp: Detect says so, strict refuses every policy that requires a
+// and no seccomp: hostfacts.Detect says so, strict refuses every policy that requires a
 // kernel protection, and best-effort runs with a report that says nothing but
 // the environment scrub (and, outside Windows, the process group) is enforced.
 package degrade

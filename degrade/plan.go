@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/stockade/stockade/hostfacts"
 	"github.com/stockade/stockade/policy"
 	"github.com/stockade/stockade/sandbox"
 )
@@ -24,270 +25,362 @@ import (
 // sockets denied, strict. Paths may start with ~/, $HOME/ or ${HOME}/; relative
 // paths are taken from workdir.
 func Plan(h Host, want policy.Sandbox, workdir, tmpdir string) (sandbox.Spec, Report, error) {
-	want, err := normalize(want)
+	p, err := newPlanning(h, want, workdir, tmpdir)
 	if err != nil {
 		return sandbox.Spec{}, Report{}, err
+	}
+	rep := Report{Enforce: p.want.Enforce, Host: h.String()}
+	for _, row := range protections {
+		pr := row.plan(p)
+		pr.Name = row.name
+		rep.Protections = append(rep.Protections, pr)
+	}
+	missing := rep.Missing()
+	rep.Full = len(missing) == 0
+	if !rep.Full && p.want.Enforce == "strict" {
+		return p.spec, rep, &Refusal{Missing: missing, Why: why(h, missing)}
+	}
+	return p.spec, rep, nil
+}
+
+// protections are the lines of the report, in order, each with the function
+// that plans it from what the host has and the policy wants.
+var protections = []struct {
+	name string
+	plan func(*planning) Protection
+}{
+	{FSWrite, planFSWrite},
+	{DenyRead, planDenyRead},
+	{NetworkTCP, planNetworkTCP},
+	{NetworkOther, planNetworkOther},
+	{UnixSockets, planUnixSockets},
+	{DeviceIoctl, planDeviceIoctl},
+	{Signals, planSignals},
+	{KernelObjects, planKernelObjects},
+	{ProtectedFiles, planProtectedFiles},
+	{Containment, planContainment},
+	{ProcessBound, planProcessBound},
+	{EnvScrub, planEnvScrub},
+}
+
+// planning is what the planners read: the host, what the policy wants (its
+// defaults filled in), and the spec that will be applied.
+type planning struct {
+	h    Host
+	want policy.Sandbox
+	spec sandbox.Spec
+
+	abi     int    // the Landlock ABI the spec restricts with
+	abiNote string // why abi differs from what the kernel reports
+	ll      string // "landlock abi N", for By
+	linux   bool
+	// userns: a plain user's namespaces come with a user namespace of the
+	// sandbox's own (the zygote starts in one).
+	userns bool
+
+	fsOn     bool
+	netOff   bool // network off or allowlist
+	netns    bool // the session gets a network namespace of its own
+	netnsWhy string
+	unixOff  bool
+
+	bound         int  // the process bound, the policy's or the default
+	boundRequired bool // the policy asks for it
+}
+
+// newPlanning checks want, expands its paths and builds the spec. The spec
+// asks only for what this host can apply: sandbox.Apply refuses a mechanism it
+// has no means for. What the policy wants and the spec cannot carry shows in
+// the report as not enforced; under strict, Plan's refusal keeps anything
+// from running.
+func newPlanning(h Host, want policy.Sandbox, workdir, tmpdir string) (*planning, error) {
+	want, err := normalize(want)
+	if err != nil {
+		return nil, err
 	}
 	writable, err := expandAll("writable_roots", want.WritableRoots, workdir)
 	if err != nil {
-		return sandbox.Spec{}, Report{}, err
+		return nil, err
 	}
 	readable, err := expandAll("readable_roots", want.ReadableRoots, workdir)
 	if err != nil {
-		return sandbox.Spec{}, Report{}, err
+		return nil, err
 	}
 	deny, err := expandAll("deny_read", want.DenyRead, workdir)
 	if err != nil {
-		return sandbox.Spec{}, Report{}, err
+		return nil, err
 	}
 	protected, err := expandAll("protected", want.Protected, workdir)
 	if err != nil {
-		return sandbox.Spec{}, Report{}, err
+		return nil, err
 	}
 	if workdir != "" {
 		protected = append(sandbox.GitProtected(workdir), protected...)
 	}
 
-	abi, abiNote := h.effectiveABI()
-	fsOn := want.Filesystem != string(sandbox.FSOff)
+	p := &planning{h: h, want: want, linux: h.OS == "linux"}
+	p.userns = p.linux && !h.Root && h.UserNS
+	p.abi, p.abiNote = h.EffectiveABI()
+	p.ll = fmt.Sprintf("landlock abi %d", p.abi)
+	p.fsOn = want.Filesystem != string(sandbox.FSOff)
 	// allowlist is network off plus the egress proxy, which only a network
 	// namespace can reach; without one, nothing is reachable (fail closed).
-	netOff := want.Network == "off" || want.Network == "allowlist"
-	netns, netnsWhy := h.netNS()
-	netns = netns && netOff
-	unixOff := want.UnixSockets == "deny"
-	linux := h.OS == "linux"
+	p.netOff = want.Network == "off" || want.Network == "allowlist"
+	p.netns, p.netnsWhy = h.NetNS()
+	p.netns = p.netns && p.netOff
+	p.unixOff = want.UnixSockets == "deny"
 
-	// The spec asks only for what this host can apply: sandbox.Apply refuses
-	// a mechanism it has no means for. What the policy wants and the spec
-	// cannot carry shows in the report as not enforced; under strict, the
-	// refusal below keeps anything from running.
-	spec := sandbox.Spec{
+	p.spec = sandbox.Spec{
 		FS: sandbox.FSMode(want.Filesystem), Workdir: workdir, TmpDir: tmpdir,
 		WritableRoots: writable, ReadableRoots: readable, DenyRead: deny, Protected: protected,
-		LandlockABI:    abi,
-		NetworkOff:     netOff && (h.Seccomp || abi >= abiTCP || netns),
-		NetNS:          netns,
-		UnixSocketsOff: unixOff && h.Seccomp,
+		LandlockABI:    p.abi,
+		NetworkOff:     p.netOff && (h.Seccomp || p.abi >= hostfacts.ABITCP || p.netns),
+		NetNS:          p.netns,
+		UnixSocketsOff: p.unixOff && h.Seccomp,
 		Seccomp:        h.Seccomp,
-		IPCNamespace:   linux && h.SysAdmin,
-		Scopes:         abi >= abiScopes,
-		DropCaps:       linux && h.Root,
+		IPCNamespace:   p.linux && (h.SysAdmin || p.userns),
+		UserNS:         p.userns,
+		Scopes:         p.abi >= hostfacts.ABIScopes,
+		DropCaps:       p.linux && (h.Root || p.userns),
 	}
-	if abi == 0 {
+	if p.abi == 0 {
 		// No Landlock: no filesystem rule can be applied.
-		spec.FS = sandbox.FSOff
-		spec.WritableRoots, spec.ReadableRoots, spec.DenyRead = nil, nil, nil
+		p.spec.FS = sandbox.FSOff
+		p.spec.WritableRoots, p.spec.ReadableRoots, p.spec.DenyRead = nil, nil, nil
 	}
 	// The process bound: the policy's, required; or the default one, where
 	// the host can enforce it. RLIMIT_NPROC stands in for a missing pids
 	// cgroup where it binds (not for uid 0).
-	bound, boundRequired := want.MaxProcesses, want.MaxProcesses > 0
-	if !boundRequired {
-		bound = policy.DefaultMaxProcesses
+	p.bound, p.boundRequired = want.MaxProcesses, want.MaxProcesses > 0
+	if !p.boundRequired {
+		p.bound = policy.DefaultMaxProcesses
 	}
 	switch {
 	case h.PidsCgroup != "":
-		spec.MaxProcs = bound
-	case linux && !h.Root:
-		spec.NprocLimit = bound
+		p.spec.MaxProcs = p.bound
+	case p.linux && !h.Root:
+		p.spec.NprocLimit = p.bound
 	}
+	return p, nil
+}
 
-	ll := fmt.Sprintf("landlock abi %d", abi)
-	noLandlock := h.landlockWhy()
-	var ps []Protection
-	add := func(p Protection) { ps = append(ps, p) }
+// nsBy is how a namespace is named in By: with "(in a user namespace)"
+// where that is where it comes from.
+func (p *planning) nsBy(ns string) string {
+	if p.userns {
+		return ns + " (in a user namespace)"
+	}
+	return ns
+}
 
-	// fs-write
+// without is what is left open below Landlock ABI abi.
+func without(abi int) string { return hostfacts.ABIs[abi].Without }
+
+func planFSWrite(p *planning) Protection {
 	switch {
-	case !fsOn:
-		add(Protection{Name: FSWrite, Status: Off, Note: `filesystem = "off"`})
-	case abi == 0:
-		add(Protection{Name: FSWrite, Status: NotEnforced, Required: true, Note: noLandlock})
-	case abi < abiTruncate:
-		note := without(abiTruncate)
-		if abi < abiRefer {
-			note += "; " + without(abiRefer)
+	case !p.fsOn:
+		return Protection{Status: Off, Note: `filesystem = "off"`}
+	case p.abi == 0:
+		return Protection{Status: NotEnforced, Required: true, Note: p.h.LandlockWhy()}
+	}
+	by, rootNote := fsWriteAsRoot(p.h, p.ll, p.userns)
+	if p.abi < hostfacts.ABITruncate {
+		note := without(hostfacts.ABITruncate)
+		if p.abi < hostfacts.ABIRefer {
+			note += "; " + without(hostfacts.ABIRefer)
 		}
-		by, rootNote := fsWriteAsRoot(h, ll)
-		add(Protection{Name: FSWrite, Status: Partial, Required: true, By: by, Note: join(note, abiNote, rootNote)})
-	default:
-		by, rootNote := fsWriteAsRoot(h, ll)
-		add(Protection{Name: FSWrite, Status: Enforced, Required: true, By: by, Note: join(erratumNote(h, abi), abiNote, rootNote)})
+		return Protection{Status: Partial, Required: true, By: by, Note: join(note, p.abiNote, rootNote)}
 	}
+	return Protection{Status: Enforced, Required: true, By: by, Note: join(erratumNote(p.h, p.abi), p.abiNote, rootNote)}
+}
 
-	// deny-read
+func planDenyRead(p *planning) Protection {
 	switch {
-	case len(deny) == 0:
-		add(Protection{Name: DenyRead, Status: Off, Note: "deny_read is empty"})
-	case !fsOn && abi == 0:
-		add(Protection{Name: DenyRead, Status: Off, Note: `filesystem = "off" and ` + noLandlock + `: deny_read is not applied`})
-	case !fsOn:
+	case len(p.want.DenyRead) == 0:
+		return Protection{Status: Off, Note: "deny_read is empty"}
+	case !p.fsOn && p.abi == 0:
+		return Protection{Status: Off, Note: `filesystem = "off" and ` + p.h.LandlockWhy() + `: deny_read is not applied`}
+	case !p.fsOn:
 		// Not required, but the secrets stay unreadable where the kernel can do it.
-		add(Protection{Name: DenyRead, Status: Enforced, By: ll, Note: `applied although filesystem = "off"`})
-	case abi == 0:
-		add(Protection{Name: DenyRead, Status: NotEnforced, Required: true, Note: noLandlock})
-	default:
-		add(Protection{Name: DenyRead, Status: Enforced, Required: true, By: ll})
+		return Protection{Status: Enforced, By: p.ll, Note: `applied although filesystem = "off"`}
+	case p.abi == 0:
+		return Protection{Status: NotEnforced, Required: true, Note: p.h.LandlockWhy()}
 	}
+	return Protection{Status: Enforced, Required: true, By: p.ll}
+}
 
-	// network-tcp and network-other
+func planNetworkTCP(p *planning) Protection {
 	switch {
-	case !netOff:
-		add(Protection{Name: NetworkTCP, Status: Off, Note: `network = "on"`})
-		add(Protection{Name: NetworkOther, Status: Off, Note: `network = "on"`})
-	case netns:
-		tcp := Protection{Name: NetworkTCP, Status: Enforced, Required: true, By: "network namespace",
+	case !p.netOff:
+		return Protection{Status: Off, Note: `network = "on"`}
+	case p.netns:
+		tcp := Protection{Status: Enforced, Required: true, By: p.nsBy("network namespace"),
 			Note: "the session has a loopback of its own; nothing else is reachable"}
-		if want.Network == "allowlist" {
+		if p.want.Network == "allowlist" {
 			tcp.Note = "the session has a loopback of its own; other hosts only by name, through stockade's proxy"
 		}
-		add(tcp)
-		other := Protection{Name: NetworkOther, Status: Enforced, Required: true, By: "network namespace"}
-		if spec.Seccomp {
+		return tcp
+	}
+	tcp := Protection{Required: true}
+	switch {
+	case p.spec.Seccomp && p.abi >= hostfacts.ABITCP:
+		tcp.Status, tcp.By = Enforced, "seccomp + "+p.ll
+	case p.spec.Seccomp:
+		tcp.Status, tcp.By = Enforced, "seccomp"
+	case p.abi >= hostfacts.ABITCP:
+		tcp.Status, tcp.By = Partial, p.ll
+		tcp.Note = "without seccomp, MPTCP (Go's default for listeners) is not stopped; " + p.h.SeccompWhy()
+	case p.linux:
+		tcp.Status, tcp.Note = NotEnforced, p.h.SeccompWhy()+"; "+without(hostfacts.ABITCP)
+	default:
+		tcp.Status, tcp.Note = NotEnforced, p.h.SeccompWhy()
+	}
+	tcp.Note = join(tcp.Note, "no loopback of its own ("+p.netnsWhy+"), so loopback is refused too")
+	if p.want.Network == "allowlist" {
+		tcp.Note = join(tcp.Note, "the allowlist's proxy needs a network namespace, so nothing is reachable")
+	}
+	return tcp
+}
+
+func planNetworkOther(p *planning) Protection {
+	switch {
+	case !p.netOff:
+		return Protection{Status: Off, Note: `network = "on"`}
+	case p.netns:
+		other := Protection{Status: Enforced, Required: true, By: "network namespace"}
+		if p.spec.Seccomp {
 			other.By += " + seccomp"
 		}
-		add(other)
-	default:
-		tcp := Protection{Name: NetworkTCP, Required: true}
-		switch {
-		case spec.Seccomp && abi >= abiTCP:
-			tcp.Status, tcp.By = Enforced, "seccomp + "+ll
-		case spec.Seccomp:
-			tcp.Status, tcp.By = Enforced, "seccomp"
-		case abi >= abiTCP:
-			tcp.Status, tcp.By = Partial, ll
-			tcp.Note = "without seccomp, MPTCP (Go's default for listeners) is not stopped; " + h.seccompWhy()
-		case linux:
-			tcp.Status, tcp.Note = NotEnforced, h.seccompWhy()+"; "+without(abiTCP)
-		default:
-			tcp.Status, tcp.Note = NotEnforced, h.seccompWhy()
-		}
-		tcp.Note = join(tcp.Note, "no loopback of its own ("+netnsWhy+"), so loopback is refused too")
-		if want.Network == "allowlist" {
-			tcp.Note = join(tcp.Note, "the allowlist's proxy needs a network namespace, so nothing is reachable")
-		}
-		add(tcp)
-		other := Protection{Name: NetworkOther, Required: true}
-		switch {
-		case spec.Seccomp:
-			other.Status, other.By = Enforced, "seccomp"
-		case abi >= abiUDP:
-			other.Status, other.By = Partial, ll
-			other.Note = "UDP only; raw, packet and other sockets are not stopped without seccomp; " + h.seccompWhy()
-		default:
-			other.Status, other.Note = NotEnforced, h.seccompWhy()
-		}
-		add(other)
+		other.By = p.nsBy(other.By)
+		return other
+	case p.spec.Seccomp:
+		return Protection{Status: Enforced, Required: true, By: "seccomp"}
+	case p.abi >= hostfacts.ABIUDP:
+		return Protection{Status: Partial, Required: true, By: p.ll,
+			Note: "UDP only; raw, packet and other sockets are not stopped without seccomp; " + p.h.SeccompWhy()}
 	}
+	return Protection{Status: NotEnforced, Required: true, Note: p.h.SeccompWhy()}
+}
 
-	// unix-sockets
+func planUnixSockets(p *planning) Protection {
 	switch {
-	case !unixOff:
-		p := Protection{Name: UnixSockets, Status: Off, Note: `unix_sockets = "allow"`}
-		if spec.Scopes {
-			p.Note += "; abstract unix sockets outside the sandbox are still unreachable (landlock scopes)"
+	case !p.unixOff:
+		pr := Protection{Status: Off, Note: `unix_sockets = "allow"`}
+		if p.spec.Scopes {
+			pr.Note += "; abstract unix sockets outside the sandbox are still unreachable (landlock scopes)"
 		}
-		add(p)
-	case spec.Seccomp && spec.Scopes:
-		add(Protection{Name: UnixSockets, Status: Enforced, Required: true, By: "seccomp + landlock scopes"})
-	case spec.Seccomp:
-		add(Protection{Name: UnixSockets, Status: Enforced, Required: true, By: "seccomp"})
-	case spec.Scopes:
-		add(Protection{Name: UnixSockets, Status: Partial, Required: true, By: ll + " scopes",
-			Note: "abstract sockets outside the sandbox are unreachable, pathname sockets (docker.sock, ssh-agent) are not; " + h.seccompWhy()})
-	default:
-		add(Protection{Name: UnixSockets, Status: NotEnforced, Required: true, Note: h.seccompWhy()})
+		return pr
+	case p.spec.Seccomp && p.spec.Scopes:
+		return Protection{Status: Enforced, Required: true, By: "seccomp + landlock scopes"}
+	case p.spec.Seccomp:
+		return Protection{Status: Enforced, Required: true, By: "seccomp"}
+	case p.spec.Scopes:
+		return Protection{Status: Partial, Required: true, By: p.ll + " scopes",
+			Note: "abstract sockets outside the sandbox are unreachable, pathname sockets (docker.sock, ssh-agent) are not; " + p.h.SeccompWhy()}
 	}
+	return Protection{Status: NotEnforced, Required: true, Note: p.h.SeccompWhy()}
+}
 
-	// device-ioctl: not a policy setting; follows the filesystem restriction.
+// planDeviceIoctl: not a policy setting; follows the filesystem restriction.
+func planDeviceIoctl(p *planning) Protection {
 	switch {
-	case !fsOn:
-		add(Protection{Name: DeviceIoctl, Status: Off, Note: `filesystem = "off"`})
-	case abi >= abiIoctlDev:
-		add(Protection{Name: DeviceIoctl, Status: Enforced, By: ll})
-	case abi == 0:
-		add(Protection{Name: DeviceIoctl, Status: NotEnforced, Note: noLandlock})
-	default:
-		add(Protection{Name: DeviceIoctl, Status: NotEnforced, Note: without(abiIoctlDev)})
+	case !p.fsOn:
+		return Protection{Status: Off, Note: `filesystem = "off"`}
+	case p.abi >= hostfacts.ABIIoctlDev:
+		return Protection{Status: Enforced, By: p.ll}
+	case p.abi == 0:
+		return Protection{Status: NotEnforced, Note: p.h.LandlockWhy()}
 	}
+	return Protection{Status: NotEnforced, Note: without(hostfacts.ABIIoctlDev)}
+}
 
-	// signals and ptrace: not a policy setting; always wanted.
+// planSignals, signals and ptrace: not a policy setting; always wanted.
+func planSignals(p *planning) Protection {
 	caps := ""
-	if spec.DropCaps {
+	if p.spec.DropCaps {
 		caps = " + capabilities dropped"
 	}
+	const open = "processes of the same user outside the sandbox can be signalled and traced"
 	switch {
-	case spec.Scopes:
-		add(Protection{Name: Signals, Status: Enforced, By: ll + " scopes" + caps})
-	case abi > 0:
-		add(Protection{Name: Signals, Status: Partial, By: ll + " (ptrace)" + caps,
-			Note: "ptrace is bounded by the sandbox; " + without(abiScopes)})
-	case spec.DropCaps:
-		add(Protection{Name: Signals, Status: Partial, By: "capabilities dropped",
-			Note: "processes of the same user outside the sandbox can be signalled and traced"})
-	default:
-		add(Protection{Name: Signals, Status: NotEnforced,
-			Note: "processes of the same user outside the sandbox can be signalled and traced"})
+	case p.spec.Scopes:
+		return Protection{Status: Enforced, By: p.ll + " scopes" + caps}
+	case p.abi > 0:
+		return Protection{Status: Partial, By: p.ll + " (ptrace)" + caps,
+			Note: "ptrace is bounded by the sandbox; " + without(hostfacts.ABIScopes)}
+	case p.spec.DropCaps:
+		return Protection{Status: Partial, By: "capabilities dropped", Note: open}
 	}
+	return Protection{Status: NotEnforced, Note: open}
+}
 
-	// kernel-objects: not a policy setting; always wanted.
+// planKernelObjects: not a policy setting; always wanted.
+func planKernelObjects(p *planning) Protection {
 	switch {
-	case spec.Seccomp && spec.IPCNamespace:
-		add(Protection{Name: KernelObjects, Status: Enforced, By: "seccomp + ipc namespace"})
-	case spec.Seccomp:
-		add(Protection{Name: KernelObjects, Status: Enforced, By: "seccomp",
-			Note: "no ipc namespace without CAP_SYS_ADMIN: " + mechanism("ipc namespace").Without})
-	default:
-		add(Protection{Name: KernelObjects, Status: NotEnforced,
-			Note: "the command can change the resource limits and priorities of its user's processes, and use its user's keyrings and System V IPC; " + h.seccompWhy()})
+	case p.spec.Seccomp && p.spec.IPCNamespace:
+		return Protection{Status: Enforced, By: p.nsBy("seccomp + ipc namespace")}
+	case p.spec.Seccomp:
+		return Protection{Status: Enforced, By: "seccomp",
+			Note: "no ipc namespace (" + p.h.NamespacesWhy() + "): " + hostfacts.MechanismNamed(hostfacts.MechIPCNamespace).Without}
 	}
+	return Protection{Status: NotEnforced,
+		Note: "the command can change the resource limits and priorities of its user's processes, and use its user's keyrings and System V IPC; " + p.h.SeccompWhy()}
+}
 
-	// containment
-	switch h.OS {
+// planProtectedFiles: not a policy setting; always wanted. Read-only bind
+// mounts need the mount namespace of root or of a user namespace, and a
+// filesystem restriction to be inside of.
+func planProtectedFiles(p *planning) Protection {
+	switch {
+	case len(p.spec.Protected) == 0:
+		return Protection{Status: Off, Note: "no workdir and no protected paths"}
+	case p.fsOn && p.abi > 0 && (p.h.SysAdmin && p.h.Root || p.userns):
+		return Protection{Status: Enforced, By: p.nsBy("read-only bind mounts"),
+			Note: "a protected path that does not exist when the sandbox starts is only watched: its creation is reported after the command"}
+	case p.linux || p.fsOn:
+		why := p.h.NamespacesWhy()
+		if !p.fsOn || p.abi == 0 {
+			why = "no filesystem restriction"
+		}
+		return Protection{Status: Partial, By: "snapshot",
+			Note: "not read-only (" + why + "): a change is reported after the command, not prevented"}
+	}
+	return Protection{Status: Partial, By: "snapshot", Note: "a change is reported after the command, not prevented"}
+}
+
+func planContainment(p *planning) Protection {
+	switch p.h.OS {
 	case "linux":
-		add(Protection{Name: Containment, Status: Enforced, By: "process group + subreaper"})
+		return Protection{Status: Enforced, By: "process group + subreaper"}
 	case "windows":
-		add(Protection{Name: Containment, Status: NotEnforced,
-			Note: "no process groups on windows: only the command's own process is killed"})
-	default:
-		add(Protection{Name: Containment, Status: Partial, By: "process group",
-			Note: mechanism("process group + subreaper").Without})
+		return Protection{Status: NotEnforced, Note: "no process groups on windows: only the command's own process is killed"}
 	}
+	return Protection{Status: Partial, By: "process group", Note: hostfacts.MechanismNamed(hostfacts.MechProcessGroup).Without}
+}
 
-	// process-bound
+func planProcessBound(p *planning) Protection {
 	defaultNote := ""
-	if !boundRequired {
-		defaultNote = fmt.Sprintf("the default bound (max_processes = 0): %d", bound)
+	if !p.boundRequired {
+		defaultNote = fmt.Sprintf("the default bound (max_processes = 0): %d", p.bound)
 	}
-	noCgroup := h.PidsReason
+	noCgroup := p.h.PidsReason
 	if noCgroup == "" {
 		noCgroup = "no writable pids cgroup"
 	}
 	switch {
-	case spec.MaxProcs > 0:
-		add(Protection{Name: ProcessBound, Status: Enforced, Required: boundRequired, By: "pids cgroup", Note: defaultNote})
-	case spec.NprocLimit > 0:
-		add(Protection{Name: ProcessBound, Status: Partial, Required: boundRequired, By: "RLIMIT_NPROC",
-			Note: join(defaultNote, noCgroup, fmt.Sprintf("RLIMIT_NPROC counts every process of the user, in the sandbox or not: the command may start %d more than the user runs when it starts", bound))})
-	case linux:
-		add(Protection{Name: ProcessBound, Status: NotEnforced, Required: boundRequired,
-			Note: join(defaultNote, noCgroup, "RLIMIT_NPROC does not bind uid 0")})
-	default:
-		add(Protection{Name: ProcessBound, Status: NotEnforced, Required: boundRequired, Note: join(defaultNote, noCgroup)})
+	case p.spec.MaxProcs > 0:
+		return Protection{Status: Enforced, Required: p.boundRequired, By: "pids cgroup", Note: defaultNote}
+	case p.spec.NprocLimit > 0:
+		return Protection{Status: Partial, Required: p.boundRequired, By: "RLIMIT_NPROC",
+			Note: join(defaultNote, noCgroup, fmt.Sprintf("RLIMIT_NPROC counts every process of the user, in the sandbox or not: the command may start %d more than the user runs when it starts", p.bound))}
+	case p.linux:
+		return Protection{Status: NotEnforced, Required: p.boundRequired, Note: join(defaultNote, noCgroup, "RLIMIT_NPROC does not bind uid 0")}
 	}
+	return Protection{Status: NotEnforced, Required: p.boundRequired, Note: join(defaultNote, noCgroup)}
+}
 
-	// env-scrub: done by stockade itself, everywhere.
-	add(Protection{Name: EnvScrub, Status: Enforced, By: "stockade",
-		Note: "secret-looking variables removed before the command starts"})
-
-	rep := Report{Enforce: want.Enforce, Host: h.String(), Protections: ps}
-	missing := rep.Missing()
-	rep.Full = len(missing) == 0
-	if !rep.Full && want.Enforce == "strict" {
-		return spec, rep, &Refusal{Missing: missing, Why: h.why(missing)}
-	}
-	return spec, rep, nil
+// planEnvScrub: done by stockade itself, everywhere.
+func planEnvScrub(*planning) Protection {
+	return Protection{Status: Enforced, By: "stockade", Note: "secret-looking variables removed before the command starts"}
 }
 
 // normalize fills in defaults and rejects values Plan does not know: an
@@ -361,51 +454,8 @@ func expand(p, workdir string) (string, error) {
 	return filepath.Clean(p), nil
 }
 
-// CanNetNS says whether the sandbox can give a session a network namespace of
-// its own on h.
-func (h Host) CanNetNS() bool {
-	ok, _ := h.netNS()
-	return ok
-}
-
-// netNS says whether the sandbox can give each session a network namespace of
-// its own, and if not, why.
-func (h Host) netNS() (bool, string) {
-	switch {
-	case h.OS != "linux":
-		return false, "no network namespaces on " + h.OS
-	case !h.Root:
-		return false, "not root: a network namespace needs CAP_SYS_ADMIN"
-	case !h.SysAdmin:
-		return false, "root without CAP_SYS_ADMIN"
-	}
-	return true, ""
-}
-
-// landlockWhy says why h has no Landlock.
-func (h Host) landlockWhy() string {
-	if h.OS != "linux" {
-		return "no landlock on " + h.OS
-	}
-	if h.LandlockReason != "" {
-		return "no landlock: " + h.LandlockReason
-	}
-	return "no landlock"
-}
-
-// seccompWhy says why h has no seccomp filter.
-func (h Host) seccompWhy() string {
-	if h.OS != "linux" {
-		return "no seccomp on " + h.OS
-	}
-	if h.SeccompReason != "" {
-		return "no seccomp: " + h.SeccompReason
-	}
-	return "no seccomp"
-}
-
 // why is the host's side of a refusal: the reasons behind the missing protections.
-func (h Host) why(missing []Protection) string {
+func why(h Host, missing []Protection) string {
 	var out []string
 	seen := map[string]bool{}
 	add := func(s string) {
@@ -414,17 +464,17 @@ func (h Host) why(missing []Protection) string {
 			out = append(out, s)
 		}
 	}
-	abi, _ := h.effectiveABI()
+	abi, _ := h.EffectiveABI()
 	for _, p := range missing {
 		switch p.Name {
 		case FSWrite, DenyRead:
 			if abi == 0 {
-				add(h.landlockWhy())
+				add(h.LandlockWhy())
 			} else {
-				add(fmt.Sprintf("landlock abi %d: %s", abi, without(abiTruncate)))
+				add(fmt.Sprintf("landlock abi %d: %s", abi, without(hostfacts.ABITruncate)))
 			}
 		case NetworkTCP, NetworkOther, UnixSockets:
-			add(h.seccompWhy())
+			add(h.SeccompWhy())
 		case ProcessBound:
 			add(p.Note)
 		}
@@ -436,11 +486,11 @@ func (h Host) why(missing []Protection) string {
 func erratumNote(h Host, abi int) string {
 	const widen = "rename or link through a directory moved out of a bind mount can widen access"
 	switch {
-	case abi < abiFS:
+	case abi < hostfacts.ABIFS:
 		return ""
 	case !h.LandlockErrataKnown:
 		return "the kernel does not report landlock errata; if erratum 3 is not fixed, " + widen
-	case h.LandlockErrata&erratumDisconnectDir == 0:
+	case h.LandlockErrata&hostfacts.ErratumDisconnectDir == 0:
 		return "landlock erratum 3 is not fixed: " + widen
 	}
 	return ""
@@ -460,8 +510,10 @@ func join(notes ...string) string {
 // file's mode, times or extended attributes, which uid 0 may change on any
 // file; the sandbox closes that with read-only mounts when it has
 // CAP_SYS_ADMIN, and the note says so when it has not.
-func fsWriteAsRoot(h Host, ll string) (by, note string) {
+func fsWriteAsRoot(h Host, ll string, userns bool) (by, note string) {
 	switch {
+	case userns:
+		return ll + " + read-only mounts (in a user namespace)", ""
 	case h.OS != "linux" || !h.Root:
 		return ll, ""
 	case h.SysAdmin:

@@ -21,7 +21,7 @@ func TestPlanNetwork(t *testing.T) {
 		{"abi7", "allowlist", true, "network namespace", "other hosts only by name, through stockade's proxy"},
 		{"abi7", "on", false, "", `network = "on"`},
 		{"abi7-container-root", "off", false, "seccomp + landlock abi 7", "no loopback of its own (root without CAP_SYS_ADMIN), so loopback is refused too"},
-		{"abi4", "off", false, "seccomp + landlock abi 4", "no loopback of its own (not root: a network namespace needs CAP_SYS_ADMIN)"},
+		{"abi4", "off", false, "seccomp + landlock abi 4", "no loopback of its own (not root: a namespace needs CAP_SYS_ADMIN or a user namespace)"},
 		{"abi4", "allowlist", false, "seccomp + landlock abi 4", "the allowlist's proxy needs a network namespace, so nothing is reachable"},
 	}
 	for _, c := range cases {

@@ -29,6 +29,12 @@ var hosts = map[string]Host{
 	// 6.12 LTS before the erratum 2 backport: go-landlock drops to 5.
 	"abi6-no-erratum2": {OS: "linux", Arch: "amd64", Kernel: "6.12.0", LandlockABI: 6, Seccomp: true,
 		PidsReason: "cgroup /sys/fs/cgroup/user.slice is not writable (not delegated to this user)"},
+	// This machine as a plain user, where user namespaces are allowed.
+	"abi7-user-userns": {OS: "linux", Arch: "amd64", Kernel: "6.18.0", LandlockABI: 7, LandlockErrata: 7, LandlockErrataKnown: true,
+		Seccomp: true, UserNS: true},
+	// The same where they are not (user.max_user_namespaces = 0).
+	"abi7-user": {OS: "linux", Arch: "amd64", Kernel: "6.18.0", LandlockABI: 7, LandlockErrata: 7, LandlockErrataKnown: true,
+		Seccomp: true, UserNSReason: "a user namespace cannot be made here (no space left on device): user.max_user_namespaces = 0"},
 	// Ubuntu 24.04 (6.8): TCP rules, no device ioctl, no scopes.
 	"abi4": {OS: "linux", Arch: "amd64", Kernel: "6.8.0", LandlockABI: 4, Seccomp: true},
 	// Debian 12 (6.1).
@@ -253,8 +259,8 @@ func TestPlan(t *testing.T) {
 				}
 			}
 			// Invariants over every case.
-			if len(rep.Protections) != 11 {
-				t.Errorf("%d protections, want 11", len(rep.Protections))
+			if len(rep.Protections) != 12 {
+				t.Errorf("%d protections, want 12", len(rep.Protections))
 			}
 			for _, p := range rep.Protections {
 				if (p.Status == Enforced || p.Status == Partial) && p.By == "" {

@@ -17,7 +17,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/stockade/stockade/degrade"
+	"github.com/stockade/stockade/hostfacts"
 )
 
 // requireNetNS skips where stockade cannot give a session a network
@@ -30,7 +30,7 @@ func requireNetNS(t *testing.T) {
 	if python == "" {
 		t.Skip("no python3")
 	}
-	if !degrade.Detect().CanNetNS() {
+	if !hostfacts.Detect().CanNetNS() {
 		t.Skip("no network namespace for a session on this host (needs root with CAP_SYS_ADMIN)")
 	}
 }

@@ -37,9 +37,15 @@ type server struct {
 func startServer(t *testing.T, id ident, stateRoot, workdir string, args ...string) *server {
 	t.Helper()
 	argv := append([]string{"serve", "--policy", id.policy(t), "--workdir", workdir}, args...)
-	var err error
 	cmd := id.command(id.stockade, argv...)
 	cmd.Env = append(os.Environ(), "XDG_RUNTIME_DIR="+stateRoot, "HOME="+id.dir(t))
+	return startServerCmd(t, cmd)
+}
+
+// startServerCmd starts and initializes the server that cmd runs.
+func startServerCmd(t *testing.T, cmd *exec.Cmd) *server {
+	t.Helper()
+	var err error
 	s := &server{t: t, cmd: cmd, stderr: &strings.Builder{}}
 	cmd.Stderr = s.stderr
 	if s.in, err = cmd.StdinPipe(); err != nil {
@@ -410,21 +416,29 @@ var plantAttacks = []struct {
 		func(w string) bool { return fileContains(filepath.Join(w, ".git/config"), "planted") }},
 	{".git moved away", `mv .git .git.old && mkdir -p .git && cp -r .git.old/. .git/ && git config core.pager 'echo planted'`,
 		func(w string) bool { return fileContains(filepath.Join(w, ".git/config"), "planted") }},
+	{"submodule hook", `printf '#!/bin/sh\necho planted\n' > .git/modules/sub/hooks/post-checkout && chmod +x .git/modules/sub/hooks/post-checkout`,
+		func(w string) bool { return exists(filepath.Join(w, ".git/modules/sub/hooks/post-checkout")) }},
+	{"submodule config", `git -C sub config core.fsmonitor 'echo planted'`,
+		func(w string) bool { return fileContains(filepath.Join(w, ".git/modules/sub/config"), "planted") }},
 	{"a path the policy protects", `printf 'all:\n\techo planted\n' >> Makefile`,
 		func(w string) bool { return fileContains(filepath.Join(w, "Makefile"), "planted") }},
 	{"policy rewritten", `printf '[[rule]]\nname = "planted"\ndecision = "allow"\nreason = "x"\ncommand = ["x"]\n' >> .stockade/policy.toml`,
 		func(w string) bool { return fileContains(filepath.Join(w, ".stockade/policy.toml"), "planted") }},
 }
 
-// gitRepo makes dir a git repository with one commit, a Makefile and a
-// project policy file (.stockade/policy.toml) that adds nothing.
+// gitRepo makes dir a git repository with one commit, a Makefile, a
+// project policy file (.stockade/policy.toml) that adds nothing, and a
+// submodule "sub" (its repository under .git/modules/sub).
 func gitRepo(t *testing.T, id ident, dir string) {
 	t.Helper()
 	must(t, os.MkdirAll(filepath.Join(dir, ".stockade"), 0o755))
 	must(t, os.WriteFile(filepath.Join(dir, ".stockade/policy.toml"), []byte("version = 1\n"), 0o644))
 	must(t, os.WriteFile(filepath.Join(dir, "Makefile"), []byte("all:\n"), 0o644))
 	id.chownAll(t, dir)
-	cmd := id.command("bash", "-c", `git init -q && git add .stockade Makefile && git commit -qm init`)
+	sub := id.dir(t)
+	cmd := id.command("bash", "-c", `git init -q && git add .stockade Makefile && git commit -qm init &&
+		git -C "$1" init -q && git -C "$1" commit -q --allow-empty -m sub &&
+		git -c protocol.file.allow=always submodule -q add "$1" sub && git commit -qm sub`, "-", sub)
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), gitIdentity...)
 	if out, err := cmd.CombinedOutput(); err != nil {

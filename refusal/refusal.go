@@ -40,6 +40,7 @@ const (
 	denied      // EACCES
 	rofs        // EROFS
 	eperm       // EPERM
+	busy        // EBUSY: a rename over a file that is a read-only mount
 )
 
 // patterns are the regular expressions below, compiled on first use: not in
@@ -49,6 +50,7 @@ var patterns = sync.OnceValue(func() *pats {
 		denied: regexp.MustCompile(`(?i)permission denied|\bEACCES\b|\[Errno 13\]`),
 		rofs:   regexp.MustCompile(`(?i)read-only file system|\bEROFS\b|\[Errno 30\]`),
 		eperm:  regexp.MustCompile(`(?i)operation not permitted|\bEPERM\b|\[Errno 1\]`),
+		busy:   regexp.MustCompile(`(?i)device or resource busy|\bEBUSY\b|\[Errno 16\]`),
 		socket: regexp.MustCompile(`(?i)\bsocket\b|\bconnect\b|\bdial\b|\bbind\b|\blisten\b`),
 		unix:   regexp.MustCompile(`(?i)\bunix\b|\.sock\b`),
 		dns:    regexp.MustCompile(`(?i)temporary failure in name resolution|\bEAI_AGAIN\b|could not resolve host|could not resolve hostname|lookup \S+ on \S+: dial udp`),
@@ -62,7 +64,8 @@ var patterns = sync.OnceValue(func() *pats {
 
 type pats struct {
 	// denied, rofs, eperm: the error a line reports (EACCES, EROFS, EPERM).
-	denied, rofs, eperm *regexp.Regexp
+	// busy: EBUSY, which a rename over a read-only mounted file gets.
+	denied, rofs, eperm, busy *regexp.Regexp
 	// socket: the line is about a socket or a connection; unix: a unix one.
 	socket, unix *regexp.Regexp
 	// dns: a name lookup failed, which with the network off the sandbox
@@ -101,6 +104,13 @@ func Notes(stderr, cwd string, spec sandbox.Spec) []string {
 		if k == none || k == eperm {
 			continue
 		}
+		if n := protectedNote(line, cwd, spec); n != "" {
+			add(n)
+			continue
+		}
+		if k == busy {
+			continue
+		}
 		for _, p := range paths(line, cwd) {
 			add(fileNote(p, k, patterns().read.MatchString(line), spec))
 		}
@@ -116,6 +126,8 @@ func lineKind(line string) kind {
 		return denied
 	case patterns().eperm.MatchString(line):
 		return eperm
+	case patterns().busy.MatchString(line):
+		return busy
 	}
 	return none
 }
@@ -140,6 +152,41 @@ func socketNote(line string, k kind, spec sandbox.Spec) string {
 		return what + `: this sandbox has no network (network = "off"); allow with --network on or [sandbox] network = "on"`
 	}
 	return ""
+}
+
+// protectedNote explains a refused write to a protected path (git hooks
+// and config, the policy files in use), if the line names one: by its
+// absolute path or relative to cwd (git says ".git/config").
+func protectedNote(line, cwd string, spec sandbox.Spec) string {
+	for _, p := range spec.Protected {
+		rel, err := filepath.Rel(cwd, p)
+		if mentions(line, p, false) || err == nil && !strings.HasPrefix(rel, "..") && mentions(line, rel, true) {
+			return fmt.Sprintf("write to %s refused: it is protected (read-only in this sandbox), because git or stockade runs what it names outside the sandbox later; make this change yourself, outside stockade, if you want it", p)
+		}
+	}
+	return ""
+}
+
+// mentions reports whether line names path as a whole path: not as part
+// of a longer name (".git" in ".gitignore") nor, for a relative path, as
+// the tail of another one ("/elsewhere/.git/config").
+func mentions(line, path string, relative bool) bool {
+	nameByte := func(c byte) bool {
+		return c == '.' || c == '_' || c == '-' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+	}
+	for i := 0; ; {
+		j := strings.Index(line[i:], path)
+		if j < 0 {
+			return false
+		}
+		start, end := i+j, i+j+len(path)
+		before := start == 0 || !nameByte(line[start-1]) && !(relative && line[start-1] == '/')
+		after := end == len(line) || !nameByte(line[end]) || line[end] == '.' && (end+1 == len(line) || !nameByte(line[end+1]))
+		if before && after {
+			return true
+		}
+		i = start + 1
+	}
 }
 
 // paths lists the paths a line names, absolute and clean.

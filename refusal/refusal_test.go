@@ -28,6 +28,8 @@ func TestNotes(t *testing.T) {
 	open := spec
 	open.NetworkOff, open.UnixSocketsOff = false, false
 	off := sandbox.Spec{FS: sandbox.FSOff, Workdir: work}
+	prot := spec
+	prot.Protected = sandbox.GitProtected(work)
 	cases := []struct {
 		name   string
 		stderr string
@@ -56,6 +58,11 @@ func TestNotes(t *testing.T) {
 		{"go dial", `dial tcp 10.0.0.1:80: socket: operation not permitted`, spec, "network connection refused: this sandbox has no network"},
 		{"node connect", "connect EPERM 10.0.0.1:80 - Local (undefined:undefined)", spec, "network connection refused"},
 		{"network on", "connect EPERM 10.0.0.1:80", open, ""},
+		{"git config, renamed over a read-only mount", "error: could not write config file .git/config: Device or resource busy", prot,
+			"write to " + work + "/.git/config refused: it is protected (read-only in this sandbox), because git or stockade runs what it names outside the sandbox later"},
+		{"git hook", "/bin/bash: line 1: " + work + "/.git/hooks/pre-commit: Read-only file system", prot, "write to " + work + "/.git/hooks refused: it is protected"},
+		{"not the protected file: .gitignore", "/bin/bash: line 1: .gitignore: Device or resource busy", prot, ""},
+		{"another repository's config", "error: could not write config file /elsewhere/.git/config: Device or resource busy", prot, ""},
 		{"unix socket", "dial unix /var/run/docker.sock: socket: operation not permitted", spec,
 			`unix socket refused: new unix sockets are off in this sandbox (unix_sockets = "deny"); allow with [sandbox] unix_sockets = "allow"`},
 		{"unix socket allowed", "dial unix /var/run/docker.sock: socket: operation not permitted", open, ""},

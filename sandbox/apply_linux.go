@@ -12,6 +12,7 @@ import (
 	"strings"
 	"unsafe"
 
+	"github.com/stockade/stockade/hostfacts"
 	"golang.org/x/net/bpf"
 	"golang.org/x/sys/unix"
 )
@@ -28,9 +29,9 @@ import (
 //  3. the Landlock ruleset is built: paths are opened while the child still has
 //     the capabilities to reach them;
 //  4. read-only mounts (read-only and workspace-write, when the child has
-//     CAP_SYS_ADMIN, that is as root): the calling thread gets a private
-//     mount namespace in which every mount outside the writable roots is
-//     read-only, see mounts_linux.go;
+//     CAP_SYS_ADMIN: as root, or in a user namespace, see userns_linux.go):
+//     the calling thread gets a private mount namespace in which every mount
+//     outside the writable roots is read-only, see mounts_linux.go;
 //  5. an IPC namespace (IPCNamespace), on the calling thread as well;
 //  6. the capabilities are dropped (DropCaps): locked securebits, the bounding
 //     set, the ambient set, then the effective, permitted and inheritable sets,
@@ -83,7 +84,11 @@ func apply(spec Spec, all bool) (a Applied, err error) {
 	}
 
 	if spec.NetNS {
-		if err := joinNetNS(spec.netnsFD); err != nil {
+		join := func() error { return joinNetNS(spec.netnsFD) }
+		if spec.UserNS {
+			join = joinOwnNetNS
+		}
+		if err := join(); err != nil {
 			return a, err
 		}
 		a.NetNS = true
@@ -119,9 +124,13 @@ func apply(spec Spec, all bool) (a Applied, err error) {
 		if err != nil {
 			return a, err
 		}
-		admin, err := hasSysAdmin()
+		admin, err := hostfacts.EffectiveCap(unix.CAP_SYS_ADMIN)
 		if err != nil {
 			return a, err
+		}
+		if spec.UserNS && !admin {
+			// The plan promised the mounts: fail closed.
+			return a, errors.New("read-only mounts: the user namespace gave no CAP_SYS_ADMIN")
 		}
 		switch {
 		case !ok:
@@ -136,7 +145,7 @@ func apply(spec Spec, all bool) (a Applied, err error) {
 				if len(protected) > 0 {
 					notes = append(notes, "protected, read-only: "+strings.Join(protected, ", "))
 				}
-			case errors.Is(err, errNoMountNS):
+			case errors.Is(err, errNoMountNS) && !spec.UserNS:
 				notes = append(notes, fmt.Sprintf("mounts: left writable (%v): %s", err, metadataNote))
 			default:
 				return a, err
@@ -149,9 +158,13 @@ func apply(spec Spec, all bool) (a Applied, err error) {
 	if spec.IPCNamespace {
 		// On this thread, like the mount namespace: the command is started
 		// from it. Without the namespace, the filter refuses System V IPC.
-		if err := unix.Unshare(unix.CLONE_NEWIPC); err != nil {
+		err := unix.Unshare(unix.CLONE_NEWIPC)
+		switch {
+		case err != nil && spec.UserNS:
+			return a, fmt.Errorf("ipc namespace in the user namespace: %w", err)
+		case err != nil:
 			notes = append(notes, fmt.Sprintf("ipc namespace: none (unshare: %v): System V IPC refused", err))
-		} else {
+		default:
 			a.IPCNamespace = true
 		}
 	}
@@ -183,6 +196,7 @@ func apply(spec Spec, all bool) (a Applied, err error) {
 	if err := verify(spec, &a, all); err != nil {
 		return a, err
 	}
+	a.UserNS = spec.UserNS
 	if spec.MaxProcs > 0 {
 		a.MaxProcs = spec.MaxProcs
 	}
@@ -212,14 +226,17 @@ func Validate(spec Spec) error {
 	if len(spec.DenyRead) > 0 && spec.LandlockABI == 0 {
 		return errors.New("deny-read needs landlock, and the spec has no landlock ABI")
 	}
-	if spec.NetworkOff && !spec.NetNS && !spec.Seccomp && spec.LandlockABI < 4 {
+	if spec.NetworkOff && !spec.NetNS && !spec.Seccomp && spec.LandlockABI < hostfacts.ABITCP {
 		return errors.New("network off needs seccomp or landlock ABI 4 or later, and the spec has neither")
 	}
 	if spec.UnixSocketsOff && !spec.Seccomp {
 		return errors.New("unix sockets off needs seccomp, and the spec does not apply it")
 	}
-	if spec.Scopes && spec.LandlockABI < 6 {
+	if spec.Scopes && spec.LandlockABI < hostfacts.ABIScopes {
 		return fmt.Errorf("landlock scopes need ABI 6 or later, the spec asks for ABI %d", spec.LandlockABI)
+	}
+	if spec.ProxyAddr != "" && !(spec.UserNS && spec.NetNS) {
+		return errors.New("a proxy listener is opened by the sandbox in a user namespace with a network namespace only")
 	}
 	if spec.MaxProcs < 0 || spec.NprocLimit < 0 {
 		return fmt.Errorf("bad process bound %d", min(spec.MaxProcs, spec.NprocLimit))
@@ -332,7 +349,9 @@ func verify(spec Spec, a *Applied, all bool) error {
 	if err != nil {
 		return fmt.Errorf("verifying the sandbox: %w", err)
 	}
-	root := os.Geteuid() == 0
+	// With CAP_SETPCAP (root, or a user namespace of its own) the bounding
+	// set was emptied too.
+	root := os.Geteuid() == 0 || spec.UserNS
 	a.NoNewPrivs, a.Seccomp, a.CapsDropped = true, true, true
 	for _, t := range tasks {
 		if !all && t.Name() != self {

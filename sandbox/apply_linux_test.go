@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/stockade/stockade/hostfacts"
 	"golang.org/x/sys/unix"
 )
 
@@ -17,9 +18,9 @@ import (
 func TestApplyStatus(t *testing.T) {
 	requireABI(t, 1)
 	if inChild() {
-		admin, _ := hasSysAdmin()
+		admin, _ := hostfacts.EffectiveCap(unix.CAP_SYS_ADMIN)
 		a := applyFromEnv(t)
-		want := Applied{NoNewPrivs: true, LandlockABI: kernelABI(), Seccomp: true, Scopes: kernelABI() >= 6,
+		want := Applied{NoNewPrivs: true, LandlockABI: kernelABI(), Seccomp: true, Scopes: kernelABI() >= hostfacts.ABIScopes,
 			CapsDropped: os.Geteuid() == 0, ReadOnlyMounts: admin}
 		a.Notes = ""
 		if a.ReadOnlyProtected = nil; !reflect.DeepEqual(a, want) {

@@ -18,6 +18,7 @@ import (
 	"time"
 	"unsafe"
 
+	"github.com/stockade/stockade/hostfacts"
 	"golang.org/x/sys/unix"
 )
 
@@ -43,7 +44,7 @@ func roSpec(v map[string]string) Spec {
 }
 
 func TestAttackFilesystem(t *testing.T) {
-	requireABI(t, 3)
+	requireABI(t, hostfacts.ABITruncate)
 	uniq := func(v map[string]string, name string) string {
 		return filepath.Join(v["work"], name+"-"+os.Getenv(envChild))
 	}
@@ -104,7 +105,7 @@ func TestAttackFilesystem(t *testing.T) {
 // TestWorkspaceWriteAllows checks that the workdir and tmpdir stay usable:
 // files, directories, renames within, symlinks, truncation, /dev/null.
 func TestWorkspaceWriteAllows(t *testing.T) {
-	requireABI(t, 3)
+	requireABI(t, hostfacts.ABITruncate)
 	if inChild() {
 		a := applyFromEnv(t)
 		var v map[string]string
@@ -423,7 +424,7 @@ func TestAttackNetwork(t *testing.T) {
 			return nil
 		}},
 	}
-	if kernelABI() >= 4 {
+	if kernelABI() >= hostfacts.ABITCP {
 		cases["tcp4 connect (landlock only)"] = attack{spec: netSpec(true), want: unix.EACCES, do: dial("tcp4")}
 		cases["tcp6 connect (landlock only)"] = attack{spec: netSpec(true), want: unix.EACCES, do: dial("tcp6")}
 		cases["tcp bind (landlock only)"] = attack{spec: netSpec(true), want: unix.EACCES, do: func(t *testing.T, v map[string]string) error {
@@ -503,7 +504,7 @@ func TestAttackRootSyscalls(t *testing.T) {
 			// uid 0 may signal any process without capabilities: only the
 			// Landlock signal scope stops it.
 			a.spec = func(map[string]string) Spec { s := strictSpec("", ""); s.FS = FSOff; return s }
-			if kernelABI() < 6 {
+			if kernelABI() < hostfacts.ABIScopes {
 				continue
 			}
 		}
@@ -512,7 +513,7 @@ func TestAttackRootSyscalls(t *testing.T) {
 }
 
 func TestAttackScopes(t *testing.T) {
-	requireABI(t, 6)
+	requireABI(t, hostfacts.ABIScopes)
 	scoped := func(map[string]string) Spec { s := strictSpec("", ""); s.FS = FSOff; s.DropCaps = false; return s }
 	cases := map[string]attack{
 		"signal the parent": {do: func(t *testing.T, v map[string]string) error {

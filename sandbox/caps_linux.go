@@ -10,6 +10,7 @@ import (
 	"syscall"
 	"unsafe"
 
+	"github.com/stockade/stockade/hostfacts"
 	"golang.org/x/sys/unix"
 	"kernel.org/pub/linux/libs/security/libcap/psx"
 )
@@ -75,13 +76,10 @@ const (
 // A process without CAP_SETPCAP (not root) cannot change its securebits or
 // bounding set; it has nothing to gain from them either, for the same reason.
 func dropCaps(all bool) error {
-	var hdr unix.CapUserHeader
-	var data [2]unix.CapUserData
-	hdr.Version = unix.LINUX_CAPABILITY_VERSION_3
-	if err := unix.Capget(&hdr, &data[0]); err != nil {
-		return fmt.Errorf("capget: %w", err)
+	hasSetpcap, err := hostfacts.EffectiveCap(unix.CAP_SETPCAP)
+	if err != nil {
+		return err
 	}
-	hasSetpcap := data[0].Effective&(1<<unix.CAP_SETPCAP) != 0
 	if hasSetpcap {
 		if err := threadPrctl(all, unix.PR_SET_SECUREBITS, lockedSecurebits, 0, 0, 0); err != nil {
 			return fmt.Errorf("prctl(PR_SET_SECUREBITS): %w", err)
@@ -96,8 +94,8 @@ func dropCaps(all bool) error {
 			}
 		}
 	}
-	hdr = unix.CapUserHeader{Version: unix.LINUX_CAPABILITY_VERSION_3} // pid 0: the calling thread
-	data = [2]unix.CapUserData{}
+	hdr := unix.CapUserHeader{Version: unix.LINUX_CAPABILITY_VERSION_3} // pid 0: the calling thread
+	data := [2]unix.CapUserData{}
 	var errno syscall.Errno
 	if all {
 		_, _, errno = psx.Syscall3(unix.SYS_CAPSET, uintptr(unsafe.Pointer(&hdr)), uintptr(unsafe.Pointer(&data[0])), 0)

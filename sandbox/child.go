@@ -35,6 +35,9 @@ type reply struct {
 	Error   string   `json:"error,omitempty"`
 	// Stage is where it failed: "request", "sandbox" or "exec".
 	Stage string `json:"stage,omitempty"`
+	// ProxyListener: the reply carries, as SCM_RIGHTS, the listener the
+	// zygote opened at Spec.ProxyAddr.
+	ProxyListener bool `json:"proxy_listener,omitempty"`
 }
 
 // exitSetupFailed is the child's exit status when it could not set up; the parent

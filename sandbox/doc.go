@@ -1,21 +1,27 @@
 // Package sandbox applies the kernel sandbox a Spec asks for (no_new_privs,
-// capability drop, Landlock, Landlock scopes, a seccomp socket filter, a mount
-// namespace, a process bound) and starts commands inside it. It has two ways
-// to do so, and owns both ends of each:
+// capability drop, Landlock, Landlock scopes, a seccomp filter, read-only
+// mounts, IPC and network namespaces, a process bound) and starts commands
+// under it. It has two ways in, and owns both ends of each:
 //
-//   - Start applies the Spec to one locked OS thread of the calling process and
-//     starts a command from that thread (stockade run): no second program.
-//   - StartSupervisor re-executes stockade through /proc/self/exe with the
-//     hidden sentinel argument ChildArg (main checks for it before anything
-//     else and hands control to ChildMain). That child, the zygote, applies the
-//     Spec once and then forks each command of an MCP session on request, so a
-//     session pays for one re-exec, not one per call. The Supervisor spawns,
-//     signals and waits for commands, and Close stops the zygote and
-//     everything below it.
+//   - Start (stockade run): apply the Spec to one locked thread of the calling
+//     process and fork the command from that thread, so the command inherits
+//     the sandbox and no second program is started;
+//   - StartSupervisor (an MCP session): stockade re-executed through
+//     /proc/self/exe with the hidden sentinel argument ChildArg, which main
+//     checks for before anything else and hands to ChildMain. That child, the
+//     zygote, applies the sandbox once, then forks each command of the session
+//     on request; commands inherit its Landlock domain, seccomp filter and
+//     no_new_privs. The Supervisor spawns, signals and waits for commands, and
+//     Close stops the zygote and everything below it.
 //
-// The parent never sandboxes itself. The zygote protocol (zygote.go) is
-// private to this package: the Spec travels on an inherited socket, never in
-// argv or the environment, and the outcome of applying it travels back on the
-// same socket before any command runs, so "the sandbox could not be applied"
-// (a *StartError) is never mistaken for "the command exited 1".
+// The zygote protocol (zygote.go) is private to this package: the spec comes
+// on an inherited seqpacket socket (fd 3), never in argv or the environment,
+// and the reply goes back on it: what was applied, or the stage that failed
+// (a *StartError), so "the sandbox could not be applied" is never mistaken
+// for "the command exited 1".
+//
+// What it knows of the kernel (what each Landlock ABI restricts, the
+// signal-scope erratum, where the pids cgroup is, the calling thread's
+// capabilities) comes from package hostfacts, which the planner (degrade)
+// reads too, so the report and the child agree.
 package sandbox

@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	ll "github.com/landlock-lsm/go-landlock/landlock/syscall"
+	"github.com/stockade/stockade/hostfacts"
 	"golang.org/x/sys/unix"
 )
 
@@ -34,7 +35,7 @@ func kernelABI() int {
 	if err != nil {
 		return 0
 	}
-	return min(v, len(landlockABIs)-1)
+	return min(v, hostfacts.MaxLandlockABI)
 }
 
 func requireABI(t testing.TB, want int) {
@@ -57,7 +58,7 @@ func strictSpec(work, tmp string) Spec {
 	return Spec{
 		FS: FSWorkspaceWrite, Workdir: work, TmpDir: tmp,
 		LandlockABI: abi, NetworkOff: true, UnixSocketsOff: true, Seccomp: true,
-		Scopes: abi >= 6, DropCaps: os.Geteuid() == 0,
+		Scopes: abi >= hostfacts.ABIScopes, DropCaps: os.Geteuid() == 0,
 	}
 }
 

@@ -9,8 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/landlock-lsm/go-landlock/landlock"
 	ll "github.com/landlock-lsm/go-landlock/landlock/syscall"
+	"github.com/stockade/stockade/hostfacts"
 	"golang.org/x/sys/unix"
 )
 
@@ -29,19 +29,6 @@ const (
 	// (added back when unix sockets are on) connecting to pathname unix sockets.
 	accessNotInWrite uint64 = ll.AccessFSIoctlDev | ll.AccessFSResolveUnix
 )
-
-// landlockABIs are go-landlock's presets, indexed by ABI version: what each
-// version can restrict. stockade asks for one version exactly and never for
-// less than it says.
-var landlockABIs = []landlock.Config{
-	{}, landlock.V1, landlock.V2, landlock.V3, landlock.V4, landlock.V5,
-	landlock.V6, landlock.V7, landlock.V8, landlock.V9, landlock.V10, landlock.V11,
-}
-
-// landlockErrataSignalScope is the erratum whose fix lets the threads of one
-// process signal each other when they are in different domains; without it
-// the per-thread domains psx creates break the Go runtime's signals.
-const landlockErrataSignalScope = 0x2
 
 // ruleset is a Landlock ruleset being built.
 type ruleset struct {
@@ -68,10 +55,11 @@ type plan struct {
 // that grants it is refused everywhere.
 func landlockPlan(spec Spec) (plan, error) {
 	var p plan
-	if spec.LandlockABI < 0 || spec.LandlockABI >= len(landlockABIs) {
-		return p, fmt.Errorf("landlock ABI %d is unknown to this stockade (it knows 1 to %d)", spec.LandlockABI, len(landlockABIs)-1)
+	// stockade asks for one version exactly and never for less than it says.
+	if spec.LandlockABI < 0 || spec.LandlockABI > hostfacts.MaxLandlockABI {
+		return p, fmt.Errorf("landlock ABI %d is unknown to this stockade (it knows 1 to %d)", spec.LandlockABI, hostfacts.MaxLandlockABI)
 	}
-	cfg := landlockABIs[spec.LandlockABI]
+	cfg := hostfacts.ABIs[spec.LandlockABI].Config
 	if spec.FS != FSOff || len(spec.DenyRead) > 0 || spec.MaxProcs > 0 || spec.PrivateRoot != "" {
 		// With fs "off", deny-read, other sessions' state and the process
 		// bound still need filesystem rules: everything is granted but the
@@ -96,16 +84,18 @@ func landlockPlan(spec Spec) (plan, error) {
 // every rule added. Paths are opened now, while the child may still have the
 // capabilities to reach them; the ruleset is enforced later by restrict.
 func newRuleset(spec Spec, p plan) (*ruleset, error) {
-	kernel, err := ll.LandlockGetABIVersion()
-	if err != nil {
-		return nil, fmt.Errorf("landlock is not available on this kernel: %w", err)
+	kernel, errno := hostfacts.LandlockVersion()
+	if errno != 0 {
+		return nil, fmt.Errorf("landlock is not available on this kernel: %w", errno)
 	}
 	if kernel < spec.LandlockABI {
 		return nil, fmt.Errorf("landlock ABI %d asked for, this kernel has ABI %d", spec.LandlockABI, kernel)
 	}
-	if p.scoped&ll.ScopeSignal != 0 && kernel < 8 {
-		errata, err := ll.LandlockGetErrata()
-		if err != nil || errata&landlockErrataSignalScope == 0 {
+	if p.scoped&ll.ScopeSignal != 0 {
+		// Without the fix, the per-thread domains psx creates break the Go
+		// runtime's signals.
+		errata, err := hostfacts.LandlockErrata()
+		if err != nil || !hostfacts.SignalScopeSafe(errata) {
 			return nil, fmt.Errorf("landlock signal scoping is unsafe on this kernel (erratum 2 not fixed); ask for an ABI below 6 or update the kernel")
 		}
 	}
@@ -270,15 +260,6 @@ func (r *ruleset) hiddenTree(spec Spec, broad bool, read uint64) (*node, error) 
 		root.insert(cgroupRoot).mask = read
 	}
 	return root, nil
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // node is a directory on the way to a hidden path.
@@ -493,11 +474,11 @@ func (r *ruleset) addFD(fd int, path string, access uint64, isDir int) error {
 // restrict enforces the ruleset on every thread (or the calling one only).
 // no_new_privs must be set on those threads already.
 func (r *ruleset) restrict(all bool) error {
-	kernel, _ := ll.LandlockGetABIVersion()
+	kernel, _ := hostfacts.LandlockVersion()
 	var err error
 	if !all {
 		err = ll.LandlockRestrictSelf(r.fd, 0)
-	} else if kernel >= 8 {
+	} else if kernel >= hostfacts.ABITSync {
 		err = ll.LandlockRestrictSelf(r.fd, ll.FlagRestrictSelfTSync)
 	} else {
 		err = ll.AllThreadsLandlockRestrictSelf(r.fd, 0)

@@ -82,17 +82,6 @@ func readOnlyMountsRoots(spec Spec) (roots []string, ok bool, err error) {
 	return outer, true, nil
 }
 
-// hasSysAdmin reports whether the calling thread has CAP_SYS_ADMIN in its
-// effective set.
-func hasSysAdmin() (bool, error) {
-	hdr := unix.CapUserHeader{Version: unix.LINUX_CAPABILITY_VERSION_3}
-	var data [2]unix.CapUserData
-	if err := unix.Capget(&hdr, &data[0]); err != nil {
-		return false, fmt.Errorf("capget: %w", err)
-	}
-	return data[0].Effective&(1<<unix.CAP_SYS_ADMIN) != 0, nil
-}
-
 // errNoMountNS is readOnlyMounts failing before it changed anything, because
 // the system calls it needs are missing (ENOSYS) or refused (EPERM, from a
 // container's seccomp profile for one): the mounts are as they were, and the

@@ -40,9 +40,9 @@ const netnsArg = "netns"
 func checkNetNSFD(spec Spec) error {
 	passed := len(os.Args) > 3 && os.Args[3] == netnsArg
 	switch {
-	case spec.NetNS && !passed:
+	case spec.NetNS && !spec.UserNS && !passed:
 		return errors.New("the spec joins a network namespace, and none was passed")
-	case passed && !spec.NetNS:
+	case passed && (!spec.NetNS || spec.UserNS):
 		unix.Close(childNetNSFD)
 	}
 	return nil

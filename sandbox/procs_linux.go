@@ -3,17 +3,18 @@
 package sandbox
 
 import (
-	"bufio"
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/stockade/stockade/hostfacts"
 	"golang.org/x/sys/unix"
 )
 
@@ -58,43 +59,19 @@ func joinProcLimit(max int) (string, error) {
 	return dir, nil
 }
 
-// pidsCgroupDir finds the directory of the pids cgroup this process is in,
-// where a child cgroup with the pids controller can be made.
+// pidsCgroupDir is the pids cgroup a child cgroup with the pids controller is
+// made under: where hostfacts.FindPidsCgroup, which detection also reports,
+// says it is. In cgroup v2 the pids controller is enabled for its children
+// when it is not yet.
 func pidsCgroupDir() (string, error) {
-	v1Mount, v2Mount, err := cgroupMounts()
-	if err != nil {
-		return "", err
+	dir, why := hostfacts.FindPidsCgroup()
+	if dir == "" {
+		return "", fmt.Errorf("process bound: %s", why)
 	}
-	own, err := os.ReadFile("/proc/self/cgroup")
-	if err != nil {
-		return "", fmt.Errorf("process bound: %w", err)
+	if _, err := os.Stat(filepath.Join(dir, "cgroup.subtree_control")); err == nil && !enablePidsV2(dir) {
+		return "", fmt.Errorf("process bound: the pids controller cannot be enabled below cgroup %s", dir)
 	}
-	var v1Path, v2Path string
-	hasV2 := false
-	for line := range strings.SplitSeq(strings.TrimSpace(string(own)), "\n") {
-		parts := strings.SplitN(line, ":", 3)
-		if len(parts) != 3 {
-			continue
-		}
-		if parts[0] == "0" && parts[1] == "" {
-			v2Path, hasV2 = parts[2], true
-		}
-		for _, c := range strings.Split(parts[1], ",") {
-			if c == "pids" {
-				v1Path = parts[2]
-			}
-		}
-	}
-	if v2Mount != "" && hasV2 {
-		dir := filepath.Join(v2Mount, v2Path)
-		if enablePidsV2(dir) {
-			return dir, nil
-		}
-	}
-	if v1Mount != "" && v1Path != "" {
-		return filepath.Join(v1Mount, v1Path), nil
-	}
-	return "", errors.New("process bound: no pids cgroup controller is available (neither cgroup v2 with pids delegated nor a cgroup v1 pids hierarchy)")
+	return dir, nil
 }
 
 // enablePidsV2 reports whether child cgroups of dir can have the pids
@@ -104,71 +81,12 @@ func enablePidsV2(dir string) bool {
 	if err != nil {
 		return false
 	}
-	if slicesContains(strings.Fields(string(ctl)), "pids") {
+	if slices.Contains(strings.Fields(string(ctl)), "pids") {
 		return true
-	}
-	avail, err := os.ReadFile(filepath.Join(dir, "cgroup.controllers"))
-	if err != nil || !slicesContains(strings.Fields(string(avail)), "pids") {
-		return false
 	}
 	// Fails (EBUSY) when dir holds processes and is not the root: cgroup v2 has
 	// no processes in inner nodes.
 	return os.WriteFile(filepath.Join(dir, "cgroup.subtree_control"), []byte("+pids"), 0) == nil
-}
-
-func slicesContains(list []string, s string) bool { return contains(list, s) }
-
-// cgroupMounts finds the mount points of the cgroup v1 pids hierarchy and of
-// cgroup v2, from /proc/self/mountinfo.
-func cgroupMounts() (v1Pids, v2 string, err error) {
-	f, err := os.Open("/proc/self/mountinfo")
-	if err != nil {
-		return "", "", fmt.Errorf("process bound: %w", err)
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		// id parent major:minor root mountpoint options [optional...] - fstype source superoptions
-		pre, post, ok := strings.Cut(sc.Text(), " - ")
-		if !ok {
-			continue
-		}
-		pf, qf := strings.Fields(pre), strings.Fields(post)
-		if len(pf) < 5 || len(qf) < 3 {
-			continue
-		}
-		mnt := unescapeMountinfo(pf[4])
-		switch qf[0] {
-		case "cgroup2":
-			if v2 == "" {
-				v2 = mnt
-			}
-		case "cgroup":
-			if v1Pids == "" && slicesContains(strings.Split(qf[2], ","), "pids") {
-				v1Pids = mnt
-			}
-		}
-	}
-	return v1Pids, v2, sc.Err()
-}
-
-// unescapeMountinfo undoes the octal escapes (\040 for a space) of mountinfo.
-func unescapeMountinfo(s string) string {
-	if !strings.Contains(s, `\`) {
-		return s
-	}
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		if s[i] == '\\' && i+3 < len(s) {
-			if n, err := strconv.ParseUint(s[i+1:i+4], 8, 8); err == nil {
-				b.WriteByte(byte(n))
-				i += 3
-				continue
-			}
-		}
-		b.WriteByte(s[i])
-	}
-	return b.String()
 }
 
 // RemoveProcLimit stops every process left in the cgroup a child reported in

@@ -31,6 +31,12 @@ import (
 //     the limits (RLIMIT_CPU kills), the priorities, the CPUs.
 //   - ioctl TIOCSTI, which pushes input into a terminal the command shares
 //     with the user's shell.
+//   - new namespaces: unshare and clone with any CLONE_NEW* flag (EPERM),
+//     and clone3, whose flags are in memory the filter cannot read (ENOSYS,
+//     so glibc falls back to clone). In a user namespace of its own a
+//     process holds every capability there: the command would reach the
+//     kernel's code for namespaced administration (netfilter, mounts of its
+//     own) that the sandbox never needs to give it.
 //
 // The checks read the low 32 bits of an argument: pid_t, int and unsigned
 // int arguments are cut to them by the kernel too.
@@ -41,6 +47,12 @@ const (
 	prioProcess, prioPgrp           = 0, 1
 	ioprioWhoProcess, ioprioWhoPgrp = 1, 2
 	tiocsti                         = 0x5412
+
+	// The CLONE_NEW* flags clone(2) takes (CLONE_NEWNS, NEWCGROUP, NEWUTS,
+	// NEWIPC, NEWUSER, NEWPID, NEWNET); unshare(2) also takes CLONE_NEWTIME,
+	// whose bit is part of the exit signal for clone.
+	cloneNewFlags   = 0x7e020000
+	unshareNewFlags = cloneNewFlags | 0x80
 )
 
 // kernelCalls are the numbers of one architecture the rules above name.
@@ -51,6 +63,9 @@ type kernelCalls struct {
 	setpriority uint32
 	ioprioSet   uint32
 	ioctl       uint32
+	clone       uint32
+	unshare     uint32
+	clone3      uint32
 }
 
 var kernelCallsAMD64 = kernelCalls{
@@ -74,6 +89,9 @@ var kernelCallsAMD64 = kernelCalls{
 	setpriority: 141,
 	ioprioSet:   251,
 	ioctl:       16,
+	clone:       56,
+	unshare:     272,
+	clone3:      435,
 }
 
 var kernelCallsARM64 = kernelCalls{
@@ -97,6 +115,9 @@ var kernelCallsARM64 = kernelCalls{
 	setpriority: 140,
 	ioprioSet:   30,
 	ioctl:       29,
+	clone:       220,
+	unshare:     97,
+	clone3:      435,
 }
 
 // kernelCallsFor returns the numbers for arch.
@@ -126,7 +147,8 @@ func (p *prog) kernelRules(calls kernelCalls, r filterRules, next string) {
 	for _, nr := range calls.selfOnly {
 		es = append(es, entry{nr, "k-self"})
 	}
-	es = append(es, entry{calls.setpriority, "k-prio"}, entry{calls.ioprioSet, "k-ioprio"}, entry{calls.ioctl, "k-ioctl"})
+	es = append(es, entry{calls.setpriority, "k-prio"}, entry{calls.ioprioSet, "k-ioprio"}, entry{calls.ioctl, "k-ioctl"},
+		entry{calls.clone, "k-clone"}, entry{calls.unshare, "k-unshare"}, entry{calls.clone3, "enosys"})
 	slices.SortFunc(es, func(a, b entry) int { return int(a.nr) - int(b.nr) })
 
 	// A binary search over the numbers: a handful of comparisons per call,
@@ -168,6 +190,14 @@ func (p *prog) kernelRules(calls kernelCalls, r filterRules, next string) {
 	p.label("k-ioctl")
 	p.add(bpf.LoadAbsolute{Off: seccompDataArg1, Size: 4})
 	p.jeq(tiocsti, "eperm", "allow")
+	p.label("k-clone")
+	p.add(bpf.LoadAbsolute{Off: seccompDataArg0, Size: 4})
+	p.jset(cloneNewFlags, "eperm")
+	p.ja("allow")
+	p.label("k-unshare")
+	p.add(bpf.LoadAbsolute{Off: seccompDataArg0, Size: 4})
+	p.jset(unshareNewFlags, "eperm")
+	p.ja("allow")
 }
 
 // jgt jumps to ifTrue when A > val, and falls through otherwise.

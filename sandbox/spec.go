@@ -52,6 +52,16 @@ type Spec struct {
 	// and inet6 sockets are then allowed, since nothing outside is reachable,
 	// and Landlock's TCP rules are not applied.
 	NetNS bool `json:"netns,omitempty"`
+	// UserNS: the zygote runs in a user namespace of its own (see
+	// UserNSAttr), which gives a plain user the namespaces root gets: with
+	// NetNS, the zygote was cloned into its network namespace and no
+	// descriptor is passed. Only the zygote can have it (stockade run
+	// applies the sandbox to a thread of a multithreaded process).
+	UserNS bool `json:"userns,omitempty"`
+	// ProxyAddr, with UserNS and NetNS, is where the zygote opens the egress
+	// proxy's listener inside its network namespace and hands it to the
+	// parent with its reply ("": no proxy).
+	ProxyAddr string `json:"proxy_addr,omitempty"`
 	// netnsFD is the descriptor of that namespace in this process: childNetNSFD
 	// in the zygote, the file given to Start for stockade run.
 	netnsFD int
@@ -71,7 +81,7 @@ type Spec struct {
 	// bind uid 0).
 	NprocLimit int `json:"nproc_limit,omitempty"`
 	// IPCNamespace gives the command a System V IPC namespace of its own
-	// (it needs CAP_SYS_ADMIN, that is root). The seccomp filter refuses
+	// (it needs CAP_SYS_ADMIN: root, or UserNS). The seccomp filter refuses
 	// System V IPC to a command that has none.
 	IPCNamespace bool `json:"ipc_namespace"`
 }
@@ -90,8 +100,10 @@ type Applied struct {
 	// NetNS: the command is in the session's own network namespace, with a
 	// loopback of its own and no other interface.
 	NetNS bool `json:"netns,omitempty"`
+	// UserNS: the zygote set the sandbox up in a user namespace of its own.
+	UserNS bool `json:"userns,omitempty"`
 	// ReadOnlyMounts: every mount outside the writable roots is read-only
-	// for the command (root only; see mounts_linux.go), so it cannot change
+	// for the command (root, or UserNS; see mounts_linux.go), so it cannot change
 	// the mode, times or extended attributes of files there either.
 	ReadOnlyMounts bool `json:"read_only_mounts,omitempty"`
 	// ReadOnlyProtected are the protected paths made read-only mounts.
@@ -112,14 +124,42 @@ type Applied struct {
 // and merge drivers); info/attributes, the one file of .git/info that
 // selects any of those drivers (the rest of .git/info, written by git gc,
 // names no program). Where .git is a file (a worktree or a submodule), the
-// pointer to the repository itself.
+// pointer to the repository itself. The same files of every submodule's
+// repository (kept under .git/modules, nested for nested submodules), which
+// git runs on `git submodule update` or inside the submodule.
 func GitProtected(workdir string) []string {
 	git := filepath.Join(workdir, ".git")
 	if fi, err := os.Lstat(git); err == nil && !fi.IsDir() {
 		return []string{git}
 	}
-	return []string{filepath.Join(git, "hooks"), filepath.Join(git, "config"), filepath.Join(git, "info", "attributes")}
+	var out []string
+	var add func(dir string, depth int)
+	add = func(dir string, depth int) {
+		out = append(out, filepath.Join(dir, "hooks"), filepath.Join(dir, "config"), filepath.Join(dir, "info", "attributes"))
+		if depth == maxSubmoduleDepth {
+			return
+		}
+		// A submodule's name may hold slashes: its repository is the
+		// directory below modules that has a HEAD.
+		modules := filepath.Join(dir, "modules")
+		filepath.WalkDir(modules, func(p string, d os.DirEntry, err error) error {
+			if err != nil || !d.IsDir() || p == modules {
+				return nil
+			}
+			if _, err := os.Lstat(filepath.Join(p, "HEAD")); err == nil {
+				add(p, depth+1)
+				return filepath.SkipDir
+			}
+			return nil
+		})
+	}
+	add(git, 0)
+	return out
 }
+
+// maxSubmoduleDepth bounds how deep nested submodules are followed: the
+// workdir's content is the command's to shape.
+const maxSubmoduleDepth = 8
 
 // writableRoots lists the directories spec makes writable in the read-only
 // and workspace-write modes: the private TMPDIR always; the workdir and the

@@ -35,6 +35,9 @@ import (
 //
 // netns is the network namespace to join when spec.NetNS (see NewNetNS).
 func Start(spec Spec, cmd *exec.Cmd, netns *os.File) (a Applied, release func(), err error) {
+	if spec.UserNS {
+		return a, func() {}, &StartError{"sandbox", errors.New("a user namespace is made when the zygote is started, never by Start")}
+	}
 	if spec.NetNS {
 		if netns == nil {
 			return a, func() {}, &StartError{"sandbox", errors.New("the spec joins a network namespace, and none was given")}

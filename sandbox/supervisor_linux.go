@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
 	"os"
 	"os/exec"
 	"sync"
@@ -15,6 +16,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/stockade/stockade/hostfacts"
 	"golang.org/x/sys/unix"
 )
 
@@ -29,6 +31,7 @@ type Supervisor struct {
 	cfg     SupervisorConfig
 	fd      int // our end of the seqpacket socket
 	applied Applied
+	proxy   net.Listener // opened by the zygote at Spec.ProxyAddr; nil: none
 
 	sendMu  sync.Mutex
 	mu      sync.Mutex
@@ -47,7 +50,9 @@ type SupervisorConfig struct {
 	// Stderr receives the zygote's own diagnostics.
 	Stderr io.Writer
 	// NetNS is the network namespace to join (see NewNetNS); required when
-	// the Spec asks for one (Spec.NetNS), and still the caller's to close.
+	// the Spec asks for one (Spec.NetNS) outside a user namespace (with
+	// Spec.UserNS the zygote is cloned into a namespace of its own), and
+	// still the caller's to close.
 	NetNS *os.File
 	// Start starts the zygote's process (default cmd.Start). A caller that
 	// is the subreaper of its commands uses it to know this child as its own.
@@ -69,7 +74,7 @@ const selfExe = "/proc/self/exe"
 // StartSupervisor starts the sandboxed zygote and waits until it reports that
 // spec is in force. A *StartError means the sandbox could not be applied.
 func StartSupervisor(spec Spec, cfg SupervisorConfig) (*Supervisor, error) {
-	if spec.NetNS && cfg.NetNS == nil {
+	if spec.NetNS && !spec.UserNS && cfg.NetNS == nil {
 		return nil, &StartError{"sandbox", errors.New("the spec joins a network namespace, and none was given")}
 	}
 	if cfg.Start == nil {
@@ -93,7 +98,7 @@ func StartSupervisor(spec Spec, cfg SupervisorConfig) (*Supervisor, error) {
 	cmd.Args[0] = os.Args[0]
 	cmd.Env = []string{}
 	cmd.ExtraFiles = []*os.File{childEnd}
-	if spec.NetNS {
+	if spec.NetNS && !spec.UserNS {
 		cmd.ExtraFiles = append(cmd.ExtraFiles, nil, cfg.NetNS) // at childNetNSFD
 		cmd.Args = append(cmd.Args, netnsArg)
 	}
@@ -102,7 +107,11 @@ func StartSupervisor(spec Spec, cfg SupervisorConfig) (*Supervisor, error) {
 	// every process below it before it leaves (SIGKILL would leave them to
 	// init). The fork checks for a parent already gone, and until the zygote
 	// handles SIGTERM, SIGTERM kills it before it has started anything.
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGTERM}
+	cmd.SysProcAttr = &syscall.SysProcAttr{}
+	if spec.UserNS {
+		cmd.SysProcAttr = hostfacts.UserNSAttr(spec.NetNS)
+	}
+	cmd.SysProcAttr.Setpgid, cmd.SysProcAttr.Pdeathsig = true, syscall.SIGTERM
 	err = cfg.Start(cmd)
 	childEnd.Close()
 	if err != nil {
@@ -118,6 +127,9 @@ func StartSupervisor(spec Spec, cfg SupervisorConfig) (*Supervisor, error) {
 		err = &StartError{r.Stage, errors.New(r.Error)}
 	}
 	if err != nil {
+		if z.proxy != nil {
+			z.proxy.Close()
+		}
 		z.Close()
 		return nil, err
 	}
@@ -129,6 +141,11 @@ func StartSupervisor(spec Spec, cfg SupervisorConfig) (*Supervisor, error) {
 
 // Applied says what the zygote put in force.
 func (z *Supervisor) Applied() Applied { return z.applied }
+
+// ProxyListener is the egress proxy's listener that the zygote opened in its
+// network namespace (Spec.ProxyAddr, with Spec.UserNS); nil when it opened
+// none. The caller serves it and closes it.
+func (z *Supervisor) ProxyListener() net.Listener { return z.proxy }
 
 // Done is closed when the zygote is gone and what it left has been stopped.
 func (z *Supervisor) Done() <-chan struct{} { return z.dead }
@@ -145,13 +162,30 @@ func (z *Supervisor) handshake(spec Spec) (reply, error) {
 	// The child answers within milliseconds; a child that hangs must not hang us.
 	unix.SetsockoptTimeval(z.fd, unix.SOL_SOCKET, unix.SO_RCVTIMEO, &unix.Timeval{Sec: 10})
 	buf := make([]byte, 64<<10)
-	n, _, _, _, err := unix.Recvmsg(z.fd, buf, nil, 0)
+	oob := make([]byte, unix.CmsgSpace(4))
+	n, oobn, _, _, err := unix.Recvmsg(z.fd, buf, oob, unix.MSG_CMSG_CLOEXEC)
 	unix.SetsockoptTimeval(z.fd, unix.SOL_SOCKET, unix.SO_RCVTIMEO, &unix.Timeval{})
 	if err != nil || n == 0 {
 		return r, fmt.Errorf("the sandbox child exited before reporting: %v", err)
 	}
+	fds := receivedFDs(oob[:oobn])
 	if err := json.Unmarshal(buf[:n], &r); err != nil {
+		closeAll(fds)
 		return r, err
+	}
+	if r.ProxyListener {
+		if len(fds) != 1 {
+			closeAll(fds)
+			return r, fmt.Errorf("the sandbox child sent %d descriptors with its reply, want the proxy listener", len(fds))
+		}
+		f := os.NewFile(uintptr(fds[0]), "egress-proxy")
+		z.proxy, err = net.FileListener(f)
+		f.Close()
+		if err != nil {
+			return r, fmt.Errorf("egress proxy listener: %w", err)
+		}
+	} else {
+		closeAll(fds)
 	}
 	if r.Error == "" && r.Applied == nil {
 		return r, errors.New("the sandbox child sent an empty reply")
@@ -297,5 +331,22 @@ func removeProcLimit(dir string) {
 	}
 	if err := RemoveProcLimit(dir); err != nil {
 		slog.Warn("could not remove the process-bound cgroup", "dir", dir, "error", err)
+	}
+}
+
+// receivedFDs are the descriptors an SCM_RIGHTS message carried.
+func receivedFDs(oob []byte) []int {
+	var fds []int
+	cmsgs, _ := unix.ParseSocketControlMessage(oob)
+	for i := range cmsgs {
+		got, _ := unix.ParseUnixRights(&cmsgs[i])
+		fds = append(fds, got...)
+	}
+	return fds
+}
+
+func closeAll(fds []int) {
+	for _, fd := range fds {
+		unix.Close(fd)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/stockade/stockade/hostfacts"
 	"golang.org/x/sys/unix"
 )
 
@@ -15,7 +16,7 @@ import (
 // TMPDIR writable (as SECURITY.md and `policy explain` say), while the workdir
 // stays read-only; with Landlock alone and, as root, with read-only mounts.
 func TestReadOnlyTmpDirWritable(t *testing.T) {
-	requireABI(t, 3)
+	requireABI(t, hostfacts.ABITruncate)
 	if inChild() {
 		applyFromEnv(t)
 		var v map[string]string

@@ -56,15 +56,20 @@ func zygoteMain() int {
 		return exitSetupFailed
 	}
 	applied, err := Apply(req.Spec)
-	if req.Spec.NetNS {
+	if req.Spec.NetNS && !req.Spec.UserNS {
 		unix.Close(childNetNSFD) // joined: no command may inherit it
 	}
 	if err != nil {
 		z.reply(reply{Error: err.Error(), Stage: "sandbox"})
 		return exitSetupFailed
 	}
-	if req.Spec.NetNS {
-		unix.Close(childNetNSFD) // joined; commands must not inherit it
+	proxy := -1
+	if req.Spec.ProxyAddr != "" {
+		// In the namespace, on its loopback, now up; close-on-exec.
+		if proxy, err = listenProxy(req.Spec.ProxyAddr); err != nil {
+			z.reply(reply{Error: err.Error(), Stage: "sandbox"})
+			return exitSetupFailed
+		}
 	}
 	// Not dumpable: a command cannot ptrace the zygote or reach its other
 	// threads through /proc/PID/task/*/root, which, outside the command's
@@ -73,7 +78,13 @@ func zygoteMain() int {
 		z.reply(reply{Error: "prctl(PR_SET_DUMPABLE): " + err.Error(), Stage: "sandbox"})
 		return exitSetupFailed
 	}
-	z.reply(reply{Applied: &applied})
+	if proxy >= 0 {
+		b, _ := json.Marshal(reply{Applied: &applied, ProxyListener: true})
+		unix.Sendmsg(z.sock, b, unix.UnixRights(proxy), nil, 0)
+		unix.Close(proxy)
+	} else {
+		z.reply(reply{Applied: &applied})
+	}
 
 	sigchld := make(chan os.Signal, 1)
 	signal.Notify(sigchld, syscall.SIGCHLD)

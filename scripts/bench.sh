@@ -30,7 +30,7 @@ echo
 echo "== The analysis budget: the costliest accepted commands (128 KiB each), judged or refused"
 go test -run '^$' -benchmem -count 1 -benchtime 5x -bench 'BenchmarkAnalysisBudget' ./policy/ | grep -E '^Benchmark' || true
 echo "  target: every one within 100 ms and 64 MiB (TestAnalysisBudget asserts the memory)"
-go test -run '^$' -benchmem -count 1 -bench 'BenchmarkDetect' ./degrade/ | grep -E '^Benchmark' || true
+go test -run '^$' -benchmem -count 1 -bench 'BenchmarkDetect' ./hostfacts/ | grep -E '^Benchmark' || true
 go test -run '^$' -benchmem -count 1 -bench 'BenchmarkApply|BenchmarkDenyRead' ./sandbox/ | grep -E '^Benchmark' || true
 go test -run '^$' -benchmem -count 1 -benchtime 300x -bench 'BenchmarkRunTrue|BenchmarkDirectBash' ./supervise/ | grep -E '^Benchmark' || true
 go test -run '^$' -benchmem -count 1 -bench 'BenchmarkSnapshotProtected|BenchmarkOpenInstance' ./supervise/ | grep -E '^Benchmark' || true

@@ -11,7 +11,7 @@ import (
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-	"github.com/stockade/stockade/degrade"
+	"github.com/stockade/stockade/hostfacts"
 )
 
 // TestNetworkSession is the network of an MCP session as an agent meets it,
@@ -20,7 +20,7 @@ import (
 // name goes through stockade's proxy, an unlisted one is refused with a note
 // saying what would allow it, and the host's own loopback stays out of reach.
 func TestNetworkSession(t *testing.T) {
-	if !degrade.Detect().CanNetNS() {
+	if !hostfacts.Detect().CanNetNS() {
 		t.Skip("no network namespace for a session on this host (needs root with CAP_SYS_ADMIN)")
 	}
 	for _, tool := range []string{"curl", "python3"} {
@@ -103,7 +103,7 @@ func TestNetworkDescription(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := "Network: none, not even loopback (this host cannot give the session a network namespace)"
-	if degrade.Detect().CanNetNS() {
+	if hostfacts.Detect().CanNetNS() {
 		want = "Network: none (names do not resolve; package downloads fail), except a loopback of this session's own"
 	}
 	for _, tl := range tools.Tools {

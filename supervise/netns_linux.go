@@ -21,8 +21,8 @@ type sessionNet struct {
 // egress is set, a listener at ProxyAddr inside it that egress serves (from
 // outside the sandbox) until the listener is closed.
 func openSessionNet(spec sandbox.Spec, egress func(net.Listener)) (*sessionNet, error) {
-	if !spec.NetNS {
-		return nil, nil
+	if !spec.NetNS || spec.UserNS {
+		return nil, nil // in a user namespace, the zygote makes its own
 	}
 	ns, err := sandbox.NewNetNS()
 	if err != nil {
@@ -46,5 +46,7 @@ func (n *sessionNet) close() {
 	if n.ln != nil {
 		n.ln.Close()
 	}
-	n.ns.Close()
+	if n.ns != nil {
+		n.ns.Close()
+	}
 }

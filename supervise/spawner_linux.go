@@ -46,7 +46,11 @@ func newSpawner(spec sandbox.Spec, stderr io.Writer, egress func(net.Listener)) 
 // one of its known children, and what the zygote's commands leave when it
 // dies is stopped.
 func (s *zygoteSpawner) start() (*zygote, error) {
-	snet, err := openSessionNet(s.spec, s.egress)
+	spec := s.spec
+	if spec.UserNS && spec.NetNS && s.egress != nil {
+		spec.ProxyAddr = ProxyAddr // opened by the zygote in its namespace
+	}
+	snet, err := openSessionNet(spec, s.egress)
 	if err != nil {
 		return nil, err
 	}
@@ -55,7 +59,7 @@ func (s *zygoteSpawner) start() (*zygote, error) {
 	if snet != nil {
 		cfg.NetNS = snet.ns
 	}
-	sup, err := sandbox.StartSupervisor(s.spec, cfg)
+	sup, err := sandbox.StartSupervisor(spec, cfg)
 	if err != nil {
 		snet.close()
 		var se *sandbox.StartError
@@ -63,6 +67,10 @@ func (s *zygoteSpawner) start() (*zygote, error) {
 			return nil, &SandboxError{Stage: se.Stage, Msg: se.Err.Error()}
 		}
 		return nil, err
+	}
+	if ln := sup.ProxyListener(); ln != nil {
+		snet = &sessionNet{ln: ln}
+		go s.egress(ln)
 	}
 	return &zygote{Supervisor: sup, net: snet}, nil
 }

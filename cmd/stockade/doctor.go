@@ -10,6 +10,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/stockade/stockade/degrade"
+	"github.com/stockade/stockade/hostfacts"
 	"github.com/stockade/stockade/pipeline"
 	"github.com/stockade/stockade/policy"
 )
@@ -31,8 +32,12 @@ type doctorResult struct {
 	Sandbox policy.Sandbox `json:"sandbox"`
 	// Report is what the policy as written gets; Modes, what it would get
 	// with each filesystem mode.
+	// They are stockade run's; Serve, where it differs, is what the
+	// sessions of stockade serve get (a plain user's zygote starts in a
+	// user namespace, stockade run cannot).
 	Report  degrade.Report            `json:"report"`
 	Modes   map[string]degrade.Report `json:"modes"`
+	Serve   *degrade.Report           `json:"serve,omitempty"`
 	Verdict string                    `json:"verdict"` // enforced | best-effort | refused
 	Refusal string                    `json:"refusal,omitempty"`
 	Hints   []string                  `json:"hints,omitempty"`
@@ -57,7 +62,7 @@ func cmdDoctor(args []string, io stdio) int {
 	if err != nil {
 		return fail(io.err, err)
 	}
-	host := degrade.Detect()
+	host := degrade.WithUserNS(hostfacts.Detect())
 	if *hostFile != "" {
 		h, err := readHost(*hostFile)
 		if err != nil {
@@ -69,6 +74,12 @@ func cmdDoctor(args []string, io stdio) int {
 	tmpdir := os.TempDir()
 
 	res := doctorResult{Host: host, Policy: pol.Source, Sandbox: pol.Sandbox, Modes: map[string]degrade.Report{}}
+	if run := host.OneProcess(); run != host {
+		if _, serve, err := degrade.Plan(host, pol.Sandbox, workdir, tmpdir); err == nil || errors.As(err, new(*degrade.Refusal)) {
+			res.Serve = &serve
+		}
+		host = run
+	}
 	_, rep, err := degrade.Plan(host, pol.Sandbox, workdir, tmpdir)
 	var refusal *degrade.Refusal
 	if err != nil && !errors.As(err, &refusal) {
@@ -104,6 +115,7 @@ func cmdDoctor(args []string, io stdio) int {
 		return res.Exit
 	}
 	printDoctor(io.out, res)
+	printServeDiff(io.out, res)
 	if refusal != nil {
 		printError(io.err, refusal)
 	}
@@ -172,6 +184,13 @@ func printDoctor(w io.Writer, res doctorResult) {
 			pids = strings.TrimSuffix("no: "+h.PidsReason, ": ")
 		}
 		fmt.Fprintf(tw, "  pids cgroup\t%s\n", pids)
+		if !h.Root {
+			userns := "yes (for stockade serve's sessions)"
+			if !h.UserNS {
+				userns = strings.TrimSuffix("no: "+h.UserNSReason, ": ")
+			}
+			fmt.Fprintf(tw, "  user namespaces\t%s\n", userns)
+		}
 	} else {
 		fmt.Fprintf(tw, "  sandbox\tnone: stockade's kernel sandbox needs Linux (Landlock and seccomp)\n")
 	}
@@ -233,4 +252,20 @@ func orDefault(v, d string) string {
 		return d
 	}
 	return v
+}
+
+// printServeDiff lists the protections stockade serve's sessions get
+// otherwise than stockade run.
+func printServeDiff(w io.Writer, res doctorResult) {
+	if res.Serve == nil {
+		return
+	}
+	fmt.Fprintln(w, "\nstockade serve (its sessions start in a user namespace) gets otherwise:")
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	for _, p := range res.Serve.Protections {
+		if q, _ := res.Report.Get(p.Name); q != p {
+			fmt.Fprintf(tw, "  %s\t%s\t%s\n", p.Name, p.Status, p.By)
+		}
+	}
+	tw.Flush()
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/stockade/stockade/degrade"
+	"github.com/stockade/stockade/hostfacts"
 	"github.com/stockade/stockade/policy"
 )
 
@@ -22,7 +23,7 @@ func TestDoctorHere(t *testing.T) {
 	if res.Exit != code {
 		t.Errorf("exit status %d, json says %d", code, res.Exit)
 	}
-	_, rep, err := degrade.Plan(degrade.Detect(), policy.Default().Sandbox, "/w", "/t")
+	_, rep, err := degrade.Plan(hostfacts.Detect(), policy.Default().Sandbox, "/w", "/t")
 	want := map[bool]string{true: "enforced", false: "refused"}[err == nil]
 	if res.Verdict != want || res.Report.Full != rep.Full {
 		t.Errorf("verdict %q (full %v), Plan says %q (full %v, %v)", res.Verdict, res.Report.Full, want, rep.Full, err)
@@ -30,7 +31,7 @@ func TestDoctorHere(t *testing.T) {
 	if len(res.Modes) != 3 {
 		t.Errorf("%d modes, want 3", len(res.Modes))
 	}
-	if h := degrade.Detect(); h.LandlockABI >= 3 && h.Seccomp && code != 0 {
+	if h := hostfacts.Detect(); h.LandlockABI >= hostfacts.ABITruncate && h.Seccomp && code != 0 {
 		t.Errorf("landlock abi 3+ and seccomp: want exit 0, got %d:\n%s", code, errb.String())
 	}
 	// The human form agrees.

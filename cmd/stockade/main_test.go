@@ -13,6 +13,7 @@ import (
 
 	"github.com/rogpeppe/go-internal/testscript"
 	"github.com/stockade/stockade/degrade"
+	"github.com/stockade/stockade/hostfacts"
 	"github.com/stockade/stockade/policy"
 )
 
@@ -55,7 +56,7 @@ func TestScript(t *testing.T) {
 				// This host fully enforces the built-in policy, so a strict
 				// stockade run or serve starts (not so on the kernels of the
 				// matrix without Landlock, or with ABI 2).
-				_, _, err := degrade.Plan(degrade.Detect(), policy.Default().Sandbox, "/", os.TempDir())
+				_, _, err := degrade.Plan(hostfacts.Detect(), policy.Default().Sandbox, "/", os.TempDir())
 				return err == nil, nil
 			case "pip":
 				// python3 -m pip works (Debian's python3 comes without it).
@@ -63,7 +64,7 @@ func TestScript(t *testing.T) {
 			case "netns":
 				// Each session gets a network namespace of its own (root
 				// with CAP_SYS_ADMIN).
-				return degrade.Detect().CanNetNS(), nil
+				return hostfacts.Detect().CanNetNS(), nil
 			}
 			return false, fmt.Errorf("unknown condition %q", cond)
 		},

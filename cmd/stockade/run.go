@@ -128,7 +128,7 @@ func cmdRun(args []string, io stdio) int {
 		return code
 	}
 
-	st, err := sf.prepare(tmpdir)
+	st, err := sf.prepare(tmpdir, true)
 	if err != nil {
 		printError(io.err, err)
 		cwd, _ := filepath.Abs(sf.workdir)

@@ -119,7 +119,7 @@ func main() {
 	flag.StringVar(&o.cache, "cache", "", "kernel cache (default ROOT/.cache/kernels)")
 	flag.StringVar(&o.qemu, "qemu", "qemu-system-x86_64", "qemu binary")
 	flag.StringVar(&only, "kernel", "", "boot only the kernels whose name matches this regexp")
-	flag.StringVar(&pkgs, "pkgs", `/(sandbox|degrade|exec|escape[^/]*|cmd/stockade)$`,
+	flag.StringVar(&pkgs, "pkgs", `/(hostfacts|sandbox|degrade|exec|escape[^/]*|cmd/stockade)$`,
 		"run the tests of the packages whose import path matches this regexp")
 	flag.StringVar(&run, "run", "", "passed to the test binaries as -test.run")
 	flag.DurationVar(&o.timeout, "timeout", 5*time.Minute, "time limit of one guest")

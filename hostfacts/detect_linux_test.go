@@ -1,12 +1,11 @@
 //go:build linux
 
-package degrade
+package hostfacts
 
 import (
 	"encoding/json"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"syscall"
@@ -89,7 +88,7 @@ func BenchmarkDetect(b *testing.B) {
 // landlock_create_ruleset calls a seccomp filter answers with an errno, as a
 // container runtime's profile does, and checks the reason names the filter.
 func TestDetectUnderSeccompFilter(t *testing.T) {
-	if errno := os.Getenv("STOCKADE_DEGRADE_BLOCK_LANDLOCK"); errno != "" {
+	if errno := os.Getenv("STOCKADE_HOSTFACTS_BLOCK_LANDLOCK"); errno != "" {
 		n, _ := strconv.Atoi(errno)
 		if err := blockLandlock(syscall.Errno(n)); err != nil {
 			t.Fatal(err)
@@ -114,7 +113,7 @@ func TestDetectUnderSeccompFilter(t *testing.T) {
 		{unix.EPERM, "refused (EPERM), likely by a seccomp filter"},
 	} {
 		cmd := exec.Command(os.Args[0], "-test.run=^TestDetectUnderSeccompFilter$")
-		cmd.Env = append(os.Environ(), "STOCKADE_DEGRADE_BLOCK_LANDLOCK="+strconv.Itoa(int(tt.errno)))
+		cmd.Env = append(os.Environ(), "STOCKADE_HOSTFACTS_BLOCK_LANDLOCK="+strconv.Itoa(int(tt.errno)))
 		out, err := cmd.Output()
 		if err != nil {
 			t.Fatalf("child: %v\n%s", err, out)
@@ -206,51 +205,6 @@ func TestKernelBefore(t *testing.T) {
 	for _, tt := range tests {
 		if got := kernelBefore(tt.release, tt.major, tt.minor); got != tt.want {
 			t.Errorf("kernelBefore(%q, %d, %d) = %v, want %v", tt.release, tt.major, tt.minor, got, tt.want)
-		}
-	}
-}
-
-func TestPidsCgroup(t *testing.T) {
-	root := t.TempDir()
-	mk := func(dir, controllers string) {
-		if err := os.MkdirAll(filepath.Join(root, dir), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if controllers != "" {
-			os.WriteFile(filepath.Join(root, dir, "cgroup.controllers"), []byte(controllers), 0o644)
-		}
-	}
-	mk("pids/ci", "")
-	mk("user.slice/app", "cpu memory pids\n")
-	mk("nopids", "cpu memory\n")
-	mk("unified/svc", "pids\n")
-	writableDirs := map[string]bool{
-		filepath.Join(root, "pids/ci"):        true,
-		filepath.Join(root, "user.slice/app"): true,
-		filepath.Join(root, "nopids"):         true,
-		filepath.Join(root, "unified/svc"):    true,
-	}
-	canWrite := func(d string) bool { return writableDirs[d] }
-	tests := []struct {
-		self, dir, why string
-	}{
-		{self: "12:pids:/ci\n0::/\n", dir: "pids/ci"},
-		{self: "12:pids:/other\n", why: "(v1) is not writable"},
-		{self: "0::/user.slice/app\n", dir: "user.slice/app"},
-		{self: "0::/user.slice\n", why: "no cgroup v2 mount"}, // no cgroup.controllers there
-		{self: "0::/nopids\n", why: "the pids controller is not enabled for cgroup"},
-		{self: "0::/svc\n", dir: "unified/svc"},
-		{self: "4:memory:/x\n", why: "no pids cgroup controller"},
-		{self: "", why: "no pids cgroup controller"},
-	}
-	for _, tt := range tests {
-		dir, why := pidsCgroup(tt.self, root, canWrite)
-		wantDir := ""
-		if tt.dir != "" {
-			wantDir = filepath.Join(root, tt.dir)
-		}
-		if dir != wantDir || !strings.Contains(why, tt.why) || (tt.why == "") != (why == "") {
-			t.Errorf("pidsCgroup(%q) = %q, %q; want %q, %q", tt.self, dir, why, wantDir, tt.why)
 		}
 	}
 }

@@ -1,13 +1,12 @@
 //go:build linux
 
-package degrade
+package hostfacts
 
 import (
 	"bufio"
 	"bytes"
 	"fmt"
 	"os"
-	"path/filepath"
 	"runtime"
 	"strconv"
 	"strings"
@@ -30,14 +29,14 @@ func detect() Host {
 		}
 	}
 	h.Root = os.Geteuid() == 0
-	h.SysAdmin = hasSysAdmin()
+	h.SysAdmin, _ = EffectiveCap(unix.CAP_SYS_ADMIN)
 
-	abi, errno := landlockVersion()
+	abi, errno := LandlockVersion()
 	if errno != 0 {
 		h.LandlockReason = landlockReason(errno, h.Kernel, h.SeccompMode, readLSM())
 	} else {
 		h.LandlockABI = abi
-		if e, err := landlockErrata(); err == nil {
+		if e, err := LandlockErrata(); err == nil {
 			h.LandlockErrata, h.LandlockErrataKnown = e, true
 		}
 	}
@@ -46,12 +45,13 @@ func detect() Host {
 	if n, err := unix.PrctlRetInt(unix.PR_GET_NO_NEW_PRIVS, 0, 0, 0, 0); err == nil {
 		h.NoNewPrivs = n == 1
 	}
-	cg, _ := os.ReadFile("/proc/self/cgroup")
-	h.PidsCgroup, h.PidsReason = pidsCgroup(string(cg), "/sys/fs/cgroup", writable)
+	h.PidsCgroup, h.PidsReason = FindPidsCgroup()
 	return h
 }
 
-func landlockVersion() (int, syscall.Errno) {
+// LandlockVersion asks the kernel for its Landlock ABI version; the errno says
+// why there is none (see the Landlock reasons Detect gives).
+func LandlockVersion() (int, syscall.Errno) {
 	r, _, e := unix.Syscall(unix.SYS_LANDLOCK_CREATE_RULESET, 0, 0, unix.LANDLOCK_CREATE_RULESET_VERSION)
 	if e != 0 {
 		return 0, e
@@ -59,9 +59,9 @@ func landlockVersion() (int, syscall.Errno) {
 	return int(r), 0
 }
 
-// landlockErrata asks for the fixed errata; kernels before the errata query
-// (6.15, and stable backports) answer EINVAL.
-func landlockErrata() (uint64, error) {
+// LandlockErrata asks the kernel for the bitmask of fixed Landlock errata;
+// kernels before the errata query (6.15, and stable backports) answer EINVAL.
+func LandlockErrata() (uint64, error) {
 	r, _, e := unix.Syscall(unix.SYS_LANDLOCK_CREATE_RULESET, 0, 0, unix.LANDLOCK_CREATE_RULESET_ERRATA)
 	if e != 0 {
 		return 0, e
@@ -169,69 +169,14 @@ func procStatus() map[string]string {
 	return m
 }
 
-func writable(dir string) bool { return unix.Access(dir, unix.W_OK) == nil }
-
-// pidsCgroup finds a pids cgroup this process could create a child in, from the
-// text of /proc/self/cgroup and the cgroup mount root. With cgroup v1 the pids
-// hierarchy is mounted at root/pids; with v2, at root itself or root/unified.
-func pidsCgroup(self, root string, canWrite func(string) bool) (dir, why string) {
-	var v2 string
-	for _, line := range strings.Split(strings.TrimSpace(self), "\n") {
-		parts := strings.SplitN(line, ":", 3)
-		if len(parts) != 3 {
-			continue
-		}
-		if parts[0] == "0" && parts[1] == "" {
-			v2 = parts[2]
-			continue
-		}
-		for _, c := range strings.Split(parts[1], ",") {
-			if c != "pids" {
-				continue
-			}
-			d := filepath.Join(root, "pids", parts[2])
-			if !canWrite(d) {
-				return "", fmt.Sprintf("pids cgroup %s (v1) is not writable", d)
-			}
-			return d, ""
-		}
-	}
-	if v2 == "" {
-		return "", "no pids cgroup controller"
-	}
-	for _, mount := range []string{root, filepath.Join(root, "unified")} {
-		d := filepath.Join(mount, v2)
-		ctl, err := os.ReadFile(filepath.Join(d, "cgroup.controllers"))
-		if err != nil {
-			continue
-		}
-		if !hasWord(string(ctl), "pids") {
-			return "", fmt.Sprintf("the pids controller is not enabled for cgroup %s", d)
-		}
-		if !canWrite(d) {
-			return "", fmt.Sprintf("cgroup %s is not writable (not delegated to this user)", d)
-		}
-		return d, ""
-	}
-	return "", "no cgroup v2 mount with this process's cgroup"
-}
-
-func hasWord(s, w string) bool {
-	for _, f := range strings.Fields(s) {
-		if f == w {
-			return true
-		}
-	}
-	return false
-}
-
-// hasSysAdmin reports whether CAP_SYS_ADMIN is in the effective set of the
-// calling thread, which is what the sandbox child asks before its mounts.
-func hasSysAdmin() bool {
-	hdr := unix.CapUserHeader{Version: unix.LINUX_CAPABILITY_VERSION_3}
+// EffectiveCap reports whether capability c (unix.CAP_SYS_ADMIN, say) is in
+// the effective set of the calling thread. Capabilities belong to each
+// thread: the sandbox asks on the thread that will start commands.
+func EffectiveCap(c int) (bool, error) {
+	hdr := unix.CapUserHeader{Version: unix.LINUX_CAPABILITY_VERSION_3} // pid 0: the calling thread
 	var data [2]unix.CapUserData
-	if unix.Capget(&hdr, &data[0]) != nil {
-		return false
+	if err := unix.Capget(&hdr, &data[0]); err != nil {
+		return false, fmt.Errorf("capget: %w", err)
 	}
-	return data[0].Effective&(1<<unix.CAP_SYS_ADMIN) != 0
+	return data[c/32].Effective&(1<<(c%32)) != 0, nil
 }
