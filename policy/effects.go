@@ -88,8 +88,10 @@ func (ctx *scriptCtx) computeEffects() {
 		if !inv.Dynamic && strings.Contains(inv.Name, "/") {
 			b.add(effExec, strings.TrimLeft(inv.Name, "\\"))
 		}
+		envEffects(inv, a, &b)
 		if !inv.Dynamic {
 			signatureEffects(inv, a, &b)
+			inlineCodeEffects(inv, a, &b)
 		}
 		effs := b.all[start:len(b.all):len(b.all)]
 		if len(effs) > 0 {
@@ -263,6 +265,8 @@ func signatureEffects(inv *parse.Invocation, a *argv, b *effectBuilder) {
 		case o.dyn:
 		case k == 'r':
 			b.add(effRead, o.value)
+		case k == 'X':
+			b.add(effExec, o.value) // a file that names programs to run (ssh -F config)
 		case k == 'w':
 			b.add(effWrite, o.value)
 		}
@@ -301,6 +305,28 @@ func signatureEffects(inv *parse.Invocation, a *argv, b *effectBuilder) {
 		}
 	}
 	apply(effRead, sig.reads)
+	if sig.writes == none && inPlaceEdit(a) {
+		// sed -i, perl -pi -e CODE: the files read are rewritten.
+		if sig.reads == none {
+			apply(effWrite, all)
+		} else {
+			apply(effWrite, sig.reads)
+		}
+	}
+	for _, l := range a.longs {
+		if p, ok := sig.impliedReads[sig.fullLong(l)]; ok {
+			b.add(effRead, p)
+		}
+	}
+	if sig.writes == last && len(ops) > 1 && !ops[len(ops)-1].dyn && strings.HasSuffix(ops[len(ops)-1].value, "/") {
+		// cp a b dir/: each source lands in the directory under its own name.
+		dir := ops[len(ops)-1].value
+		for _, o := range ops[:len(ops)-1] {
+			if !o.dyn {
+				b.add(effWrite, dir+path.Base(o.value))
+			}
+		}
+	}
 	apply(effWrite, sig.writes)
 	apply(effDelete, sig.deletes)
 	if sig.execs != none && isInterpreter(a.name) {
@@ -438,6 +464,11 @@ func (s *signature) fullLong(w string) string {
 		}
 	}
 	for n := range s.optionFiles {
+		if try(n) {
+			return n
+		}
+	}
+	for n := range s.impliedReads {
 		if try(n) {
 			return n
 		}

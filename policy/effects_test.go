@@ -60,6 +60,24 @@ var effectTests = []struct {
 	{"exec", "bash -x ./ci.sh", effExec, "ci.sh"},
 	{"exec", "bash -c 'echo hi'", effExec, ""},
 	{"exec", "python3 -m pytest", effExec, ""},
+	// executes: a variable naming the program the command runs
+	{"exec", "RUSTC_WRAPPER=/tmp/w cargo build", effExec, "/tmp/w"},
+	{"exec", "export CC=/dev/shm/cc", effExec, "/dev/shm/cc"},
+	{"exec", "CC=clang make", effExec, ""},
+	// reads a tool's own store: gpg --export-secret-keys (abbreviated too)
+	{"read", "gpg --export-secret-k -a", effRead, "~/.gnupg/private-keys-v1.d"},
+	{"read", "gpg --export -a", effRead, ""},
+	// writes: in-place edits, sed's w, copies into a directory, inline code
+	{"write", "sed -i 's/a/b/' ~/.profile", effWrite, "~/.profile"},
+	{"write", "perl -i.bak -pe 's/a/b/' x.conf", effWrite, "x.conf"},
+	{"write", "sed 's/a/b/' ~/.profile", effWrite, ""},
+	{"write", "sed -n '/x/w out.txt' in.txt", effWrite, "out.txt"},
+	{"write", "sed 's#a#b#gw out.txt' in.txt", effWrite, "out.txt"},
+	{"read", "sed '1r ~/.netrc' in.txt", effRead, "~/.netrc"},
+	{"write", "cp a.sh b.sh .git/hooks/", effWrite, ".git/hooks/b.sh"},
+	{"write", "python3 -c 'open(\".vscode/tasks.json\", \"w\").write(x)'", effWrite, ".vscode/tasks.json"},
+	{"read", "ruby -e 'puts File.read(\"/etc/shadow\")'", effRead, "/etc/shadow"},
+	{"write", "ruby -e 'puts File.read(\"/etc/shadow\")'", effWrite, ""},
 }
 
 func effectsFor(t testing.TB, script string) []effect {
@@ -120,6 +138,13 @@ var effectFlagTests = []struct {
 	{"unseen", "rsync -e ssh a h:b", (*scriptCtx).programUnseen, false},
 	{"unseen", "bash <<'EOF'\nmake\nEOF", (*scriptCtx).programUnseen, false},
 	{"unseen", "python3 -c 'print(1)'", (*scriptCtx).programUnseen, false},
+	{"unseen", "sed '2e date' f", (*scriptCtx).programUnseen, true},
+	{"unseen", "sed -e 's/.*/echo &/e' f", (*scriptCtx).programUnseen, true},
+	{"unseen", "sed -e 's/e/E/g' f", (*scriptCtx).programUnseen, false},
+	{"unseen", "sed -n '/e/p' f", (*scriptCtx).programUnseen, false},
+	{"unseen", "CC='sh -c id' make", (*scriptCtx).programUnseen, true},
+	{"unseen", "GIT_SSH_COMMAND='ssh -i key' git fetch", (*scriptCtx).programUnseen, false},
+	{"unseen", "sftp -S /tmp/s host.example", (*scriptCtx).programUnseen, true},
 	{"denied", "xxd ~/.ssh/id_rsa", (*scriptCtx).readsDenied, true},
 	{"denied", "cd ~/.gnupg && tar c .", (*scriptCtx).readsDenied, true},
 	{"denied", "cat ~/.sshrc", (*scriptCtx).readsDenied, false},
@@ -264,6 +289,9 @@ func FuzzEffects(f *testing.F) {
 		f.Add(tc.script)
 	}
 	for _, tc := range hiddenTests {
+		f.Add(tc.script)
+	}
+	for _, tc := range classTests {
 		f.Add(tc.script)
 	}
 	for _, tc := range expandTests {
