@@ -392,7 +392,18 @@ type option struct {
 // value, by sig's rules.
 func operands(sig *signature, inv *parse.Invocation) (ops []word, opts []option) {
 	args := inv.Args
-	dyn := func(i int) bool { return inv.DynamicArgs != nil && inv.DynamicArgs[i] }
+	var home []bool // words that are "$HOME/..." with nothing else dynamic: paths under ~
+	for i, d := range inv.DynamicArgs {
+		if d && homePath(args[i]) != "" {
+			if home == nil {
+				home = make([]bool, len(args))
+				args = append([]string(nil), args...)
+			}
+			home[i] = true
+			args[i] = homePath(args[i])
+		}
+	}
+	dyn := func(i int) bool { return inv.DynamicArgs != nil && inv.DynamicArgs[i] && (home == nil || !home[i]) }
 	done := false
 	for i := 0; i < len(args); i++ {
 		w := args[i]
@@ -543,4 +554,18 @@ func (ctx *scriptCtx) programUnseen(i int) bool {
 		}
 	}
 	return false
+}
+
+// homePath returns w as a path under ~ when w is $HOME or ${HOME}, quoted
+// or not, followed by static text ("$HOME/.config/x y"), or "".
+func homePath(w string) string {
+	u := strings.ReplaceAll(w, `"`, "")
+	rest, ok := strings.CutPrefix(u, "$HOME")
+	if !ok {
+		rest, ok = strings.CutPrefix(u, "${HOME}")
+	}
+	if !ok || strings.ContainsAny(rest, "$`'\\*?[") || rest != "" && rest[0] != '/' {
+		return ""
+	}
+	return "~" + rest
 }

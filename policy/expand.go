@@ -465,45 +465,166 @@ func (x *expander) expandWord(src string, at parse.Pos, pos []string, havePos bo
 	return fields, true
 }
 
-// commandArgCode returns the commands in the shell code some git commands
-// take as an argument (git submodule foreach CMD, git rebase --exec CMD),
-// which parse does not read.
+// commandArgCode returns the commands other commands run from their
+// arguments, which parse does not read: the shell code some git commands
+// take (git submodule foreach CMD, git rebase --exec CMD), the command git
+// bisect run runs, and the program a launcher runs by its package or
+// module name (python -m twine, npx vsce, uvx ruff, pipx run x).
 func commandArgCode(inv *parse.Invocation) []parse.Invocation {
-	if inv.Dynamic || commandName(inv.Name) != "git" {
+	if inv.Dynamic {
 		return nil
 	}
 	var code []string
-	for k, a := range inv.Args {
-		switch {
-		case a == "foreach" && k > 0 && inv.Args[k-1] == "submodule":
-			code = append(code, strings.Join(inv.Args[k+1:], " "))
-		case (a == "-x" || a == "--exec") && k+1 < len(inv.Args):
-			code = append(code, inv.Args[k+1])
-		case strings.HasPrefix(a, "--exec="):
-			code = append(code, a[len("--exec="):])
+	via := commandName(inv.Name)
+	switch via {
+	case "git":
+		for k, a := range inv.Args {
+			switch {
+			case a == "foreach" && k > 0 && inv.Args[k-1] == "submodule":
+				code = append(code, strings.Join(inv.Args[k+1:], " "))
+			case a == "run" && k > 0 && inv.Args[k-1] == "bisect":
+				code = append(code, shellQuote(inv.Args[k+1:]))
+			case (a == "-x" || a == "--exec") && k+1 < len(inv.Args):
+				code = append(code, inv.Args[k+1])
+			case strings.HasPrefix(a, "--exec="):
+				code = append(code, a[len("--exec="):])
+			}
+		}
+	default:
+		if c, ok := launched(inv); ok {
+			code = append(code, c...)
 		}
 	}
 	var out []parse.Invocation
 	for _, c := range code {
 		inner, err := parseScript(c)
 		if err != nil {
-			out = append(out, parse.Invocation{Name: c, Dynamic: true, Pos: inv.Pos, Via: []string{"git"}})
+			out = append(out, parse.Invocation{Name: c, Dynamic: true, Pos: inv.Pos, Via: []string{via}})
 			continue
 		}
 		for _, x := range inner.Invocations {
 			x.Pos = inv.Pos
-			x.Via = append(append([]string(nil), inv.Via...), append([]string{"git"}, x.Via...)...)
+			x.Via = append(append([]string(nil), inv.Via...), append([]string{via}, x.Via...)...)
 			out = append(out, x)
 		}
 	}
 	return out
 }
 
+// launched returns, as shell code, the command a launcher runs: python -m
+// MODULE ARGS runs MODULE; npx, pnpx, bunx, uvx, pipx run, npm exec, pnpm
+// dlx and yarn dlx run the command of the package they name (its name
+// without scope or version). A dynamic word ends the search: the command
+// is then the launcher's own, judged as it is.
+func launched(inv *parse.Invocation) ([]string, bool) {
+	name := commandName(inv.Name)
+	args := inv.Args
+	dyn := func(k int) bool { return inv.DynamicArgs != nil && inv.DynamicArgs[k] }
+	switch {
+	case strings.TrimRight(name, "0123456789.") == "python" || strings.TrimRight(name, "0123456789.") == "pypy":
+		for k := 0; k < len(args); k++ {
+			a := args[k]
+			switch {
+			case dyn(k) || a == "-c" || !strings.HasPrefix(a, "-") || a == "-":
+				return nil, false
+			case a == "-m" && k+1 < len(args) && !dyn(k+1):
+				return []string{shellQuote(append([]string{args[k+1]}, args[k+2:]...))}, true
+			case strings.HasPrefix(a, "-m") && len(a) > 2:
+				return []string{shellQuote(append([]string{a[2:]}, args[k+1:]...))}, true
+			case a == "-W" || a == "-X":
+				k++
+			}
+		}
+		return nil, false
+	case name == "npx" || name == "pnpx" || name == "bunx" || name == "uvx":
+	case (name == "pipx" || name == "pnpm" || name == "yarn" || name == "npm" || name == "bun") && len(args) > 0:
+		switch args[0] {
+		case "run", "dlx", "exec", "x":
+			if name == "npm" && args[0] != "exec" && args[0] != "x" || (name == "pnpm" || name == "yarn" || name == "bun") && args[0] == "run" {
+				return nil, false // npm run SCRIPT: a script of package.json
+			}
+			args = args[1:]
+			dyn = func(k int) bool { return inv.DynamicArgs != nil && inv.DynamicArgs[k+1] }
+		default:
+			return nil, false
+		}
+	default:
+		return nil, false
+	}
+	var code []string
+	for k := 0; k < len(args); k++ {
+		a := args[k]
+		switch {
+		case dyn(k):
+			return code, len(code) > 0
+		case a == "--":
+			continue
+		case a == "-c" || a == "--call":
+			if k+1 < len(args) && !dyn(k+1) {
+				code = append(code, args[k+1])
+			}
+			k++
+		case a == "-p" || a == "--package" || a == "--from" || a == "--with" || a == "--python" || a == "--spec" || a == "--pip-args" || a == "--index-url":
+			k++
+		case strings.HasPrefix(a, "-"):
+		default:
+			return append(code, shellQuote(append([]string{packageCommand(a)}, args[k+1:]...))), true
+		}
+	}
+	return code, len(code) > 0
+}
+
+// packageCommand is the command a package spec names: @vscode/vsce@2 is vsce.
+func packageCommand(spec string) string {
+	if i := strings.LastIndexByte(spec, '/'); i >= 0 && strings.HasPrefix(spec, "@") {
+		spec = spec[i+1:]
+	}
+	if i := strings.IndexByte(spec[min(1, len(spec)):], '@'); i >= 0 {
+		spec = spec[:i+min(1, len(spec))]
+	}
+	if i := strings.IndexAny(spec, "=<>[~"); i > 0 { // ruff==0.5, pkg[extra]
+		spec = spec[:i]
+	}
+	return spec
+}
+
+// shellQuote writes words as shell code that gives back the same words.
+func shellQuote(words []string) string {
+	var b strings.Builder
+	for k, w := range words {
+		if k > 0 {
+			b.WriteByte(' ')
+		}
+		if w != "" && strings.IndexFunc(w, func(r rune) bool {
+			return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_./=:,+@%", r))
+		}) < 0 {
+			b.WriteString(w)
+			continue
+		}
+		b.WriteByte('\'')
+		b.WriteString(strings.ReplaceAll(w, "'", `'\''`))
+		b.WriteByte('\'')
+	}
+	return b.String()
+}
+
 func anyCommandArg(invs []parse.Invocation) bool {
 	for i := range invs {
-		if !invs[i].Dynamic && commandName(invs[i].Name) == "git" {
+		if invs[i].Dynamic {
+			continue
+		}
+		switch n := commandName(invs[i].Name); {
+		case n == "git":
 			for _, a := range invs[i].Args {
-				if a == "foreach" || a == "-x" || a == "--exec" || strings.HasPrefix(a, "--exec=") {
+				if a == "foreach" || a == "-x" || a == "--exec" || a == "bisect" || strings.HasPrefix(a, "--exec=") {
+					return true
+				}
+			}
+		case n == "npx" || n == "pnpx" || n == "bunx" || n == "uvx" || n == "pipx" || n == "pnpm" || n == "yarn" || n == "npm" || n == "bun":
+			return true
+		case strings.HasPrefix(n, "python") || strings.HasPrefix(n, "pypy"):
+			for _, a := range invs[i].Args {
+				if strings.HasPrefix(a, "-m") {
 					return true
 				}
 			}
