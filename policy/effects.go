@@ -92,6 +92,9 @@ func (ctx *scriptCtx) computeEffects() {
 		if !inv.Dynamic {
 			signatureEffects(inv, a, &b)
 			inlineCodeEffects(inv, a, &b)
+			if isVim(a.name) {
+				vimEffects(inv, &b)
+			}
 		}
 		effs := b.all[start:len(b.all):len(b.all)]
 		if len(effs) > 0 {

@@ -335,3 +335,106 @@ func inlineCodeEffects(inv *parse.Invocation, a *argv, b *effectBuilder) {
 		}
 	}
 }
+
+// isVim: the command reads Ex commands from +cmd, -c and --cmd.
+func isVim(name string) bool {
+	switch name {
+	case "vi", "vim", "nvim", "ex", "view", "gvim", "rvim", "rview", "vimdiff", "nvim-qt", "evim":
+		return true
+	}
+	return false
+}
+
+// vimEffects adds the effects of the Ex commands an editor is given on its
+// command line: those that run a program (!, :r !, :w !, :terminal, the
+// script interfaces lua, python, perl, ruby, tcl, and system() and
+// friends) run one the analysis cannot see; -S and :source run a file.
+func vimEffects(inv *parse.Invocation, b *effectBuilder) {
+	args := inv.Args
+	for k := 0; k < len(args); k++ {
+		if inv.DynamicArgs != nil && inv.DynamicArgs[k] {
+			continue
+		}
+		a := args[k]
+		var code string
+		switch {
+		case a == "--":
+			return
+		case strings.HasPrefix(a, "+"):
+			code = a[1:]
+		case (a == "-c" || a == "--cmd") && k+1 < len(args):
+			k++
+			if inv.DynamicArgs != nil && inv.DynamicArgs[k] {
+				b.push(effect{kind: effExec, path: args[k], unseen: true})
+				continue
+			}
+			code = args[k]
+		case a == "-S" && k+1 < len(args):
+			k++
+			b.add(effExec, args[k])
+			continue
+		default:
+			continue
+		}
+		if vimCodeRuns(code) {
+			b.push(effect{kind: effExec, path: "vim " + code, unseen: true})
+		}
+		if f, ok := vimSourced(code); ok {
+			b.add(effExec, f)
+		}
+	}
+}
+
+// vimCodeRuns reports whether Ex code runs a program or code of another
+// language.
+func vimCodeRuns(code string) bool {
+	lower := strings.ToLower(code)
+	for _, f := range []string{"system(", "systemlist(", "jobstart(", "job_start(", "termopen(", "term_start(", "os.execute", "io.popen", "libcall", "vim.fn.system", "vim.system"} {
+		if strings.Contains(lower, f) {
+			return true
+		}
+	}
+	for _, cmd := range strings.FieldsFunc(code, func(r rune) bool { return r == '|' || r == '\n' }) {
+		cmd = strings.TrimLeft(cmd, " \t:")
+		// a range: %, ., $, numbers, marks, patterns and ,;
+		cmd = strings.TrimLeft(cmd, "%.$0123456789,;'<>+- ")
+		if strings.HasPrefix(cmd, "!") {
+			return true
+		}
+		name := cmd
+		if i := strings.IndexFunc(cmd, func(r rune) bool { return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9') }); i >= 0 {
+			name = cmd[:i]
+		}
+		rest := strings.TrimLeft(cmd[len(name):], " \t")
+		switch name {
+		case "r", "re", "rea", "read", "w", "wr", "wri", "writ", "write":
+			if strings.HasPrefix(rest, "!") {
+				return true
+			}
+		case "lua", "luado", "luafile", "py", "pyt", "pyth", "pytho", "python", "py3", "python3", "pyx", "pythonx", "pydo", "py3do", "pyxdo", "pyf", "pyfile", "py3f", "py3file", "pyxfile",
+			"perl", "perld", "perldo", "rub", "ruby", "rubyd", "rubydo", "rubyf", "rubyfile", "tc", "tcl", "tcld", "tcldo", "tclf", "tclfile", "mz", "mzscheme", "mzf", "mzfile",
+			"sh", "she", "shell", "ter", "term", "termi", "termin", "termina", "terminal", "exe", "exec", "execu", "execut", "execute",
+			"cal", "call", "let", "mak", "make", "lmak", "lmake", "gr", "grep", "lgr", "lgrep", "fil", "filter":
+			// call/let/execute build commands at run time; make and
+			// grep run 'makeprg'/'grepprg'; filter runs one.
+			if name == "call" || name == "cal" || name == "let" {
+				continue // harmful calls are caught by the function names above
+			}
+			return true
+		}
+	}
+	return false
+}
+
+// vimSourced returns the file Ex code sources (:source FILE, :so FILE).
+func vimSourced(code string) (string, bool) {
+	cmd := strings.TrimLeft(code, " \t:")
+	name, rest, _ := strings.Cut(cmd, " ")
+	switch name {
+	case "so", "sou", "sour", "sourc", "source", "luafile", "pyfile", "py3file", "rubyfile":
+		if f := strings.TrimSpace(rest); f != "" {
+			return f, true
+		}
+	}
+	return "", false
+}

@@ -2,7 +2,9 @@ package policy
 
 import (
 	"bytes"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -294,6 +296,9 @@ func FuzzEffects(f *testing.F) {
 	for _, tc := range classTests {
 		f.Add(tc.script)
 	}
+	for _, code := range subscriptTests {
+		f.Add(code)
+	}
 	for _, tc := range expandTests {
 		f.Add(tc.setup + "; rm " + tc.word)
 	}
@@ -322,4 +327,51 @@ func FuzzEffects(f *testing.F) {
 			t.Fatalf("%q: %s with resolution, %s without", script, d1.Verdict, base.Verdict)
 		}
 	})
+}
+
+// subscriptTests: builtins that evaluate the array subscript of a quoted
+// name argument, and so run a command substitution in it.
+// TestSubscriptCodeAgainstBash checks that real bash runs each, and that the
+// analysis sees the command.
+var subscriptTests = []string{
+	`printf -v 'a[$(touch ran)]' %s x`,
+	`test -v 'a[$(touch ran)]'`,
+	`[ -v 'a[$(touch ran)]' ]`,
+	`read 'a[$(touch ran)]' <<< x`,
+	`unset 'a[$(touch ran)]'`,
+	`let 'a[$(touch ran)]=1'`,
+	`declare 'a[$(touch ran)]=1'`,
+	`typeset 'a[$(touch ran)]=1'`,
+	`local 'a[$(touch ran)]=1'`,
+	"printf -v 'a[`touch ran`]' %s x",
+}
+
+func TestSubscriptCodeAgainstBash(t *testing.T) {
+	bash, err := exec.LookPath("bash")
+	if err != nil {
+		t.Skip("bash not found")
+	}
+	for _, code := range subscriptTests {
+		dir := t.TempDir()
+		cmd := exec.Command(bash, "--norc", "--noprofile", "-c", "a=(1 2); f(){ "+code+"; }; f")
+		cmd.Dir = dir
+		cmd.Env = []string{"PATH=/usr/bin:/bin", "LC_ALL=C"}
+		_ = cmd.Run() // some of them fail after running the substitution
+		if _, err := os.Stat(filepath.Join(dir, "ran")); err != nil {
+			t.Errorf("bash did not run the substitution in %q", code)
+		}
+		s, err := parse.Parse(code)
+		if err != nil {
+			t.Fatalf("%q: %v", code, err)
+		}
+		found := false
+		for _, inv := range expandScript(s) {
+			if inv.Name == "touch" && len(inv.Args) == 1 && inv.Args[0] == "ran" {
+				found = true
+			}
+		}
+		if !found {
+			t.Errorf("the analysis does not see the command in %q", code)
+		}
+	}
 }

@@ -490,6 +490,8 @@ func commandArgCode(inv *parse.Invocation) []parse.Invocation {
 				code = append(code, a[len("--exec="):])
 			}
 		}
+	case "printf", "test", "[", "read", "unset", "declare", "typeset", "local", "readonly", "let":
+		return subscriptCode(inv)
 	default:
 		if c, ok := launched(inv); ok {
 			code = append(code, c...)
@@ -509,6 +511,46 @@ func commandArgCode(inv *parse.Invocation) []parse.Invocation {
 		}
 	}
 	return out
+}
+
+// subscriptCode returns the commands in the array subscripts of the static
+// arguments of a builtin that takes a variable name or an arithmetic
+// expression (printf -v 'a[$(cmd)]', test -v, read, unset, declare, let):
+// bash evaluates the subscript, and so runs the command substitution in it,
+// though the word itself was quoted.
+func subscriptCode(inv *parse.Invocation) []parse.Invocation {
+	var out []parse.Invocation
+	for k, a := range inv.Args {
+		if inv.DynamicArgs != nil && inv.DynamicArgs[k] || !hasSubscriptCode(a) {
+			continue
+		}
+		if commandName(inv.Name) == "let" {
+			a = unquoteSimple(a) // let's arguments come as written: arithmetic
+		}
+		for _, x := range codeInValue(parse.Assignment{Name: "_", Value: a, Pos: inv.Pos}) {
+			x.Via = append(append([]string(nil), inv.Via...), append([]string{commandName(inv.Name)}, x.Via...)...)
+			out = append(out, x)
+		}
+		if len(out) > maxExpansions {
+			break
+		}
+	}
+	return out
+}
+
+// hasSubscriptCode: a word with a command substitution after a [.
+func hasSubscriptCode(w string) bool {
+	i := strings.IndexByte(w, '[')
+	return i >= 0 && (strings.Contains(w[i:], "$(") || strings.Contains(w[i:], "`"))
+}
+
+func subscriptArg(inv *parse.Invocation) bool {
+	for k, a := range inv.Args {
+		if !(inv.DynamicArgs != nil && inv.DynamicArgs[k]) && hasSubscriptCode(a) {
+			return true
+		}
+	}
+	return false
 }
 
 // launched returns, as shell code, the command a launcher runs: python -m
@@ -619,6 +661,10 @@ func anyCommandArg(invs []parse.Invocation) bool {
 				if a == "foreach" || a == "-x" || a == "--exec" || a == "bisect" || strings.HasPrefix(a, "--exec=") {
 					return true
 				}
+			}
+		case n == "printf" || n == "test" || n == "[" || n == "read" || n == "unset" || n == "declare" || n == "typeset" || n == "local" || n == "readonly" || n == "let":
+			if subscriptArg(&invs[i]) {
+				return true
 			}
 		case n == "npx" || n == "pnpx" || n == "bunx" || n == "uvx" || n == "pipx" || n == "pnpm" || n == "yarn" || n == "npm" || n == "bun":
 			return true
