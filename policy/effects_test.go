@@ -192,6 +192,14 @@ var hiddenTests = []struct {
 	// with its dynamic word is still judged as such.
 	{`dir=build; rm -rf "$dir"`, Ask},
 	{`f(){ echo "$@"; }; f -rf ~`, Allow},
+	// A command name or code built by echo or printf is resolved.
+	{`"$(echo rm)" --recursive --force /`, Deny},
+	{`$(printf 'r%s' m) -fr ~/`, Deny},
+	{`eval "$(printf '%s %s %s' rm -rf /)"`, Deny},
+	{`x=rm; eval "$x -rf ~"`, Deny},
+	{`bash -c "$(echo rm) -rf ~"`, Deny},
+	{`eval "$(echo echo hi)"`, Ask}, // the eval of a substitution is still judged as such
+	{`eval "$(ssh-agent -s)"`, Ask},
 }
 
 func TestHiddenArguments(t *testing.T) {
@@ -226,6 +234,18 @@ var expandTests = []struct{ setup, word string }{
 	{`a=(-rf /tmp/x y)`, `$a`},
 	{`x=1`, `'$x'"$x"\$x`},
 	{`x=v`, `"a\"b\\c\$x"`},
+	// command substitutions of echo and printf
+	{``, `$(echo rm)`},
+	{`x=a`, `"$(echo "$x" b)"`},
+	{`x=a`, `$(echo "$x"   b)x`},
+	{``, `$(printf 'r%s -rf %s' m /tmp)`},
+	{``, `"$(printf '%s-%s\n' a b c d)"`},
+	{``, `"$(printf '%s-%s' a b c)"`},
+	{``, `$(echo -n ' a  b ')`},
+	{`d=/tmp`, `"$(printf '%s/x' "$d")"`},
+	{``, `"$(printf 'a\tb\n\n')"`},
+	{``, `"$(printf '100%%')"`},
+	{``, `x"$(echo)"y`},
 }
 
 func TestExpandAgainstBash(t *testing.T) {

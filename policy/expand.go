@@ -128,6 +128,7 @@ type expander struct {
 	// unknownPos: set -- with words that do not resolve; "$@" after them
 	// does not resolve either.
 	unknownPos []parse.Pos
+	depth      int // command substitutions being resolved, one inside another
 }
 
 type positional struct {
@@ -233,8 +234,43 @@ func (x *expander) resolve(inv *parse.Invocation) []parse.Invocation {
 	var out []parse.Invocation
 	for _, pl := range posLists {
 		c, ok := x.resolveWith(inv, pl, fn != "" || len(x.sets) > 0)
-		if ok {
-			out = append(out, c)
+		if !ok {
+			continue
+		}
+		if isCode(inv) {
+			// eval "$x -rf ~", bash -c "$(printf ...)": the resolved text
+			// is code, read as the shell would read it.
+			out = append(out, resolvedCode(inv, strings.Join(append([]string{c.Name}, c.Args...), " "))...)
+			continue
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+// isCode: inv is code a shell reads that parse could not read because it
+// is computed (eval "$x", bash -c "$(...)", trap "$x" EXIT).
+func isCode(inv *parse.Invocation) bool {
+	if !inv.Dynamic || len(inv.Args) > 0 || len(inv.Via) == 0 {
+		return false
+	}
+	v := inv.Via[len(inv.Via)-1]
+	return v == "eval" || v == "trap" || strings.HasSuffix(v, " -c") || strings.HasSuffix(v, " <<")
+}
+
+// resolvedCode returns the commands of code, as coming from inv.
+func resolvedCode(inv *parse.Invocation, code string) []parse.Invocation {
+	inner, err := parseScript(code)
+	if err != nil {
+		return nil
+	}
+	var out []parse.Invocation
+	for _, x := range inner.Invocations {
+		x.Pos = inv.Pos
+		x.Via = append(append([]string(nil), inv.Via...), x.Via...)
+		out = append(out, x)
+		if len(out) > maxExpansions {
+			break
 		}
 	}
 	return out
@@ -408,6 +444,15 @@ func (x *expander) expandWord(src string, at parse.Pos, pos []string, havePos bo
 				case '`':
 					return nil, false
 				case '$':
+					if i+1 < len(src) && src[i+1] == '(' && !strings.HasPrefix(src[i:], "$((") {
+						out, next, ok := x.substitution(src, i, at, pos, havePos)
+						if !ok {
+							return nil, false
+						}
+						cur.WriteString(out)
+						i = next
+						continue
+					}
 					vals, list, next, ok := param(i + 1)
 					if !ok {
 						return nil, false
@@ -440,6 +485,12 @@ func (x *expander) expandWord(src string, at parse.Pos, pos []string, havePos bo
 				curSet = true
 			}
 			i += 2
+		case c == '$' && i+1 < len(src) && src[i+1] == '(' && !strings.HasPrefix(src[i:], "$(("):
+			out, next, ok := x.substitution(src, i, at, pos, havePos)
+			if !ok || !splitInto(out) {
+				return nil, false
+			}
+			i = next
 		case c == '$':
 			vals, _, next, ok := param(i + 1)
 			if !ok {
@@ -463,6 +514,152 @@ func (x *expander) expandWord(src string, at parse.Pos, pos []string, havePos bo
 	}
 	flush()
 	return fields, true
+}
+
+// substitution resolves the command substitution $(...) at src[i]: its
+// output, when the command is echo or printf with words that resolve (the
+// usual way to hide a name: $(echo rm), "$(printf 'r%s' m)"), and the
+// index after it. Anything else does not resolve.
+func (x *expander) substitution(src string, i int, at parse.Pos, pos []string, havePos bool) (string, int, bool) {
+	end := closingParen(src, i+2)
+	if end < 0 || x.depth >= 2 {
+		return "", 0, false
+	}
+	inner, err := parseScript(src[i+2 : end])
+	if err != nil || len(inner.Invocations) != 1 || len(inner.Assignments) != 0 {
+		return "", 0, false
+	}
+	inv := &inner.Invocations[0]
+	if inv.Dynamic || len(inv.Redirects) > 0 || len(inv.Via) > 0 || len(inv.Env) > 0 || inv.InlineCode != nil || inv.Background || inv.Function || inv.PipedInto {
+		return "", 0, false
+	}
+	x.depth++
+	var args []string
+	for k, a := range inv.Args {
+		if inv.DynamicArgs != nil && inv.DynamicArgs[k] {
+			ws, ok := x.expandWord(a, at, pos, havePos)
+			if !ok {
+				x.depth--
+				return "", 0, false
+			}
+			args = append(args, ws...)
+			continue
+		}
+		args = append(args, a)
+	}
+	x.depth--
+	var out string
+	var ok bool
+	switch inv.Name {
+	case "echo":
+		out, ok = echoOutput(args)
+	case "printf":
+		out, ok = printfOutput(args)
+	}
+	if !ok {
+		return "", 0, false
+	}
+	return strings.TrimRight(out, "\n"), end + 1, true
+}
+
+// closingParen returns the index of the ) that closes the ( before src[i],
+// skipping quoted text, or -1.
+func closingParen(src string, i int) int {
+	depth := 1
+	for ; i < len(src); i++ {
+		switch src[i] {
+		case '\\':
+			i++
+		case '\'':
+			j := strings.IndexByte(src[i+1:], '\'')
+			if j < 0 {
+				return -1
+			}
+			i += j + 1
+		case '"':
+			for i++; i < len(src) && src[i] != '"'; i++ {
+				if src[i] == '\\' {
+					i++
+				}
+			}
+		case '(':
+			depth++
+		case ')':
+			depth--
+			if depth == 0 {
+				return i
+			}
+		}
+	}
+	return -1
+}
+
+// echoOutput is what bash's echo prints for args (without xpg_echo), when
+// that is plain: -e and backslashes are left unresolved.
+func echoOutput(args []string) (string, bool) {
+	for len(args) > 0 && (args[0] == "-n" || args[0] == "-E") {
+		args = args[1:]
+	}
+	for _, a := range args {
+		if strings.HasPrefix(a, "-") && strings.Trim(a[1:], "neE") == "" && len(a) > 1 || strings.ContainsRune(a, '\\') {
+			return "", false
+		}
+	}
+	return strings.Join(args, " ") + "\n", true
+}
+
+// printfOutput is what bash's printf prints for args, for formats of
+// literal text, %s, %% and the escapes \n, \t and \\; others do not resolve.
+func printfOutput(args []string) (string, bool) {
+	if len(args) == 0 || args[0] == "-v" || args[0] == "--" {
+		return "", false
+	}
+	format, vals := args[0], args[1:]
+	var b strings.Builder
+	for round := 0; ; round++ {
+		used := 0
+		for i := 0; i < len(format); i++ {
+			switch c := format[i]; {
+			case c == '\\' && i+1 < len(format):
+				i++
+				switch format[i] {
+				case 'n':
+					b.WriteByte('\n')
+				case 't':
+					b.WriteByte('\t')
+				case '\\':
+					b.WriteByte('\\')
+				default:
+					return "", false
+				}
+			case c == '%' && i+1 < len(format):
+				i++
+				switch format[i] {
+				case '%':
+					b.WriteByte('%')
+				case 's':
+					if used < len(vals) {
+						b.WriteString(vals[used])
+					}
+					used++
+				default:
+					return "", false
+				}
+			case c == '%' || c == '\\':
+				return "", false
+			default:
+				b.WriteByte(c)
+			}
+		}
+		if used == 0 || used >= len(vals) || round > 64 {
+			break
+		}
+		vals = vals[used:]
+	}
+	if b.Len() > 4096 {
+		return "", false
+	}
+	return b.String(), true
 }
 
 // commandArgCode returns the commands other commands run from their
