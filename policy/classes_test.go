@@ -118,6 +118,11 @@ var classTests = []struct {
 	{"subscript", "let 'i[`rm -rf ~`]+=1'", Deny},
 	{"subscript", "printf -v now '%(%F)T' -1", Allow},
 	{"subscript", "unset 'arr[0]'", Allow},
+	// Decoded or decompressed text run as code.
+	{"decoded-code", `eval "$(echo cm0gLXJmIH4K | base64 --decode)"`, Deny},
+	{"decoded-code", `bash -c "$(xxd -r -p payload.hex)"`, Deny},
+	{"decoded-code", "source <(gunzip -c x.gz)", Deny},
+	{"decoded-code", `echo "$(base64 -d fixtures/token.b64)" | wc -c`, Allow},
 }
 
 func TestClasses(t *testing.T) {

@@ -374,6 +374,19 @@ func defaultGo() *Policy {
 				NotExamples: []string{"VERSION=$(curl -s https://x.io/v); echo $VERSION", "diff <(curl -s a) b"},
 			},
 			{
+				Name:     "decoded-substitute-shell",
+				Decision: Verdict("deny"),
+				Reason:   "runs code that was encoded or compressed to hide it (a decoder's output substituted into a shell or interpreter)",
+				Matcher: Matcher{
+					Command: []string{"base64", "base32", "basenc", "xxd", "uudecode", "openssl", "gzip", "gunzip", "zcat", "xz", "unxz", "bzip2", "bunzip2", "zstd", "rev", "tr"},
+					Inside: &Matcher{
+						Command: []string{"sh", "bash", "zsh", "dash", "ksh", "python*", "perl", "ruby", "node", "php", "eval", "source", "."},
+					},
+				},
+				Examples:    []string{"eval \"$(echo cm0gLXJmIH4K | base64 --decode)\"", "bash -c \"$(xxd -r -p payload.hex)\"", "source <(gunzip -c x.gz)", "python3 -c \"$(base64 -d p.b64)\""},
+				NotExamples: []string{"echo \"$(base64 -d token.b64)\"", "source <(kubectl completion bash)"},
+			},
+			{
 				Name:     "source-dynamic",
 				Decision: Verdict("deny"),
 				Reason:   "a shell reads commands from a substitution or a computed path: what runs cannot be checked here",
