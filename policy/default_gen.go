@@ -1741,7 +1741,7 @@ func defaultGo() *Policy {
 				Decision: Verdict("ask"),
 				Reason:   "a framework task that drops or resets a database",
 				Matcher: Matcher{
-					Command:   []string{"rails", "rake", "bundle", "python*", "php", "npx", "bunx", "pnpm", "yarn"},
+					Command:   []string{"rails", "rake", "bundle", "python", "python3", "php", "npx", "bunx", "pnpm", "yarn"},
 					ArgsRegex: []string{"^db:(drop|reset|purge|schema:load)(:all|:_unsafe)?$", "^(flush|reset_db|sqlflush|migrate:fresh|migrate:reset|db:wipe)$"},
 				},
 				Examples:    []string{"bin/rails db:drop", "bundle exec rake db:reset", "python manage.py flush --noinput", "php artisan migrate:fresh"},

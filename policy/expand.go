@@ -667,7 +667,7 @@ func printfOutput(args []string) (string, bool) {
 // take (git submodule foreach CMD, git rebase --exec CMD), the command git
 // bisect run runs, and the program a launcher runs by its package or
 // module name (python -m twine, npx vsce, uvx ruff, pipx run x).
-func commandArgCode(inv *parse.Invocation) []parse.Invocation {
+func commandArgCode(inv *parse.Invocation) (out []parse.Invocation) {
 	if inv.Dynamic {
 		return nil
 	}
@@ -690,11 +690,14 @@ func commandArgCode(inv *parse.Invocation) []parse.Invocation {
 	case "printf", "test", "[", "read", "unset", "declare", "typeset", "local", "readonly", "let":
 		return subscriptCode(inv)
 	default:
-		if c, ok := launched(inv); ok {
-			code = append(code, c...)
+		c, direct := launched(inv)
+		code = append(code, c...)
+		if direct != nil {
+			direct.Pos = inv.Pos
+			direct.Via = append(append([]string(nil), inv.Via...), via)
+			defer func() { out = append(out, *direct) }()
 		}
 	}
-	var out []parse.Invocation
 	for _, c := range code {
 		inner, err := parseScript(c)
 		if err != nil {
@@ -750,12 +753,19 @@ func subscriptArg(inv *parse.Invocation) bool {
 	return false
 }
 
-// launched returns, as shell code, the command a launcher runs: python -m
-// MODULE ARGS runs MODULE; npx, pnpx, bunx, uvx, pipx run, npm exec, pnpm
-// dlx and yarn dlx run the command of the package they name (its name
-// without scope or version). A dynamic word ends the search: the command
-// is then the launcher's own, judged as it is.
-func launched(inv *parse.Invocation) ([]string, bool) {
+// launched returns the command a launcher runs: python -m MODULE ARGS runs
+// MODULE; npx, pnpx, bunx, uvx, pipx run, npm exec, pnpm dlx and yarn dlx
+// run the command of the package they name (its name without scope or
+// version), or shell code given with -c. A dynamic word before the name
+// ends the search: the command is then the launcher's own, judged as it is.
+func launched(inv *parse.Invocation) (code []string, direct *parse.Invocation) {
+	from := func(k int, name string) *parse.Invocation {
+		d := &parse.Invocation{Name: name, Args: inv.Args[k:]}
+		if inv.DynamicArgs != nil {
+			d.DynamicArgs = inv.DynamicArgs[k:]
+		}
+		return d
+	}
 	name := commandName(inv.Name)
 	args := inv.Args
 	dyn := func(k int) bool { return inv.DynamicArgs != nil && inv.DynamicArgs[k] }
@@ -765,37 +775,38 @@ func launched(inv *parse.Invocation) ([]string, bool) {
 			a := args[k]
 			switch {
 			case dyn(k) || a == "-c" || !strings.HasPrefix(a, "-") || a == "-":
-				return nil, false
+				return nil, nil
 			case a == "-m" && k+1 < len(args) && !dyn(k+1):
-				return []string{shellQuote(append([]string{args[k+1]}, args[k+2:]...))}, true
+				return nil, from(k+2, args[k+1])
 			case strings.HasPrefix(a, "-m") && len(a) > 2:
-				return []string{shellQuote(append([]string{a[2:]}, args[k+1:]...))}, true
+				return nil, from(k+1, a[2:])
 			case a == "-W" || a == "-X":
 				k++
 			}
 		}
-		return nil, false
+		return nil, nil
 	case name == "npx" || name == "pnpx" || name == "bunx" || name == "uvx":
 	case (name == "pipx" || name == "pnpm" || name == "yarn" || name == "npm" || name == "bun") && len(args) > 0:
 		switch args[0] {
 		case "run", "dlx", "exec", "x":
 			if name == "npm" && args[0] != "exec" && args[0] != "x" || (name == "pnpm" || name == "yarn" || name == "bun") && args[0] == "run" {
-				return nil, false // npm run SCRIPT: a script of package.json
+				return nil, nil // npm run SCRIPT: a script of package.json
 			}
+			off := len(inv.Args) - len(args) + 1
 			args = args[1:]
-			dyn = func(k int) bool { return inv.DynamicArgs != nil && inv.DynamicArgs[k+1] }
+			dyn = func(k int) bool { return inv.DynamicArgs != nil && inv.DynamicArgs[k+off] }
 		default:
-			return nil, false
+			return nil, nil
 		}
 	default:
-		return nil, false
+		return nil, nil
 	}
-	var code []string
+	off := len(inv.Args) - len(args)
 	for k := 0; k < len(args); k++ {
 		a := args[k]
 		switch {
 		case dyn(k):
-			return code, len(code) > 0
+			return code, nil
 		case a == "--":
 			continue
 		case a == "-c" || a == "--call":
@@ -807,10 +818,10 @@ func launched(inv *parse.Invocation) ([]string, bool) {
 			k++
 		case strings.HasPrefix(a, "-"):
 		default:
-			return append(code, shellQuote(append([]string{packageCommand(a)}, args[k+1:]...))), true
+			return code, from(off+k+1, packageCommand(a))
 		}
 	}
-	return code, len(code) > 0
+	return code, nil
 }
 
 // packageCommand is the command a package spec names: @vscode/vsce@2 is vsce.
@@ -863,8 +874,15 @@ func anyCommandArg(invs []parse.Invocation) bool {
 			if subscriptArg(&invs[i]) {
 				return true
 			}
-		case n == "npx" || n == "pnpx" || n == "bunx" || n == "uvx" || n == "pipx" || n == "pnpm" || n == "yarn" || n == "npm" || n == "bun":
+		case n == "npx" || n == "pnpx" || n == "bunx" || n == "uvx":
 			return true
+		case n == "pipx" || n == "pnpm" || n == "yarn" || n == "npm" || n == "bun":
+			if len(invs[i].Args) > 0 {
+				switch invs[i].Args[0] {
+				case "run", "dlx", "exec", "x":
+					return true
+				}
+			}
 		case strings.HasPrefix(n, "python") || strings.HasPrefix(n, "pypy"):
 			for _, a := range invs[i].Args {
 				if strings.HasPrefix(a, "-m") {
