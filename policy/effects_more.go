@@ -140,10 +140,6 @@ func sedScriptEffects(code string, b *effectBuilder) {
 			if code[i] == '\\' {
 				i++
 			}
-			if i < n && code[i] == '\n' && delim != '\n' {
-				// a newline inside s/// is allowed only escaped; stop
-				// rather than read the rest as one part.
-			}
 			i++
 		}
 		i++ // the delimiter
@@ -248,7 +244,7 @@ func sedScriptEffects(code string, b *effectBuilder) {
 	}
 }
 
-// inPlaceFiles reports whether sed or perl edits its file operands in
+// inPlaceEdit reports whether sed or perl edits its file operands in
 // place (sed -i, sed --in-place=.bak, perl -pi -e).
 func inPlaceEdit(a *argv) bool {
 	switch a.name {
