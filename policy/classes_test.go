@@ -123,6 +123,12 @@ var classTests = []struct {
 	{"decoded-code", `bash -c "$(xxd -r -p payload.hex)"`, Deny},
 	{"decoded-code", "source <(gunzip -c x.gz)", Deny},
 	{"decoded-code", `echo "$(base64 -d fixtures/token.b64)" | wc -c`, Allow},
+	// Arguments handed to xargs by echo or printf.
+	{"xargs-input", "echo ~ | xargs rm -rf", Deny},
+	{"xargs-input", `printf '%s\n' "$HOME" | xargs -r rm -fr`, Deny},
+	{"xargs-input", `d=/; echo "$d" | xargs -t rm -r`, Deny},
+	{"xargs-input", `printf '%s\0' "$(cat list)" | xargs -0 rm -rf`, Ask},
+	{"xargs-input", "printf '%s\n' a.txt b.txt | xargs wc -l", Allow},
 }
 
 func TestClasses(t *testing.T) {

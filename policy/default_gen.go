@@ -91,7 +91,7 @@ func defaultGo() *Policy {
 					Command: []string{"rm", "shred", "truncate", "rmdir"},
 					Via:     []string{"xargs", "parallel", "find -exec"},
 				},
-				Examples:    []string{"git ls-files | xargs rm -f", "echo / | xargs rm -rf"},
+				Examples:    []string{"git ls-files | xargs rm -f", "cat list.txt | xargs rm -rf"},
 				NotExamples: []string{"rm -f x"},
 			},
 			{

@@ -319,6 +319,9 @@ func FuzzEffects(f *testing.F) {
 	for _, code := range subscriptTests {
 		f.Add(code)
 	}
+	for _, tc := range xargsTests {
+		f.Add(tc.setup + "\n" + tc.producer + " | xargs " + tc.opts + " rm -rf")
+	}
 	for _, tc := range expandTests {
 		f.Add(tc.setup + "; rm " + tc.word)
 	}
@@ -392,6 +395,65 @@ func TestSubscriptCodeAgainstBash(t *testing.T) {
 		}
 		if !found {
 			t.Errorf("the analysis does not see the command in %q", code)
+		}
+	}
+}
+
+// xargsTests: a producer piped into xargs; TestXargsAgainstBash checks that
+// the arguments the analysis gives the command xargs runs are those bash
+// and xargs give it.
+var xargsTests = []struct{ setup, producer, opts string }{
+	{``, `printf '%s\0' a 'b c' ''`, `-0`},
+	{``, `echo a b  c`, ``},
+	{``, `printf '%s\n' x y`, `-r`},
+	{`d=/tmp`, `printf '%s\0' "$d/x" "$HOME"`, `--null`},
+	{``, `echo -n one two`, `-n 1`},
+	{`set -- -rf /tmp/q`, `printf '%s\0' "$@"`, `-0 -t`},
+}
+
+func TestXargsAgainstBash(t *testing.T) {
+	bash, err := exec.LookPath("bash")
+	if err != nil {
+		t.Skip("bash not found")
+	}
+	if _, err := exec.LookPath("xargs"); err != nil {
+		t.Skip("xargs not found")
+	}
+	for _, tc := range xargsTests {
+		script := tc.setup + "\n" + tc.producer + " | xargs " + tc.opts + " printf '%s\\0' MARK"
+		cmd := exec.Command(bash, "--norc", "--noprofile", "-c", script)
+		cmd.Env = []string{"HOME=/home/u", "LC_ALL=C.UTF-8", "PATH=/usr/bin:/bin"}
+		out, err := cmd.Output()
+		if err != nil {
+			t.Errorf("bash on %q: %v", script, err)
+			continue
+		}
+		var want []string
+		for _, w := range strings.Split(strings.TrimSuffix(string(out), "\x00"), "\x00") {
+			if w != "MARK" {
+				want = append(want, w)
+			}
+		}
+		s, err := parse.Parse(script)
+		if err != nil {
+			t.Fatalf("%q: %v", script, err)
+		}
+		var got []string
+		resolved := false
+		for _, inv := range expandScript(s) {
+			if inv.Name == "printf" && len(inv.Args) > 2 && inv.Args[1] == "MARK" && len(inv.Via) > 0 {
+				for _, a := range inv.Args[2:] {
+					got = append(got, strings.Replace(a, "~", "/home/u", 1))
+				}
+				resolved = true
+			}
+		}
+		if !resolved {
+			t.Errorf("%q did not resolve", script)
+			continue
+		}
+		if strings.Join(got, "\x00") != strings.Join(want, "\x00") {
+			t.Errorf("%s:\n analysis: %q\n     bash: %q", script, got, want)
 		}
 	}
 }

@@ -83,7 +83,7 @@ func resolveScript(s *parse.Script) []parse.Invocation {
 			break
 		}
 	}
-	if !anyDyn {
+	if !anyDyn && !anyXargs(invs) {
 		return invs
 	}
 	x := expander{s: s}
@@ -92,13 +92,19 @@ func resolveScript(s *parse.Script) []parse.Invocation {
 	added := 0
 	for i := range invs {
 		inv := &invs[i]
-		if !(inv.Dynamic || inv.DynamicArgs != nil) || added >= maxExpansions {
+		var copies []parse.Invocation
+		if c, ok := x.xargsInput(invs, i); ok && added < maxExpansions {
+			copies = append(copies, c)
+		}
+		if !(inv.Dynamic || inv.DynamicArgs != nil) && len(copies) == 0 || added >= maxExpansions {
 			if out != nil {
 				out = append(out, *inv)
 			}
 			continue
 		}
-		copies := x.resolve(inv)
+		if inv.Dynamic || inv.DynamicArgs != nil {
+			copies = append(copies, x.resolve(inv)...)
+		}
 		if len(copies) == 0 {
 			if out != nil {
 				out = append(out, *inv)
@@ -116,6 +122,82 @@ func resolveScript(s *parse.Script) []parse.Invocation {
 		return invs
 	}
 	return out
+}
+
+// anyXargs: some command is run by xargs.
+func anyXargs(invs []parse.Invocation) bool {
+	for i := range invs {
+		if v := invs[i].Via; len(v) > 0 && v[len(v)-1] == "xargs" {
+			return true
+		}
+	}
+	return false
+}
+
+// xargsInput returns invocation i, run by xargs, with the arguments xargs
+// gives it appended, when xargs reads them from echo or printf with words
+// that resolve (printf '%s\0' "$HOME" | xargs -0 rm -rf is rm -rf ~).
+// xargs options other than -0, -r, -t and -n/-P leave it unresolved.
+func (x *expander) xargsInput(invs []parse.Invocation, i int) (parse.Invocation, bool) {
+	inv := &invs[i]
+	if v := inv.Via; len(v) == 0 || v[len(v)-1] != "xargs" || inv.Dynamic || i < 2 {
+		return parse.Invocation{}, false
+	}
+	xa, pr := &invs[i-1], &invs[i-2]
+	if xa.Name != "xargs" || xa.Dynamic || !xa.PipedInto || pr.PipedInto || pr.Dynamic || len(pr.Redirects) > 0 ||
+		(pr.Name != "echo" && pr.Name != "printf") || len(xa.Args) < 1+len(inv.Args) {
+		return parse.Invocation{}, false
+	}
+	null := false
+	opts := xa.Args[:len(xa.Args)-1-len(inv.Args)]
+	for k := 0; k < len(opts); k++ {
+		switch o := opts[k]; {
+		case xa.DynamicArgs != nil && xa.DynamicArgs[k]:
+			return parse.Invocation{}, false
+		case o == "-0" || o == "--null":
+			null = true
+		case o == "-r" || o == "--no-run-if-empty" || o == "-t" || o == "--verbose" || o == "--":
+		case (o == "-n" || o == "-P") && k+1 < len(opts):
+			k++
+		case strings.HasPrefix(o, "-n") || strings.HasPrefix(o, "-P") || strings.HasPrefix(o, "--max-args=") || strings.HasPrefix(o, "--max-procs="):
+		default:
+			return parse.Invocation{}, false
+		}
+	}
+	args := pr.Args
+	if pr.DynamicArgs != nil {
+		c := x.resolve(pr)
+		if len(c) != 1 {
+			return parse.Invocation{}, false
+		}
+		args = c[0].Args
+	}
+	var out string
+	var ok bool
+	if pr.Name == "echo" {
+		out, ok = echoOutput(args)
+	} else {
+		out, ok = printfOutput(args)
+	}
+	if !ok {
+		return parse.Invocation{}, false
+	}
+	var items []string
+	if null {
+		items = strings.Split(out, "\x00")
+		if items[len(items)-1] == "" {
+			items = items[:len(items)-1]
+		}
+	} else {
+		if strings.ContainsAny(out, "'\"\\\x00") {
+			return parse.Invocation{}, false
+		}
+		items = strings.Fields(out)
+	}
+	c := *inv
+	c.Args = append(append([]string(nil), inv.Args...), items...)
+	c.DynamicArgs = nil
+	return c, true
 }
 
 // expander holds what the script sets: variables, arrays, positional
@@ -556,7 +638,7 @@ func (x *expander) substitution(src string, i int, at parse.Pos, pos []string, h
 	case "printf":
 		out, ok = printfOutput(args)
 	}
-	if !ok {
+	if !ok || strings.IndexByte(out, 0) >= 0 { // bash drops NULs from $(...), with a warning
 		return "", 0, false
 	}
 	return strings.TrimRight(out, "\n"), end + 1, true
@@ -629,6 +711,8 @@ func printfOutput(args []string) (string, bool) {
 					b.WriteByte('\t')
 				case '\\':
 					b.WriteByte('\\')
+				case '0':
+					b.WriteByte(0)
 				default:
 					return "", false
 				}
