@@ -129,6 +129,12 @@ var classTests = []struct {
 	{"xargs-input", `d=/; echo "$d" | xargs -t rm -r`, Deny},
 	{"xargs-input", `printf '%s\0' "$(cat list)" | xargs -0 rm -rf`, Ask},
 	{"xargs-input", "printf '%s\n' a.txt b.txt | xargs wc -l", Allow},
+	// Words split by an IFS the script set, and names reached indirectly.
+	{"ifs-indirect", "IFS=:\nc=\"rm:-fr:$HOME/\"\n$c", Deny},
+	{"ifs-indirect", `t='rm -rf ~'; r=t; eval "${!r}"`, Deny},
+	{"ifs-indirect", "cmd=rm; ref=cmd; ${!ref} -rf /", Deny},
+	{"ifs-indirect", `IFS=,; parts="a,b,c"; printf '%s\n' $parts`, Allow},
+	{"ifs-indirect", `name=GOPATH; echo "${!name}"`, Ask}, // ${!x} may evaluate a subscript: still judged as such
 }
 
 func TestClasses(t *testing.T) {

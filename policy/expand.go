@@ -206,7 +206,10 @@ type expander struct {
 	s     *parse.Script
 	sets  []positional          // set -- ARGS, in script order
 	calls map[string][][]string // function name -> argument lists of its static calls
-	ifs   bool                  // the script assigns IFS: word splitting is not known
+	ifs   bool                  // the script assigns IFS: word splitting follows the value it has, when known
+	// ifsDynamic: some assignment of IFS is dynamic; splitting is then
+	// not known anywhere.
+	ifsDynamic bool
 	// unknownPos: set -- with words that do not resolve; "$@" after them
 	// does not resolve either.
 	unknownPos []parse.Pos
@@ -224,6 +227,7 @@ func (x *expander) scan() {
 	for _, as := range x.s.Assignments {
 		if as.Name == "IFS" {
 			x.ifs = true
+			x.ifsDynamic = x.ifsDynamic || as.Dynamic
 		}
 	}
 	for i := range x.s.Invocations {
@@ -275,6 +279,17 @@ func (x *expander) value(name string, p parse.Pos) (val string, array []string, 
 	if last.Dynamic {
 		if v := last.Value; len(v) >= 2 && v[0] == '(' && v[len(v)-1] == ')' && !strings.ContainsAny(v[1:len(v)-1], "$`\"'\\()[]*?{}<>|&;") {
 			return "", strings.Fields(v[1 : len(v)-1]), true
+		}
+		// c="rm,-rf,$HOME": a value made of values the script set. An
+		// assignment does not split words; a value that would split here
+		// is left unresolved.
+		if x.depth < 4 && !strings.HasPrefix(last.Value, "(") {
+			x.depth++
+			ws, ok := x.expandWord(last.Value, last.Pos, nil, false)
+			x.depth--
+			if ok && len(ws) == 1 {
+				return ws[0], nil, true
+			}
 		}
 		return "", nil, false
 	}
@@ -406,8 +421,11 @@ func (x *expander) expandWord(src string, at parse.Pos, pos []string, havePos bo
 	}
 	// splitInto adds an unquoted expansion's value, split on white space.
 	splitInto := func(v string) bool {
-		if x.ifs || strings.ContainsAny(v, "*?[") {
+		if strings.ContainsAny(v, "*?[") {
 			return false
+		}
+		if x.ifs {
+			return x.splitIFS(v, at, &cur, &curSet, flush)
 		}
 		parts := strings.Fields(v)
 		if len(parts) == 0 {
@@ -475,6 +493,15 @@ func (x *expander) expandWord(src string, at parse.Pos, pos []string, havePos bo
 				return nil, false, 0, false
 			}
 			return arr, name[len(name)-2] == '@', next, true
+		}
+		if ref, ok := strings.CutPrefix(name, "!"); ok && validEnvName(ref) {
+			// ${!ref}: the variable ref names, when ref holds a plain
+			// name (a subscript in it would be evaluated: not resolved).
+			target, arr, ok := x.value(ref, at)
+			if !ok || arr != nil || !validEnvName(target) {
+				return nil, false, 0, false
+			}
+			name = target
 		}
 		if !validEnvName(name) {
 			return nil, false, 0, false
@@ -596,6 +623,61 @@ func (x *expander) expandWord(src string, at parse.Pos, pos []string, havePos bo
 	}
 	flush()
 	return fields, true
+}
+
+// splitIFS adds the unquoted value v to the word being built (cur, with
+// flush ending a field) split by the IFS the script set before at: an IFS
+// of only white space (IFS=$'\n') or of only other characters (IFS=,).
+// A mixed or unknown IFS does not resolve.
+func (x *expander) splitIFS(v string, at parse.Pos, cur *strings.Builder, curSet *bool, flush func()) bool {
+	ifs, arr, ok := x.value("IFS", at)
+	if !ok || x.ifsDynamic || arr != nil {
+		return false
+	}
+	if ifs == "" {
+		cur.WriteString(v) // no splitting at all
+		return true
+	}
+	white := strings.Trim(ifs, " \t\n") == ""
+	if !white && strings.ContainsAny(ifs, " \t\n") {
+		return false
+	}
+	in := func(c byte) bool { return strings.IndexByte(ifs, c) >= 0 }
+	if v == "" {
+		return true
+	}
+	if white {
+		parts := strings.FieldsFunc(v, func(r rune) bool { return r < 128 && in(byte(r)) })
+		if len(parts) == 0 {
+			return true
+		}
+		if in(v[0]) {
+			flush()
+		}
+		for k, p := range parts {
+			if k > 0 {
+				flush()
+			}
+			cur.WriteString(p)
+		}
+		if in(v[len(v)-1]) {
+			flush()
+		}
+		return true
+	}
+	// Each delimiter ends a field, empty ones included; one at the very
+	// end adds no empty field after it.
+	start := 0
+	for i := 0; i < len(v); i++ {
+		if in(v[i]) {
+			cur.WriteString(v[start:i])
+			*curSet = true
+			flush()
+			start = i + 1
+		}
+	}
+	cur.WriteString(v[start:])
+	return true
 }
 
 // substitution resolves the command substitution $(...) at src[i]: its
