@@ -19,6 +19,7 @@ var classTests = []struct {
 	{"env-program", "RUSTC_WRAPPER=sccache cargo build --release", Allow},
 	{"env-program", `CC="ccache gcc" ./configure`, Allow},
 	{"env-program", "CC=/usr/bin/gcc-12 make -j4", Allow},
+	{"env-program", "CC=$(which clang) make", Allow},
 	// Reading a secret with a tool that is not cat.
 	{"secret-read", "vim -es '+%print' '+q!' ~/.aws/credentials", Deny},
 	{"secret-read", "gpg -a --export-secret-subkeys ABCDEF01 > /tmp/k", Deny},
@@ -72,6 +73,7 @@ var classTests = []struct {
 	{"outside", "dropdb --if-exists app_staging", Deny},
 	{"outside", "mysqladmin -u root drop legacy", Deny},
 	{"outside", "mysqladmin ping", Allow},
+	{"outside", "mysqladmin -u root extended-status", Allow},
 	{"outside", "curl -s -X DELETE https://search.example/_all", Deny},
 	{"outside", "glab api --method DELETE projects/1", Deny},
 	{"outside", "curl -X DELETE http://localhost:3000/todos/1", Allow},

@@ -1729,12 +1729,21 @@ func defaultGo() *Policy {
 				Decision: Verdict("deny"),
 				Reason:   "drops a database or its users outside the sandbox",
 				Matcher: Matcher{
-					Command: []string{"dropdb", "dropuser", "mysqladmin", "mongo-drop", "influx"},
-					Args:    []string{"drop", "dropdb", "*"},
-					NotArgs: []string{"--help", "--version", "ping", "status", "version", "processlist", "variables", "create"},
+					Command: []string{"dropdb", "dropuser"},
+					NotArgs: []string{"--help", "--version", "-V"},
 				},
-				Examples:    []string{"dropdb -U postgres app_prod", "mysqladmin --force drop shop", "dropuser app"},
-				NotExamples: []string{"mysqladmin ping", "mysqladmin status"},
+				Examples: []string{"dropdb -U postgres app_prod", "dropuser app"},
+			},
+			{
+				Name:     "drop-data-mysqladmin",
+				Decision: Verdict("deny"),
+				Reason:   "drops a database outside the sandbox",
+				Matcher: Matcher{
+					Command: []string{"mysqladmin", "mariadb-admin"},
+					Args:    []string{"drop"},
+				},
+				Examples:    []string{"mysqladmin --force drop shop"},
+				NotExamples: []string{"mysqladmin ping", "mysqladmin -u root extended-status", "mysqladmin create shop"},
 			},
 			{
 				Name:     "drop-data-framework",

@@ -42,7 +42,10 @@ func programValueEffect(v string) (effect, bool) {
 	if v == "" {
 		return effect{}, false
 	}
-	if strings.ContainsAny(v, ";|&`<>\n") || strings.Contains(v, "$(") {
+	if strings.Contains(v, "$(") || strings.Contains(v, "`") {
+		return effect{}, false // CC=$(which clang): the substitution is judged itself
+	}
+	if strings.ContainsAny(v, ";|&<>\n") {
 		return effect{kind: effExec, path: v, unseen: true}, true
 	}
 	f := strings.Fields(v)
