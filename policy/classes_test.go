@@ -77,6 +77,7 @@ var classTests = []struct {
 	{"outside", "curl -s -X DELETE https://search.example/_all", Deny},
 	{"outside", "glab api --method DELETE projects/1", Deny},
 	{"outside", "curl -X DELETE http://localhost:3000/todos/1", Allow},
+	{"outside", `curl -X DELETE "$API/items/1"`, Ask},
 	{"outside", "bundle exec rails db:purge", Ask},
 	{"outside", "bin/rails db:migrate", Allow},
 	{"outside", "podman machine rm -f", Deny},
@@ -103,6 +104,7 @@ var classTests = []struct {
 	{"credentials", "sqlite3 app.db .tables", Allow},
 	{"local-destroy", "mv ~/.config/Code ~/.config/Code.bak", Ask},
 	{"local-destroy", "rm -rf ~/.cache/go-build", Allow},
+	{"local-destroy", "mv ~/.config/app/old.json ~/.config/app/new.json", Allow},
 	// Ex commands on an editor's command line that run programs.
 	{"editor-exec", `vim -E -s -c 'py3 import os; os.system("id")' -c qa`, Deny},
 	{"editor-exec", `nvim --headless -c 'lua vim.fn.system("id")' +q`, Deny},

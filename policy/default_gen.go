@@ -1683,11 +1683,23 @@ func defaultGo() *Policy {
 				Reason:   "sends an HTTP DELETE to another host (an index, a bucket, a repository through an API), which the sandbox cannot take back",
 				Matcher: Matcher{
 					Command:   []string{"curl", "wget", "http", "https", "xh", "xhs", "gh", "glab", "httpie"},
-					NotArgs:   []string{"**localhost**", "**127.0.0.1**"},
+					NotArgs:   []string{"**localhost**", "**127.0.0.1**", "$**", "\"$**"},
 					ArgsRegex: []string{"^(-[a-zA-Z]*X|--request=|--method=|-X=)?DELETE$", "^--method=delete$"},
 				},
 				Examples:    []string{"curl -X DELETE 'http://search.example:9200/idx-2026'", "curl -sXDELETE https://api.example/v1/projects/9", "gh api --method DELETE repos/me/x/hooks/1", "http DELETE https://api.example/items/4", "curl --request=DELETE https://x.example/a"},
 				NotExamples: []string{"curl -X DELETE http://localhost:8080/api/items/1", "curl -s https://api.example/items", "gh api repos/me/x"},
+			},
+			{
+				Name:     "http-delete-unknown-host",
+				Decision: Verdict("ask"),
+				Reason:   "sends an HTTP DELETE to a host known only at run time",
+				Matcher: Matcher{
+					Command:   []string{"curl", "wget", "http", "https", "xh", "xhs", "httpie"},
+					Args:      []string{"$**", "\"$**"},
+					ArgsRegex: []string{"^(-[a-zA-Z]*X|--request=|--method=|-X=)?DELETE$", "^--method=delete$"},
+				},
+				Examples:    []string{"curl -X DELETE \"$API/items/1\""},
+				NotExamples: []string{"curl -X DELETE http://localhost:8080/x"},
 			},
 			{
 				Name:     "cloud-storage-remove-recursive",
@@ -1865,10 +1877,10 @@ func defaultGo() *Policy {
 				Decision: Verdict("ask"),
 				Reason:   "moves away or removes a tool's configuration or data in the home directory",
 				Matcher: Matcher{
-					Deletes: []string{"~/.config/**", "~/.local/share/**", "~/.config", "~/.local/share", "~/.local", "~/.vim", "~/.vim/**", "~/.emacs.d", "~/.emacs.d/**"},
+					Deletes: []string{"~/.config/*", "~/.local/share/*", "~/.config", "~/.local/share", "~/.local", "~/.vim", "~/.emacs.d"},
 				},
 				Examples:    []string{"mv ~/.config/Code ~/.config/Code.old", "rm -rf ~/.local/share/nvim"},
-				NotExamples: []string{"rm -rf ~/.cache/pip", "mv build out"},
+				NotExamples: []string{"rm -rf ~/.cache/pip", "mv build out", "mv ~/.config/app/old.json ~/.config/app/new.json"},
 			},
 			{
 				Name:     "tool-startup-write",
