@@ -1389,7 +1389,7 @@ func defaultGo() *Policy {
 				Matcher: Matcher{
 					Command:   []string{"pulumi", "terraform", "tofu", "az", "aws", "gcloud", "helm", "kubectl", "oc", "gh", "doctl", "heroku", "flyctl", "fly", "vercel", "netlify", "cdk", "serverless", "sls", "eksctl", "kind", "minikube", "docker", "podman"},
 					NotArgs:   []string{"--dry-run", "--help", "-h", "ps", "--rm"},
-					ArgsRegex: []string{"^(destroy|delete|uninstall|rb|drain|prune|purge|apps:destroy|teardown)$", "^(delete|terminate|deregister|destroy|purge)-[a-z0-9-]+$"},
+					ArgsRegex: []string{"^(destroy|delete|uninstall|rb|drain|prune|purge|apps:destroy|teardown|(delete|terminate|deregister|destroy|purge)-[a-z0-9-]+)$"},
 				},
 				Examples:    []string{"pulumi destroy --yes", "az group delete -n rg --yes", "helm uninstall app", "kubectl delete ns prod", "terraform destroy -auto-approve", "gh repo delete me/x --yes", "aws s3 rb s3://b --force", "docker system prune -af", "docker volume prune -f"},
 				NotExamples: []string{"kubectl get pods", "terraform plan", "docker run --rm alpine true", "docker ps"},
@@ -1762,8 +1762,8 @@ func defaultGo() *Policy {
 				Decision: Verdict("ask"),
 				Reason:   "a framework task that drops or resets a database",
 				Matcher: Matcher{
-					Command:   []string{"rails", "rake", "bundle", "python", "python3", "php", "npx", "bunx", "pnpm", "yarn"},
-					ArgsRegex: []string{"^db:(drop|reset|purge|schema:load)(:all|:_unsafe)?$", "^(flush|reset_db|sqlflush|migrate:fresh|migrate:reset|db:wipe)$"},
+					Command: []string{"rails", "rake", "bundle", "python", "python3", "php", "npx", "bunx", "pnpm", "yarn"},
+					Args:    []string{"db:drop", "db:drop:all", "db:drop:_unsafe", "db:reset", "db:reset:all", "db:purge", "db:purge:all", "db:schema:load", "flush", "reset_db", "sqlflush", "migrate:fresh", "migrate:reset", "db:wipe"},
 				},
 				Examples:    []string{"bin/rails db:drop", "bundle exec rake db:reset", "python manage.py flush --noinput", "php artisan migrate:fresh"},
 				NotExamples: []string{"bin/rails db:migrate", "python manage.py migrate", "php artisan migrate"},

@@ -689,7 +689,11 @@ func (x *expander) substitution(src string, i int, at parse.Pos, pos []string, h
 	if end < 0 || x.depth >= 2 {
 		return "", 0, false
 	}
-	inner, err := parseScript(src[i+2 : end])
+	text := strings.TrimLeft(src[i+2:end], " \t")
+	if !strings.HasPrefix(text, "echo") && !strings.HasPrefix(text, "printf") {
+		return "", 0, false // parsed only when it can resolve
+	}
+	inner, err := parseScript(text)
 	if err != nil || len(inner.Invocations) != 1 || len(inner.Assignments) != 0 {
 		return "", 0, false
 	}
