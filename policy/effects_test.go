@@ -200,6 +200,9 @@ var hiddenTests = []struct {
 	{`bash -c "$(echo rm) -rf ~"`, Deny},
 	{`eval "$(echo echo hi)"`, Ask}, // the eval of a substitution is still judged as such
 	{`eval "$(ssh-agent -s)"`, Ask},
+	// A path an argument computes with printf stays unknown: the sandbox
+	// is what refuses it (testdata/script/run_sandbox.txtar relies on it).
+	{`cat "$(printf %s ~/.ssh/id_rsa)"`, Allow},
 	{`p='rm -rf ~'; q=p; eval "${!q}"`, Deny},
 	{`q='a[$(id)]'; eval "${!q}"`, Ask},
 	{"IFS=:; c='rm:-fr:/'; $c", Deny},
@@ -238,18 +241,6 @@ var expandTests = []struct{ setup, word string }{
 	{`a=(-rf /tmp/x y)`, `$a`},
 	{`x=1`, `'$x'"$x"\$x`},
 	{`x=v`, `"a\"b\\c\$x"`},
-	// command substitutions of echo and printf
-	{``, `$(echo rm)`},
-	{`x=a`, `"$(echo "$x" b)"`},
-	{`x=a`, `$(echo "$x"   b)x`},
-	{``, `$(printf 'r%s -rf %s' m /tmp)`},
-	{``, `"$(printf '%s-%s\n' a b c d)"`},
-	{``, `"$(printf '%s-%s' a b c)"`},
-	{``, `$(echo -n ' a  b ')`},
-	{`d=/tmp`, `"$(printf '%s/x' "$d")"`},
-	{``, `"$(printf 'a\tb\n\n')"`},
-	{``, `"$(printf '100%%')"`},
-	{``, `x"$(echo)"y`},
 	// indirection through a variable holding a plain name
 	{`a='x  y'; b=a`, `${!b}`},
 	{`a='x  y'; b=a`, `"${!b}"`},
@@ -268,6 +259,61 @@ var expandTests = []struct{ setup, word string }{
 	{`a=/tmp; c="x,$a"`, `"$c"`},
 	{`a=/tmp; b="$a/y"; c="$b z"`, `$c`},
 	{"IFS=,; c=\"rm,-rf,$HOME\"", `$c`},
+}
+
+// substTests are words with command substitutions of echo and printf,
+// which the analysis resolves where they make what runs (a command word,
+// eval's code); TestSubstitutionAgainstBash checks each against bash.
+var substTests = []struct{ setup, word string }{
+	{``, `$(echo rm)`},
+	{`x=a`, `"$(echo "$x" b)"`},
+	{`x=a`, `$(echo "$x"   b)x`},
+	{``, `$(printf 'r%s -rf %s' m /tmp)`},
+	{``, `"$(printf '%s-%s\n' a b c d)"`},
+	{``, `"$(printf '%s-%s' a b c)"`},
+	{``, `$(echo -n ' a  b ')`},
+	{`d=/tmp`, `"$(printf '%s/x' "$d")"`},
+	{``, `"$(printf 'a\tb\n\n')"`},
+	{``, `"$(printf '100%%')"`},
+	{``, `x"$(echo)"y`},
+}
+
+func TestSubstitutionAgainstBash(t *testing.T) {
+	bash, err := exec.LookPath("bash")
+	if err != nil {
+		t.Skip("bash not found")
+	}
+	for _, tc := range substTests {
+		script := tc.setup + "\nprintf '%s\\0' " + tc.word
+		cmd := exec.Command(bash, "--norc", "--noprofile", "-c", script)
+		cmd.Env = []string{"HOME=/home/u", "LC_ALL=C.UTF-8"}
+		out, err := cmd.Output()
+		if err != nil {
+			t.Errorf("bash on %q: %v", script, err)
+			continue
+		}
+		var want []string
+		if len(out) > 0 {
+			want = strings.Split(string(bytes.TrimSuffix(out, []byte{0})), "\x00")
+		}
+		s, err := parse.Parse(script)
+		if err != nil {
+			t.Fatalf("%q: %v", script, err)
+		}
+		x := expander{s: s, what: true}
+		x.scan()
+		got, ok := x.expandWord(tc.word, parse.Pos{Line: 1 << 20}, nil, false)
+		if !ok {
+			t.Errorf("%q did not resolve", script)
+			continue
+		}
+		if len(got) == 0 {
+			got = []string{""}
+		}
+		if strings.Join(got, "\x00") != strings.Join(want, "\x00") {
+			t.Errorf("%s; %s:\n analysis: %q\n     bash: %q", tc.setup, tc.word, got, want)
+		}
+	}
 }
 
 func TestExpandAgainstBash(t *testing.T) {
@@ -351,6 +397,9 @@ func FuzzEffects(f *testing.F) {
 	}
 	for _, tc := range expandTests {
 		f.Add(tc.setup + "; rm " + tc.word)
+	}
+	for _, tc := range substTests {
+		f.Add(tc.setup + "; " + tc.word + " -rf ~")
 	}
 	p := Default()
 	f.Fuzz(func(t *testing.T, script string) {

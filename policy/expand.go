@@ -214,6 +214,11 @@ type expander struct {
 	// does not resolve either.
 	unknownPos []parse.Pos
 	depth      int // command substitutions being resolved, one inside another
+	// what: substitutions of echo and printf are resolved only where they
+	// make what runs: a command word, or code for eval or sh -c. A path an
+	// argument computes that way stays unknown, as the sandbox's own tests
+	// rely on (cat "$(printf %s ~/.ssh/id_rsa)" is for the kernel to refuse).
+	what bool
 }
 
 type positional struct {
@@ -387,14 +392,20 @@ func (x *expander) resolveWith(inv *parse.Invocation, pos []string, havePos bool
 		words = append(words, ws...)
 		return true
 	}
-	if !add(inv.Name, inv.Dynamic) {
+	x.what = true
+	ok := add(inv.Name, inv.Dynamic)
+	x.what = isCode(inv)
+	if !ok {
+		x.what = false
 		return parse.Invocation{}, false
 	}
 	for i, a := range inv.Args {
 		if !add(a, inv.DynamicArgs != nil && inv.DynamicArgs[i]) {
+			x.what = false
 			return parse.Invocation{}, false
 		}
 	}
+	x.what = false
 	if len(words) == 0 {
 		return parse.Invocation{}, false
 	}
@@ -686,7 +697,7 @@ func (x *expander) splitIFS(v string, at parse.Pos, cur *strings.Builder, curSet
 // index after it. Anything else does not resolve.
 func (x *expander) substitution(src string, i int, at parse.Pos, pos []string, havePos bool) (string, int, bool) {
 	end := closingParen(src, i+2)
-	if end < 0 || x.depth >= 2 {
+	if end < 0 || x.depth >= 2 || !x.what {
 		return "", 0, false
 	}
 	text := strings.TrimLeft(src[i+2:end], " \t")
