@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/pelletier/go-toml/v2"
 	"github.com/pelletier/go-toml/v2/unstable"
@@ -418,8 +419,11 @@ func decodeErrors(err error, file string) error {
 	return Errors{{File: file, Msg: err.Error()}}
 }
 
-// goTypeMismatch matches go-toml's type errors, which name Go types and fields.
-var goTypeMismatch = regexp.MustCompile(`^cannot decode TOML (.+?) into (?:struct field (\S+) of type )?(\S+)$`)
+// goTypeMismatch matches go-toml's type errors, which name Go types and fields
+// (compiled on first use: most runs meet no type error).
+var goTypeMismatch = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^cannot decode TOML (.+?) into (?:struct field (\S+) of type )?(\S+)$`)
+})
 
 // policyTypes are the structs a policy file decodes into, by their Go names.
 var policyTypes = map[string]reflect.Type{
@@ -431,7 +435,7 @@ var policyTypes = map[string]reflect.Type{
 // typeMessage says a type error in the policy file's own words: the key, what
 // it must hold, and what the file gave, without Go's type names.
 func typeMessage(msg string, key []string) string {
-	m := goTypeMismatch.FindStringSubmatch(msg)
+	m := goTypeMismatch().FindStringSubmatch(msg)
 	if m == nil {
 		return msg
 	}
