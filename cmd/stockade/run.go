@@ -15,6 +15,7 @@ import (
 
 	"github.com/stockade/stockade/degrade"
 	"github.com/stockade/stockade/exec"
+	"github.com/stockade/stockade/hostfacts"
 	"github.com/stockade/stockade/netproxy"
 	"github.com/stockade/stockade/pipeline"
 	"github.com/stockade/stockade/policy"
@@ -228,7 +229,7 @@ func cmdRun(args []string, io stdio) int {
 func warmUp(sf sandboxFlags) *earlyWork {
 	go policy.Default()
 	if sf.hostFile == "" {
-		go degrade.Detect()
+		go hostfacts.Detect()
 	}
 	w := &earlyWork{}
 	if os.Geteuid() == 0 && sf.network != "on" {
