@@ -421,12 +421,25 @@ func decodeErrors(err error, file string) error {
 // goTypeMismatch matches go-toml's type errors, which name Go types and fields.
 var goTypeMismatch = regexp.MustCompile(`^cannot decode TOML (.+?) into (?:struct field (\S+) of type )?(\S+)$`)
 
-// policyTypes are the structs a policy file decodes into, by their Go names.
-var policyTypes = map[string]reflect.Type{
-	"policy.Policy": reflect.TypeFor[Policy](), "policy.Rule": reflect.TypeFor[Rule](),
-	"policy.Matcher": reflect.TypeFor[Matcher](), "policy.Sandbox": reflect.TypeFor[Sandbox](),
-	"policy.Env": reflect.TypeFor[Env](),
-}
+// policyTypes are the structs a policy file decodes into, by their Go names
+// ("policy.Sandbox"), found from Policy by its toml-tagged fields.
+var policyTypes = func() map[string]reflect.Type {
+	types := map[string]reflect.Type{}
+	var walk func(t reflect.Type)
+	walk = func(t reflect.Type) {
+		if _, seen := types[t.String()]; seen {
+			return
+		}
+		types[t.String()] = t
+		for _, f := range tomlFields(t) {
+			if ft := structOf(f.Type); ft != nil {
+				walk(ft)
+			}
+		}
+	}
+	walk(reflect.TypeFor[Policy]())
+	return types
+}()
 
 // typeMessage says a type error in the policy file's own words: the key, what
 // it must hold, and what the file gave, without Go's type names.
@@ -473,31 +486,71 @@ func tomlKey(field string) string {
 	if !ok {
 		return ""
 	}
+	return tomlName(f)
+}
+
+// knownKeys lists the keys allowed in the table at path, for suggestions:
+// the toml tags of the schema's types (schema.go), so a new key is known as
+// soon as its field is.
+func knownKeys(path []string) []string {
+	t := reflect.TypeFor[Policy]()
+	for _, k := range path {
+		f, ok := tomlField(t, k)
+		if !ok {
+			return nil
+		}
+		if t = structOf(f.Type); t == nil {
+			return nil
+		}
+	}
+	var keys []string
+	for _, f := range tomlFields(t) {
+		keys = append(keys, tomlName(f))
+	}
+	return keys
+}
+
+// tomlFields are the fields of struct t a policy file may set, in order;
+// an embedded struct without a tag (Rule's Matcher) gives its own.
+func tomlFields(t reflect.Type) []reflect.StructField {
+	var out []reflect.StructField
+	for i := range t.NumField() {
+		f := t.Field(i)
+		switch {
+		case !f.IsExported() || tomlName(f) == "-":
+		case f.Anonymous && f.Tag.Get("toml") == "":
+			out = append(out, tomlFields(f.Type)...)
+		default:
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// tomlField is the field of struct t for key.
+func tomlField(t reflect.Type, key string) (reflect.StructField, bool) {
+	for _, f := range tomlFields(t) {
+		if tomlName(f) == key {
+			return f, true
+		}
+	}
+	return reflect.StructField{}, false
+}
+
+func tomlName(f reflect.StructField) string {
 	return strings.Split(f.Tag.Get("toml"), ",")[0]
 }
 
-// knownKeys lists the keys allowed in the table at path, for suggestions.
-func knownKeys(path []string) []string {
-	top := []string{"version", "extends", "default", "sandbox", "network", "env", "rule"}
-	if len(path) == 0 {
-		return top
+// structOf is the struct a value of type t holds ([]*Rule: Rule), or nil.
+func structOf(t reflect.Type) reflect.Type {
+	for t.Kind() == reflect.Pointer || t.Kind() == reflect.Slice {
+		t = t.Elem()
 	}
-	switch path[0] {
-	case "sandbox":
-		return []string{"filesystem", "writable_roots", "readable_roots", "deny_read", "network", "unix_sockets", "enforce", "max_processes", "protected"}
-	case "network":
-		return []string{"allow"}
-	case "env":
-		return []string{"keep", "scrub", "set"}
-	case "rule":
-		keys := []string{"name", "decision", "reason", "override", "examples", "not_examples"}
-		return append(keys, matcherKeys...)
+	if t.Kind() != reflect.Struct {
+		return nil
 	}
-	return nil
+	return t
 }
-
-var matcherKeys = []string{"command", "subcommand", "flags", "not_flags", "args", "last_arg", "not_args", "args_regex",
-	"writes", "reads", "deletes", "executes", "reads_denied", "executes_created", "program_unseen", "code", "script", "dynamic", "dynamic_args", "piped_into", "background", "endless_loop", "recursive", "env", "via", "upstream", "inside", "after"}
 
 // suggest returns a "did you mean" hint for the closest of known to s.
 func suggest(s string, known []string) string {

@@ -3,6 +3,7 @@ package policy
 import (
 	"fmt"
 	"path"
+	"reflect"
 	"regexp"
 	"strings"
 	"sync"
@@ -54,15 +55,21 @@ func (l *lazyRegexps) any(s string) bool {
 	return false
 }
 
-// empty reports whether the matcher sets no key.
+// empty reports whether the matcher sets no key: every key of the schema's
+// Matcher is an empty list or unset.
 func (m *Matcher) empty() bool {
-	return len(m.Command) == 0 && len(m.Subcommand) == 0 && len(m.Flags) == 0 && len(m.NotFlags) == 0 &&
-		len(m.Args) == 0 && len(m.LastArg) == 0 && len(m.NotArgs) == 0 && len(m.ArgsRegex) == 0 && len(m.Writes) == 0 &&
-		len(m.Reads) == 0 && len(m.Code) == 0 && len(m.Script) == 0 && len(m.Deletes) == 0 && len(m.Executes) == 0 &&
-		m.ReadsDenied == nil && m.ExecutesCreated == nil && m.ProgramUnseen == nil && m.Dynamic == nil && m.PipedInto == nil &&
-		len(m.Via) == 0 && m.Upstream == nil && m.Inside == nil && m.After == nil && m.Background == nil && m.EndlessLoop == nil && m.DynamicArgs == nil &&
-		m.Recursive == nil && len(m.Env) == 0
+	v := reflect.ValueOf(m).Elem()
+	for _, f := range matcherFields {
+		fv := v.FieldByIndex(f.Index)
+		if fv.Kind() == reflect.Slice && fv.Len() > 0 || fv.Kind() != reflect.Slice && !fv.IsZero() {
+			return false
+		}
+	}
+	return true
 }
+
+// matcherFields are the keys of a Matcher.
+var matcherFields = tomlFields(reflect.TypeFor[Matcher]())
 
 // compile checks and prepares m. Problems are returned as (key, message) pairs.
 //
