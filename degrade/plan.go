@@ -384,33 +384,12 @@ func planEnvScrub(*planning) Protection {
 }
 
 // normalize fills in defaults and rejects values Plan does not know: an
-// unknown value must never weaken the sandbox.
+// unknown value must never weaken the sandbox. Both come from the policy's
+// one table of [sandbox] values (policy.SandboxChoices).
 func normalize(s policy.Sandbox) (policy.Sandbox, error) {
-	def := func(v *string, d string, field string, allowed ...string) error {
-		if *v == "" {
-			*v = d
-		}
-		for _, a := range allowed {
-			if *v == a {
-				return nil
-			}
-		}
-		return fmt.Errorf("sandbox: %s = %q: want one of %s", field, *v, strings.Join(allowed, ", "))
-	}
-	if err := def(&s.Filesystem, "workspace-write", "filesystem", "read-only", "workspace-write", "off"); err != nil {
-		return s, err
-	}
-	if err := def(&s.Network, "off", "network", "off", "allowlist", "on"); err != nil {
-		return s, err
-	}
-	if err := def(&s.UnixSockets, "deny", "unix_sockets", "deny", "allow"); err != nil {
-		return s, err
-	}
-	if err := def(&s.Enforce, "strict", "enforce", "strict", "best-effort"); err != nil {
-		return s, err
-	}
-	if s.MaxProcesses < 0 {
-		return s, fmt.Errorf("sandbox: max_processes = %d: want 0 (no bound) or more", s.MaxProcesses)
+	s = s.WithDefaults()
+	if err := s.Check(); err != nil {
+		return s, fmt.Errorf("sandbox: %w", err)
 	}
 	return s, nil
 }

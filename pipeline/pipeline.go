@@ -93,17 +93,17 @@ func Prepare(o Overrides, tmpdir string) (*Setup, error) {
 		val  string
 		dst  *string
 		name string
-		ok   []string
+		key  string
 	}{
-		{o.Filesystem, &sb.Filesystem, "--fs", []string{"read-only", "workspace-write", "off"}},
-		{o.Network, &sb.Network, "--network", []string{"off", "allowlist", "on"}},
-		{o.Enforce, &sb.Enforce, "--enforce", []string{"strict", "best-effort"}},
+		{o.Filesystem, &sb.Filesystem, "--fs", "filesystem"},
+		{o.Network, &sb.Network, "--network", "network"},
+		{o.Enforce, &sb.Enforce, "--enforce", "enforce"},
 	} {
 		if f.val == "" {
 			continue
 		}
-		if !slices.Contains(f.ok, f.val) {
-			return nil, fmt.Errorf("%s %q: must be one of %s", f.name, f.val, strings.Join(f.ok, ", "))
+		if c := policy.SandboxChoice(f.key); !c.Allows(f.val) {
+			return nil, fmt.Errorf("%s %q: must be one of %s", f.name, f.val, strings.Join(c.Values, ", "))
 		}
 		*f.dst = f.val
 	}
@@ -122,7 +122,7 @@ func Prepare(o Overrides, tmpdir string) (*Setup, error) {
 	sb.WritableRoots = append(sb.WritableRoots, o.AllowWrite...)
 	sb.ReadableRoots = append(sb.ReadableRoots, o.AllowRead...)
 
-	if sb.Filesystem == string(sandbox.FSWorkspaceWrite) || sb.Filesystem == "" {
+	if sb.WithDefaults().Filesystem == policy.FilesystemWorkspaceWrite {
 		if err := checkWorkdir(workdir, sb.DenyRead); err != nil {
 			if !o.DangerousWorkdir {
 				return nil, err

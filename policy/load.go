@@ -84,18 +84,6 @@ func Parse(data []byte, name string) (*Policy, error) {
 	return parsePolicy(data, name, true)
 }
 
-// Enum values of the [sandbox] table.
-var sandboxEnums = []struct {
-	key    string
-	get    func(*Sandbox) *string
-	values []string
-}{
-	{"filesystem", func(s *Sandbox) *string { return &s.Filesystem }, []string{"read-only", "workspace-write", "off"}},
-	{"network", func(s *Sandbox) *string { return &s.Network }, []string{"off", "allowlist", "on"}},
-	{"unix_sockets", func(s *Sandbox) *string { return &s.UnixSockets }, []string{"deny", "allow"}},
-	{"enforce", func(s *Sandbox) *string { return &s.Enforce }, []string{"strict", "best-effort"}},
-}
-
 func parsePolicy(data []byte, name string, verifyExamples bool) (*Policy, error) {
 	return mergeLayers([]layerFile{{kind: LayerCommandLine, path: name, data: data}}, verifyExamples)
 }
@@ -129,14 +117,14 @@ func (p *Policy) prepare(v *validator, trusted, verifyExamples bool) (*Policy, e
 	if p.Default != "" && !p.Default.valid() {
 		v.add("default", fmt.Sprintf("default is %q: want allow, ask or deny", p.Default), "")
 	}
-	for _, e := range sandboxEnums {
-		val := *e.get(&p.Sandbox)
-		if val != "" && !contains(e.values, val) {
-			v.add("sandbox."+e.key, fmt.Sprintf("%s is %q: want %s", e.key, val, strings.Join(e.values, " or ")), suggest(val, e.values))
+	for _, c := range SandboxChoices {
+		val := *c.field(&p.Sandbox)
+		if val != "" && !c.Allows(val) {
+			v.add("sandbox."+c.Key, c.problem(val), suggest(val, c.Values))
 		}
 	}
 	if p.Sandbox.MaxProcesses < 0 {
-		v.add("sandbox.max_processes", "max_processes is negative: want 0 (the default bound) or more", "")
+		v.add("sandbox.max_processes", maxProcessesProblem, "")
 	}
 	for _, k := range []struct {
 		key   string
@@ -411,7 +399,7 @@ func decodeErrors(err error, file string) error {
 		line, col := de.Position()
 		if k := de.Key(); len(k) == 1 && k[0] == "network" {
 			return Errors{{File: file, Line: line, Col: col, Msg: "network is a table here ([network] allow = [...])",
-				Hint: `the network mode is a key of [sandbox]: [sandbox] network = "off" | "allowlist" | "on"`}}
+				Hint: `the network mode is a key of [sandbox]: [sandbox] network = "` + strings.Join(SandboxChoice("network").Values, `" | "`) + `"`}}
 		}
 		return Errors{{File: file, Line: line, Col: col, Msg: typeMessage(strings.TrimPrefix(de.Error(), "toml: "), de.Key())}}
 	}

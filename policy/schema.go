@@ -154,20 +154,47 @@ type Matcher struct {
 	c *compiled
 }
 
-// Sandbox is the [sandbox] table of a policy file: what the kernel must enforce.
+// Sandbox is the [sandbox] table of a policy file: what the kernel must
+// enforce. The words filesystem, network, unix_sockets and enforce may take,
+// and what each means when no layer sets it, are SandboxChoices.
 type Sandbox struct {
-	Filesystem    string   `toml:"filesystem" json:"filesystem"`         // read-only | workspace-write | off
+	Filesystem    string   `toml:"filesystem" json:"filesystem"`
 	WritableRoots []string `toml:"writable_roots" json:"writable_roots"` // beyond the workdir and TMPDIR
 	ReadableRoots []string `toml:"readable_roots" json:"readable_roots"` // empty: everything is readable
 	DenyRead      []string `toml:"deny_read" json:"deny_read"`           // never readable, even where reads are broad
-	Network       string   `toml:"network" json:"network"`               // off | on
-	UnixSockets   string   `toml:"unix_sockets" json:"unix_sockets"`     // deny | allow
-	Enforce       string   `toml:"enforce" json:"enforce"`               // strict | best-effort
-	MaxProcesses  int      `toml:"max_processes" json:"max_processes"`   // 0: DefaultMaxProcesses where the host can, not required
+	Network       string   `toml:"network" json:"network"`
+	UnixSockets   string   `toml:"unix_sockets" json:"unix_sockets"`
+	Enforce       string   `toml:"enforce" json:"enforce"`
+	MaxProcesses  int      `toml:"max_processes" json:"max_processes"` // 0: DefaultMaxProcesses where the host can, not required; never negative
 	// Protected paths are read-only to commands even inside a writable root,
 	// besides the built-in ones (.git/hooks, .git/config, .git/info/attributes, the
 	// policy file in use); relative paths are taken from the workdir.
 	Protected []string `toml:"protected" json:"protected"`
+}
+
+// The words of the [sandbox] keys that take one of a few.
+const (
+	FilesystemReadOnly       = "read-only"       // nothing writable but a private TMPDIR
+	FilesystemWorkspaceWrite = "workspace-write" // the workdir too, and writable_roots
+	FilesystemOff            = "off"             // no confinement of the file system
+	NetworkOff               = "off"             // no TCP, UDP, DNS or raw sockets
+	NetworkAllowlist         = "allowlist"       // only [network] allow, through stockade's proxy
+	NetworkOn                = "on"              // anywhere
+	UnixSocketsDeny          = "deny"            // no new AF_UNIX sockets (socketpair works)
+	UnixSocketsAllow         = "allow"
+	EnforceStrict            = "strict"      // nothing runs where the host cannot enforce it all
+	EnforceBestEffort        = "best-effort" // runs with what the host can, and says what is missing
+)
+
+// SandboxChoices are the [sandbox] keys that take one of a few words: the
+// words, strictest first, and the default, what the key means when no layer
+// sets it. The loader, the layers (a workdir file may only go stricter), the
+// planner (package degrade), the CLI flags and doctor all read this table.
+var SandboxChoices = []Choice{
+	{Key: "filesystem", Values: []string{FilesystemReadOnly, FilesystemWorkspaceWrite, FilesystemOff}, Default: FilesystemWorkspaceWrite},
+	{Key: "network", Values: []string{NetworkOff, NetworkAllowlist, NetworkOn}, Default: NetworkOff},
+	{Key: "unix_sockets", Values: []string{UnixSocketsDeny, UnixSocketsAllow}, Default: UnixSocketsDeny},
+	{Key: "enforce", Values: []string{EnforceStrict, EnforceBestEffort}, Default: EnforceStrict},
 }
 
 // DefaultMaxProcesses bounds the processes of a command whose policy leaves

@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"os"
 	"strings"
 	"testing"
 )
@@ -37,6 +38,74 @@ func TestKnownKeysAreTheDecodersKeys(t *testing.T) {
 			if unknown != (key == "no_such_key") {
 				t.Errorf("%s.%s: %v", table, key, err)
 			}
+		}
+	}
+}
+
+// TestSandboxChoices: the loader accepts exactly the words of each choice,
+// the planner's defaults are the choice's defaults, and the built-in policy
+// (default.toml, which spells its [sandbox] out for readers) agrees with them.
+func TestSandboxChoices(t *testing.T) {
+	builtin := Default().Sandbox
+	for _, c := range SandboxChoices {
+		for _, v := range c.Values {
+			if _, err := Parse([]byte("version = 1\n[sandbox]\n"+c.Key+" = \""+v+"\"\n"), "ok.toml"); err != nil {
+				t.Errorf("%s = %q: %v", c.Key, v, err)
+			}
+		}
+		for _, v := range []string{"sideways", strings.ToUpper(c.Values[0]), c.Values[0] + " "} {
+			_, err := Parse([]byte("version = 1\n[sandbox]\n"+c.Key+" = \""+v+"\"\n"), "bad.toml")
+			if err == nil || !strings.Contains(err.Error(), "want "+strings.Join(c.Values, " or ")) {
+				t.Errorf("%s = %q: %v, want an error listing %v", c.Key, v, err, c.Values)
+			}
+			var s Sandbox
+			*c.field(&s) = v
+			if s.Check() == nil {
+				t.Errorf("Sandbox{%s: %q}.Check() = nil", c.Key, v)
+			}
+		}
+		if d := (Sandbox{}).WithDefaults(); *c.field(&d) != c.Default {
+			got := *c.field(&d)
+			t.Errorf("Sandbox{}.WithDefaults().%s = %q, want %q", c.Key, got, c.Default)
+		}
+		if got := *c.field(&builtin); got != c.Default {
+			t.Errorf("default.toml: [sandbox] %s = %q, but its default is %q", c.Key, got, c.Default)
+		}
+	}
+	if err := (Sandbox{MaxProcesses: -1}).Check(); err == nil {
+		t.Error("max_processes = -1 passes Check")
+	}
+	if builtin.MaxProcesses != 0 {
+		t.Errorf("default.toml: max_processes = %d, want 0 (DefaultMaxProcesses where the host can)", builtin.MaxProcesses)
+	}
+}
+
+// TestReadmeListsSandboxChoices: the README's Keys section shows each choice
+// with its default as the value and its words, in order, in the comment.
+func TestReadmeListsSandboxChoices(t *testing.T) {
+	data, err := os.ReadFile("../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	readme := string(data)
+	start := strings.Index(readme, "### Keys")
+	if start < 0 {
+		t.Fatal(`README.md has no "### Keys" section`)
+	}
+	section := readme[start:]
+	for _, c := range SandboxChoices {
+		want := "    " + c.Key + " = \"" + c.Default + "\""
+		i := strings.Index(section, "\n"+want)
+		if i < 0 {
+			t.Errorf("README.md's Keys section has no line %q", want)
+			continue
+		}
+		line := section[i+1:]
+		line = line[:strings.IndexByte(line, '\n')]
+		_, comment, _ := strings.Cut(line, "# ")
+		words, _, _ := strings.Cut(comment, " (")
+		if words != strings.Join(c.Values, " | ") {
+			t.Errorf("README.md: %q lists %q, want %q", line, words, strings.Join(c.Values, " | "))
 		}
 	}
 }
