@@ -3,7 +3,6 @@ package policy
 import (
 	"fmt"
 	"path"
-	"reflect"
 	"regexp"
 	"strings"
 	"sync"
@@ -11,18 +10,237 @@ import (
 	"github.com/stockade/stockade/parse"
 )
 
-// compiled is the prepared form of a Matcher. Regular expressions are compiled
-// on first use, so loading a policy stays cheap.
+// compiled is the prepared form of a Matcher: a test for each key it sets,
+// in the order of matchKeys.
 type compiled struct {
-	names                            []namePattern
-	flags                            [][]flagAlt
-	notFlags                         [][]flagAlt
-	args, notArgs, lastArg           []glob
-	writes, reads, deletes, executes []glob
-	argsRe, codeRe, envRe            lazyRegexps
-	subcommand, via                  []glob
-	longNames                        map[string]bool // long names in flags, for abbreviation preference; nil if none
-	hasInside, hasUpstream, hasAfter bool
+	tests []keyTest
+	buf   [3]keyTest // where tests starts: most rules set three keys or fewer
+}
+
+// matchKey is how one key of Matcher (schema.go) is checked, prepared and
+// tried on an invocation.
+type matchKey struct {
+	key string
+	// prepare fills t from m's value of the key, reporting bad values with
+	// k.problem; it returns false when m does not set the key.
+	prepare func(m *Matcher, t *keyTest, k keyCompiler) bool
+	// holds reports whether the key, prepared in t, holds for invocation i
+	// of the script, whose arguments are a.
+	holds func(ctx *scriptCtx, i int, a *argv, t *keyTest) bool
+}
+
+// keyTest is one key of a compiled matcher: its matchKey and its value in the
+// prepared form that kind of key takes.
+type keyTest struct {
+	of        *matchKey
+	want      bool            // a true-or-false key
+	globs     []glob          // a key of glob patterns
+	re        *lazyRegexps    // a key of regular expressions
+	sub       *Matcher        // a key that holds a matcher
+	names     []namePattern   // command
+	scripts   []string        // script
+	flags     [][]flagAlt     // flags, not_flags
+	longNames map[string]bool // not_flags: the long names of flags, which an abbreviation counts for; nil if none
+}
+
+// keyCompiler reports the problems of one key and says whether the policy is
+// trusted (the built-in one, whose regular expressions are compiled on first
+// use rather than checked at load).
+type keyCompiler struct {
+	key     string
+	problem func(key, msg string)
+	trusted bool
+}
+
+// matchKeys are the keys of a matcher, in the order they are tried (cheap
+// ones first): a rule matches an invocation when every key it sets holds.
+// Adding a matcher key is its field in schema.go and its entry here;
+// TestMatchKeysAreTheSchema fails when one is missing. (Set in init: the
+// keys that hold a matcher compile it, which reads this table.)
+var matchKeys []matchKey
+
+func init() {
+	matchKeys = []matchKey{
+		{key: "command",
+			prepare: func(m *Matcher, t *keyTest, k keyCompiler) bool {
+				for _, n := range m.Command {
+					if n == "" {
+						k.problem(k.key, "empty command name")
+					} else if _, err := path.Match(n, ""); err != nil {
+						k.problem(k.key, fmt.Sprintf("bad glob %q", n))
+					}
+				}
+				t.names = compileNames(m.Command)
+				return len(m.Command) > 0
+			},
+			holds: func(ctx *scriptCtx, i int, a *argv, t *keyTest) bool {
+				return matchName(t.names, a.name, ctx.invs[i].Name)
+			}},
+		{key: "script",
+			prepare: func(m *Matcher, t *keyTest, k keyCompiler) bool { t.scripts = m.Script; return len(m.Script) > 0 },
+			holds: func(ctx *scriptCtx, i int, a *argv, t *keyTest) bool {
+				return ctx.text != nil && contains(t.scripts, strings.TrimSpace(*ctx.text))
+			}},
+		boolKey("dynamic", func(m *Matcher) *bool { return m.Dynamic },
+			func(ctx *scriptCtx, i int, a *argv) bool { return ctx.invs[i].Dynamic }),
+		boolKey("piped_into", func(m *Matcher) *bool { return m.PipedInto },
+			func(ctx *scriptCtx, i int, a *argv) bool { return ctx.invs[i].PipedInto }),
+		boolKey("dynamic_args", func(m *Matcher) *bool { return m.DynamicArgs },
+			func(ctx *scriptCtx, i int, a *argv) bool { return a.dynamicArg }),
+		boolKey("background", func(m *Matcher) *bool { return m.Background },
+			func(ctx *scriptCtx, i int, a *argv) bool { return ctx.invs[i].Background }),
+		boolKey("endless_loop", func(m *Matcher) *bool { return m.EndlessLoop },
+			func(ctx *scriptCtx, i int, a *argv) bool { return ctx.invs[i].EndlessLoop }),
+		boolKey("recursive", func(m *Matcher) *bool { return m.Recursive },
+			func(ctx *scriptCtx, i int, a *argv) bool { return ctx.recursive(&ctx.invs[i], a.name) }),
+		regexpKey("env", func(m *Matcher) []string { return m.Env },
+			func(ctx *scriptCtx, i int, a *argv, re *lazyRegexps) bool { return anyString(ctx.invs[i].Env, re.any) }),
+		globKey("subcommand", func(m *Matcher) []string { return m.Subcommand },
+			func(ctx *scriptCtx, i int, a *argv, g []glob) bool {
+				return a.subcommand != "" && anyGlob(g, a.subcommand, "")
+			}),
+		{key: "flags",
+			prepare: func(m *Matcher, t *keyTest, k keyCompiler) bool {
+				t.flags = compileFlags(m.Flags, k.key, k.problem)
+				return len(m.Flags) > 0
+			},
+			holds: func(ctx *scriptCtx, i int, a *argv, t *keyTest) bool {
+				for _, alts := range t.flags {
+					if !a.hasFlag(alts, nil) {
+						return false
+					}
+				}
+				return true
+			}},
+		{key: "not_flags",
+			prepare: func(m *Matcher, t *keyTest, k keyCompiler) bool {
+				if len(m.NotFlags) == 0 {
+					return false
+				}
+				t.flags = compileFlags(m.NotFlags, k.key, k.problem)
+				for _, alts := range compileFlags(m.Flags, "flags", func(string, string) {}) {
+					for _, a := range alts {
+						if a.long != "" {
+							if t.longNames == nil {
+								t.longNames = map[string]bool{}
+							}
+							t.longNames[a.long] = true
+						}
+					}
+				}
+				return true
+			},
+			holds: func(ctx *scriptCtx, i int, a *argv, t *keyTest) bool {
+				for _, alts := range t.flags {
+					if a.hasFlag(alts, t.longNames) {
+						return false
+					}
+				}
+				return true
+			}},
+		globKey("args", func(m *Matcher) []string { return m.Args },
+			func(ctx *scriptCtx, i int, a *argv, g []glob) bool { return a.anyArgGlob(g, ctx.home) }),
+		globKey("last_arg", func(m *Matcher) []string { return m.LastArg },
+			func(ctx *scriptCtx, i int, a *argv, g []glob) bool {
+				return len(a.positionals) > 0 && anyGlob(g, a.positionals[len(a.positionals)-1], ctx.home)
+			}),
+		globKey("not_args", func(m *Matcher) []string { return m.NotArgs },
+			func(ctx *scriptCtx, i int, a *argv, g []glob) bool { return !a.anyArgGlob(g, ctx.home) }),
+		regexpKey("args_regex", func(m *Matcher) []string { return m.ArgsRegex },
+			func(ctx *scriptCtx, i int, a *argv, re *lazyRegexps) bool { return a.anyArg(re.any) }),
+		globKey("writes", func(m *Matcher) []string { return m.Writes },
+			func(ctx *scriptCtx, i int, a *argv, g []glob) bool {
+				return anyRedirect(&ctx.invs[i], true, g, ctx.home) || ctx.anyEffect(i, effWrite, g)
+			}),
+		globKey("reads", func(m *Matcher) []string { return m.Reads },
+			func(ctx *scriptCtx, i int, a *argv, g []glob) bool {
+				return anyRedirect(&ctx.invs[i], false, g, ctx.home) || ctx.anyEffect(i, effRead, g)
+			}),
+		globKey("deletes", func(m *Matcher) []string { return m.Deletes },
+			func(ctx *scriptCtx, i int, a *argv, g []glob) bool { return ctx.anyEffect(i, effDelete, g) }),
+		globKey("executes", func(m *Matcher) []string { return m.Executes },
+			func(ctx *scriptCtx, i int, a *argv, g []glob) bool { return ctx.anyEffect(i, effExec, g) }),
+		boolKey("reads_denied", func(m *Matcher) *bool { return m.ReadsDenied },
+			func(ctx *scriptCtx, i int, a *argv) bool { return ctx.readsDenied(i) }),
+		boolKey("executes_created", func(m *Matcher) *bool { return m.ExecutesCreated },
+			func(ctx *scriptCtx, i int, a *argv) bool { return ctx.executesCreated(i) }),
+		boolKey("program_unseen", func(m *Matcher) *bool { return m.ProgramUnseen },
+			func(ctx *scriptCtx, i int, a *argv) bool { return ctx.programUnseen(i) }),
+		regexpKey("code", func(m *Matcher) []string { return m.Code },
+			func(ctx *scriptCtx, i int, a *argv, re *lazyRegexps) bool {
+				return ctx.invs[i].InlineCode != nil && re.any(ctx.invs[i].InlineCode.Code)
+			}),
+		globKey("via", func(m *Matcher) []string { return m.Via },
+			func(ctx *scriptCtx, i int, a *argv, g []glob) bool { return anyVia(g, ctx.invs[i].Via) }),
+		matcherKey("upstream", func(m *Matcher) *Matcher { return m.Upstream },
+			func(ctx *scriptCtx, i int, a *argv, m *Matcher) bool { return ctx.upstreamMatches(i, m) }),
+		matcherKey("inside", func(m *Matcher) *Matcher { return m.Inside },
+			func(ctx *scriptCtx, i int, a *argv, m *Matcher) bool { return ctx.insideMatches(i, m) }),
+		matcherKey("after", func(m *Matcher) *Matcher { return m.After },
+			func(ctx *scriptCtx, i int, a *argv, m *Matcher) bool { return ctx.afterMatches(i, m) }),
+	}
+}
+
+// boolKey is a key set to true or false: it holds when the invocation's
+// property, got, has that value.
+func boolKey(key string, field func(*Matcher) *bool, got func(ctx *scriptCtx, i int, a *argv) bool) matchKey {
+	return matchKey{key: key,
+		prepare: func(m *Matcher, t *keyTest, k keyCompiler) bool {
+			if b := field(m); b != nil {
+				t.want = *b
+				return true
+			}
+			return false
+		},
+		holds: func(ctx *scriptCtx, i int, a *argv, t *keyTest) bool { return got(ctx, i, a) == t.want }}
+}
+
+// globKey is a key that lists glob patterns, compiled at load.
+func globKey(key string, field func(*Matcher) []string, holds func(ctx *scriptCtx, i int, a *argv, g []glob) bool) matchKey {
+	return matchKey{key: key,
+		prepare: func(m *Matcher, t *keyTest, k keyCompiler) bool {
+			t.globs = compileGlobs(field(m), k.key, k.problem)
+			return len(field(m)) > 0
+		},
+		holds: func(ctx *scriptCtx, i int, a *argv, t *keyTest) bool { return holds(ctx, i, a, t.globs) }}
+}
+
+// regexpKey is a key that lists regular expressions (RE2), checked at load
+// unless trusted, and compiled on first use.
+func regexpKey(key string, field func(*Matcher) []string, holds func(ctx *scriptCtx, i int, a *argv, re *lazyRegexps) bool) matchKey {
+	return matchKey{key: key,
+		prepare: func(m *Matcher, t *keyTest, k keyCompiler) bool {
+			src := field(m)
+			if len(src) == 0 {
+				return false
+			}
+			for _, s := range src {
+				if k.trusted {
+					break
+				}
+				if _, err := regexp.Compile(s); err != nil {
+					k.problem(k.key, fmt.Sprintf("bad regular expression %q: %v", s, err))
+				}
+			}
+			t.re = &lazyRegexps{src: src}
+			return true
+		},
+		holds: func(ctx *scriptCtx, i int, a *argv, t *keyTest) bool { return holds(ctx, i, a, t.re) }}
+}
+
+// matcherKey is a key that holds a matcher of its own, tried on another
+// invocation of the script.
+func matcherKey(key string, field func(*Matcher) *Matcher, holds func(ctx *scriptCtx, i int, a *argv, m *Matcher) bool) matchKey {
+	return matchKey{key: key,
+		prepare: func(m *Matcher, t *keyTest, k keyCompiler) bool {
+			t.sub = field(m)
+			if t.sub == nil {
+				return false
+			}
+			t.sub.compile(func(key, msg string) { k.problem(joinKey(k.key, key), msg) }, k.trusted)
+			return true
+		},
+		holds: func(ctx *scriptCtx, i int, a *argv, t *keyTest) bool { return holds(ctx, i, a, t.sub) }}
 }
 
 type flagAlt struct {
@@ -55,87 +273,25 @@ func (l *lazyRegexps) any(s string) bool {
 	return false
 }
 
-// empty reports whether the matcher sets no key: every key of the schema's
-// Matcher is an empty list or unset.
-func (m *Matcher) empty() bool {
-	v := reflect.ValueOf(m).Elem()
-	for _, f := range matcherFields {
-		fv := v.FieldByIndex(f.Index)
-		if fv.Kind() == reflect.Slice && fv.Len() > 0 || fv.Kind() != reflect.Slice && !fv.IsZero() {
-			return false
-		}
-	}
-	return true
-}
-
-// matcherFields are the keys of a Matcher.
-var matcherFields = tomlFields(reflect.TypeFor[Matcher]())
-
-// compile checks and prepares m. Problems are returned as (key, message) pairs.
+// compile checks and prepares m: a test for each key it sets. Problems are
+// returned as (key, message) pairs.
 //
 // With trusted set (the built-in policy, checked by the tests), regular
 // expressions are not compiled here but on first use, which keeps start-up cheap.
 func (m *Matcher) compile(problem func(key, msg string), trusted bool) {
 	c := &compiled{}
+	c.tests = c.buf[:0]
 	m.c = c
-	if m.empty() {
+	for k := range matchKeys {
+		mk := &matchKeys[k]
+		c.tests = append(c.tests, keyTest{of: mk})
+		if !mk.prepare(m, &c.tests[len(c.tests)-1], keyCompiler{key: mk.key, problem: problem, trusted: trusted}) {
+			c.tests[len(c.tests)-1] = keyTest{}
+			c.tests = c.tests[:len(c.tests)-1]
+		}
+	}
+	if len(c.tests) == 0 {
 		problem("", "the rule matches nothing: set command, args, writes, code or another match key")
-	}
-	for _, n := range m.Command {
-		if n == "" {
-			problem("command", "empty command name")
-		} else if _, err := path.Match(n, ""); err != nil {
-			problem("command", fmt.Sprintf("bad glob %q", n))
-		}
-	}
-	c.names = compileNames(m.Command)
-	c.subcommand = compileGlobs(m.Subcommand, "subcommand", problem)
-	c.via = compileGlobs(m.Via, "via", problem)
-	c.args = compileGlobs(m.Args, "args", problem)
-	c.notArgs = compileGlobs(m.NotArgs, "not_args", problem)
-	c.lastArg = compileGlobs(m.LastArg, "last_arg", problem)
-	c.writes = compileGlobs(m.Writes, "writes", problem)
-	c.reads = compileGlobs(m.Reads, "reads", problem)
-	c.deletes = compileGlobs(m.Deletes, "deletes", problem)
-	c.executes = compileGlobs(m.Executes, "executes", problem)
-	c.flags = compileFlags(m.Flags, "flags", problem)
-	c.notFlags = compileFlags(m.NotFlags, "not_flags", problem)
-	for _, alts := range c.flags {
-		for _, a := range alts {
-			if a.long != "" {
-				if c.longNames == nil {
-					c.longNames = map[string]bool{}
-				}
-				c.longNames[a.long] = true
-			}
-		}
-	}
-	for _, key := range []struct {
-		name string
-		src  []string
-		dst  *lazyRegexps
-	}{{"args_regex", m.ArgsRegex, &c.argsRe}, {"code", m.Code, &c.codeRe}, {"env", m.Env, &c.envRe}} {
-		for _, s := range key.src {
-			if trusted {
-				break
-			}
-			if _, err := regexp.Compile(s); err != nil {
-				problem(key.name, fmt.Sprintf("bad regular expression %q: %v", s, err))
-			}
-		}
-		key.dst.src = key.src
-	}
-	if m.Upstream != nil {
-		c.hasUpstream = true
-		m.Upstream.compile(func(k, msg string) { problem(joinKey("upstream", k), msg) }, trusted)
-	}
-	if m.Inside != nil {
-		c.hasInside = true
-		m.Inside.compile(func(k, msg string) { problem(joinKey("inside", k), msg) }, trusted)
-	}
-	if m.After != nil {
-		c.hasAfter = true
-		m.After.compile(func(k, msg string) { problem(joinKey("after", k), msg) }, trusted)
 	}
 }
 
@@ -173,8 +329,8 @@ func compileFlags(entries []string, key string, problem func(key, msg string)) [
 	return out
 }
 
-// names returns the literal command names of m, or nil if any of them is a glob
-// (or m has none): such rules are tried for every invocation.
+// literalNames returns the literal command names of m, or nil if any of them
+// is a glob (or m has none): such rules are tried for every invocation.
 func (m *Matcher) literalNames() []string {
 	if len(m.Command) == 0 {
 		return nil
@@ -187,97 +343,13 @@ func (m *Matcher) literalNames() []string {
 	return m.Command
 }
 
-// match reports whether the rule matches invocation i of the script.
+// match reports whether every key of m holds for invocation i of the script.
 func (m *Matcher) match(ctx *scriptCtx, i int, a *argv) bool {
-	c := m.c
-	inv := &ctx.invs[i]
-	if len(c.names) > 0 && !matchName(c.names, a.name, inv.Name) {
-		return false
-	}
-	if len(m.Script) > 0 && (ctx.text == nil || !contains(m.Script, strings.TrimSpace(*ctx.text))) {
-		return false
-	}
-	if m.Dynamic != nil && *m.Dynamic != inv.Dynamic {
-		return false
-	}
-	if m.PipedInto != nil && *m.PipedInto != inv.PipedInto {
-		return false
-	}
-	if m.DynamicArgs != nil && *m.DynamicArgs != a.dynamicArg {
-		return false
-	}
-	if m.Background != nil && *m.Background != inv.Background {
-		return false
-	}
-	if m.EndlessLoop != nil && *m.EndlessLoop != inv.EndlessLoop {
-		return false
-	}
-	if m.Recursive != nil && *m.Recursive != ctx.recursive(inv, a.name) {
-		return false
-	}
-	if len(c.envRe.src) > 0 && !anyString(inv.Env, c.envRe.any) {
-		return false
-	}
-	if len(c.subcommand) > 0 && (a.subcommand == "" || !anyGlob(c.subcommand, a.subcommand, "")) {
-		return false
-	}
-	for _, alts := range c.flags {
-		if !a.hasFlag(alts, nil) {
+	for k := range m.c.tests {
+		t := &m.c.tests[k]
+		if !t.of.holds(ctx, i, a, t) {
 			return false
 		}
-	}
-	for _, alts := range c.notFlags {
-		if a.hasFlag(alts, c.longNames) {
-			return false
-		}
-	}
-	if len(c.args) > 0 && !a.anyArgGlob(c.args, ctx.home) {
-		return false
-	}
-	if len(c.lastArg) > 0 && (len(a.positionals) == 0 || !anyGlob(c.lastArg, a.positionals[len(a.positionals)-1], ctx.home)) {
-		return false
-	}
-	if len(c.notArgs) > 0 && a.anyArgGlob(c.notArgs, ctx.home) {
-		return false
-	}
-	if len(c.argsRe.src) > 0 && !a.anyArg(c.argsRe.any) {
-		return false
-	}
-	if len(c.writes) > 0 && !anyRedirect(inv, true, c.writes, ctx.home) && !ctx.anyEffect(i, effWrite, c.writes) {
-		return false
-	}
-	if len(c.reads) > 0 && !anyRedirect(inv, false, c.reads, ctx.home) && !ctx.anyEffect(i, effRead, c.reads) {
-		return false
-	}
-	if len(c.deletes) > 0 && !ctx.anyEffect(i, effDelete, c.deletes) {
-		return false
-	}
-	if len(c.executes) > 0 && !ctx.anyEffect(i, effExec, c.executes) {
-		return false
-	}
-	if m.ReadsDenied != nil && *m.ReadsDenied != ctx.readsDenied(i) {
-		return false
-	}
-	if m.ExecutesCreated != nil && *m.ExecutesCreated != ctx.executesCreated(i) {
-		return false
-	}
-	if m.ProgramUnseen != nil && *m.ProgramUnseen != ctx.programUnseen(i) {
-		return false
-	}
-	if len(c.codeRe.src) > 0 && (inv.InlineCode == nil || !c.codeRe.any(inv.InlineCode.Code)) {
-		return false
-	}
-	if len(c.via) > 0 && !anyVia(c.via, inv.Via) {
-		return false
-	}
-	if c.hasUpstream && !ctx.upstreamMatches(i, m.Upstream) {
-		return false
-	}
-	if c.hasInside && !ctx.insideMatches(i, m.Inside) {
-		return false
-	}
-	if c.hasAfter && !ctx.afterMatches(i, m.After) {
-		return false
 	}
 	return true
 }

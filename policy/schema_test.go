@@ -2,6 +2,7 @@ package policy
 
 import (
 	"os"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -106,6 +107,41 @@ func TestReadmeListsSandboxChoices(t *testing.T) {
 		words, _, _ := strings.Cut(comment, " (")
 		if words != strings.Join(c.Values, " | ") {
 			t.Errorf("README.md: %q lists %q, want %q", line, words, strings.Join(c.Values, " | "))
+		}
+	}
+}
+
+// TestMatchKeysAreTheSchema: every key of the schema's Matcher has its entry
+// in matchKeys, which reads that field and no other, and matchKeys has no
+// entry for a key the schema lacks.
+func TestMatchKeysAreTheSchema(t *testing.T) {
+	fields := tomlFields(reflect.TypeFor[Matcher]())
+	if len(fields) != len(matchKeys) {
+		t.Errorf("Matcher has %d keys, matchKeys %d", len(fields), len(matchKeys))
+	}
+	for _, f := range fields {
+		key := tomlName(f)
+		var m Matcher
+		v := reflect.ValueOf(&m).Elem().FieldByIndex(f.Index)
+		switch v.Interface().(type) {
+		case []string:
+			v.Set(reflect.ValueOf([]string{"x"}))
+		case *bool:
+			v.Set(reflect.ValueOf(new(true)))
+		case *Matcher:
+			v.Set(reflect.ValueOf(&Matcher{Command: []string{"x"}}))
+		default:
+			t.Errorf("matcher key %s: a %s, which this test does not know how to set", key, f.Type)
+			continue
+		}
+		var problems []string
+		m.compile(func(k, msg string) { problems = append(problems, k+": "+msg) }, false)
+		var got []string
+		for _, kt := range m.c.tests {
+			got = append(got, kt.of.key)
+		}
+		if len(got) != 1 || got[0] != key || len(problems) > 0 {
+			t.Errorf("a matcher that sets only %s (field %s) compiles to tests of %q, problems %q", key, f.Name, got, problems)
 		}
 	}
 }
