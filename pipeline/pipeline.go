@@ -108,8 +108,8 @@ func Prepare(o Overrides, tmpdir string) (*Setup, error) {
 		*f.dst = f.val
 	}
 	allow := append(append([]string(nil), p.Network.Allow...), o.AllowHost...)
-	if len(o.AllowHost) > 0 && sb.Network == "off" && o.Network == "" {
-		sb.Network = "allowlist"
+	if len(o.AllowHost) > 0 && sb.Network == policy.NetworkOff && o.Network == "" {
+		sb.Network = policy.NetworkAllowlist
 	}
 	allowlist, err := netproxy.ParseAllowlist(allow)
 	if err != nil {
@@ -162,14 +162,14 @@ func Prepare(o Overrides, tmpdir string) (*Setup, error) {
 	}
 	env = pointAtBuildCache(env, cacheDir, p, append([]string{workdir}, spec.WritableRoots...))
 	st := &Setup{Policy: p, Workdir: workdir, Spec: spec, Report: report, Env: env, Network: sb.Network}
-	if sb.Network == "off" || sb.Network == "allowlist" && !spec.NetNS {
+	if sb.Network == policy.NetworkOff || sb.Network == policy.NetworkAllowlist && !spec.NetNS {
 		for k, v := range netproxy.OffEnv() {
 			if !hasEnv(st.Env, k) {
 				st.Env = exec.SetEnv(st.Env, k, v)
 			}
 		}
 	}
-	if sb.Network == "allowlist" && spec.NetNS {
+	if sb.Network == policy.NetworkAllowlist && spec.NetNS {
 		st.Egress = netproxy.New(allowlist)
 		st.Egress.Resolve = pins.Resolver(nil)
 		for k, v := range netproxy.Env(exec.ProxyAddr) {
