@@ -186,9 +186,7 @@ func (p *Policy) prepare(v *validator, trusted, verifyExamples bool) (*Policy, e
 		if r.Reason == "" && r.Decision != Allow {
 			v.add(key, fmt.Sprintf("rule %q has no reason: say why, for the person who reads the decision", r.Name), "")
 		}
-		r.Matcher.compile(func(k, msg string) {
-			v.add(joinKey(key, k), fmt.Sprintf("rule %q: %s", r.Name, msg), "")
-		}, trusted)
+		r.Matcher.compile(reporter{v: v, index: i, rule: r.Name}, trusted)
 	}
 	if len(v.errs) > before || (len(v.errs) > 0 && !verifyExamples && !v.collect) {
 		return nil, v.errs // rules that do not compile cannot be tried on their examples

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"path"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -21,9 +22,9 @@ type compiled struct {
 // tried on an invocation.
 type matchKey struct {
 	key string
-	// prepare fills t from m's value of the key, reporting bad values with
-	// k.problem; it returns false when m does not set the key.
-	prepare func(m *Matcher, t *keyTest, k keyCompiler) bool
+	// prepare returns the test of m's value of the key, reporting bad values
+	// with k.problem; set is false when m does not set the key.
+	prepare func(m *Matcher, k keyCompiler) (t keyTest, set bool)
 	// holds reports whether the key, prepared in t, holds for invocation i
 	// of the script, whose arguments are a.
 	holds func(ctx *scriptCtx, i int, a *argv, t *keyTest) bool
@@ -48,8 +49,26 @@ type keyTest struct {
 // use rather than checked at load).
 type keyCompiler struct {
 	key     string
-	problem func(key, msg string)
+	rep     reporter
 	trusted bool
+}
+
+func (k keyCompiler) problem(key, msg string) { k.rep.problem(key, msg) }
+
+// reporter reports the problems of the matcher of rule number index to v,
+// at its key under "rule.INDEX" and path ("upstream" for the matcher of that
+// key). It is a value, not a closure, so that compiling a policy allocates
+// nothing per rule for it.
+type reporter struct {
+	v     *validator
+	index int
+	path  string
+	rule  string // the rule's name
+}
+
+func (r reporter) problem(key, msg string) {
+	at := joinKey(joinKey("rule."+strconv.Itoa(r.index), r.path), key)
+	r.v.add(at, fmt.Sprintf("rule %q: %s", r.rule, msg), "")
 }
 
 // matchKeys are the keys of a matcher, in the order they are tried (cheap
@@ -62,7 +81,7 @@ var matchKeys []matchKey
 func init() {
 	matchKeys = []matchKey{
 		{key: "command",
-			prepare: func(m *Matcher, t *keyTest, k keyCompiler) bool {
+			prepare: func(m *Matcher, k keyCompiler) (t keyTest, set bool) {
 				for _, n := range m.Command {
 					if n == "" {
 						k.problem(k.key, "empty command name")
@@ -71,13 +90,16 @@ func init() {
 					}
 				}
 				t.names = compileNames(m.Command)
-				return len(m.Command) > 0
+				return t, len(m.Command) > 0
 			},
 			holds: func(ctx *scriptCtx, i int, a *argv, t *keyTest) bool {
 				return matchName(t.names, a.name, ctx.invs[i].Name)
 			}},
 		{key: "script",
-			prepare: func(m *Matcher, t *keyTest, k keyCompiler) bool { t.scripts = m.Script; return len(m.Script) > 0 },
+			prepare: func(m *Matcher, k keyCompiler) (t keyTest, set bool) {
+				t.scripts = m.Script
+				return t, len(m.Script) > 0
+			},
 			holds: func(ctx *scriptCtx, i int, a *argv, t *keyTest) bool {
 				return ctx.text != nil && contains(t.scripts, strings.TrimSpace(*ctx.text))
 			}},
@@ -100,9 +122,9 @@ func init() {
 				return a.subcommand != "" && anyGlob(g, a.subcommand, "")
 			}),
 		{key: "flags",
-			prepare: func(m *Matcher, t *keyTest, k keyCompiler) bool {
+			prepare: func(m *Matcher, k keyCompiler) (t keyTest, set bool) {
 				t.flags = compileFlags(m.Flags, k.key, k.problem)
-				return len(m.Flags) > 0
+				return t, len(m.Flags) > 0
 			},
 			holds: func(ctx *scriptCtx, i int, a *argv, t *keyTest) bool {
 				for _, alts := range t.flags {
@@ -113,9 +135,9 @@ func init() {
 				return true
 			}},
 		{key: "not_flags",
-			prepare: func(m *Matcher, t *keyTest, k keyCompiler) bool {
+			prepare: func(m *Matcher, k keyCompiler) (t keyTest, set bool) {
 				if len(m.NotFlags) == 0 {
-					return false
+					return t, false
 				}
 				t.flags = compileFlags(m.NotFlags, k.key, k.problem)
 				for _, alts := range compileFlags(m.Flags, "flags", func(string, string) {}) {
@@ -128,7 +150,7 @@ func init() {
 						}
 					}
 				}
-				return true
+				return t, true
 			},
 			holds: func(ctx *scriptCtx, i int, a *argv, t *keyTest) bool {
 				for _, alts := range t.flags {
@@ -185,12 +207,12 @@ func init() {
 // property, got, has that value.
 func boolKey(key string, field func(*Matcher) *bool, got func(ctx *scriptCtx, i int, a *argv) bool) matchKey {
 	return matchKey{key: key,
-		prepare: func(m *Matcher, t *keyTest, k keyCompiler) bool {
+		prepare: func(m *Matcher, k keyCompiler) (t keyTest, set bool) {
 			if b := field(m); b != nil {
 				t.want = *b
-				return true
+				return t, true
 			}
-			return false
+			return t, false
 		},
 		holds: func(ctx *scriptCtx, i int, a *argv, t *keyTest) bool { return got(ctx, i, a) == t.want }}
 }
@@ -198,9 +220,9 @@ func boolKey(key string, field func(*Matcher) *bool, got func(ctx *scriptCtx, i 
 // globKey is a key that lists glob patterns, compiled at load.
 func globKey(key string, field func(*Matcher) []string, holds func(ctx *scriptCtx, i int, a *argv, g []glob) bool) matchKey {
 	return matchKey{key: key,
-		prepare: func(m *Matcher, t *keyTest, k keyCompiler) bool {
+		prepare: func(m *Matcher, k keyCompiler) (t keyTest, set bool) {
 			t.globs = compileGlobs(field(m), k.key, k.problem)
-			return len(field(m)) > 0
+			return t, len(field(m)) > 0
 		},
 		holds: func(ctx *scriptCtx, i int, a *argv, t *keyTest) bool { return holds(ctx, i, a, t.globs) }}
 }
@@ -209,10 +231,10 @@ func globKey(key string, field func(*Matcher) []string, holds func(ctx *scriptCt
 // unless trusted, and compiled on first use.
 func regexpKey(key string, field func(*Matcher) []string, holds func(ctx *scriptCtx, i int, a *argv, re *lazyRegexps) bool) matchKey {
 	return matchKey{key: key,
-		prepare: func(m *Matcher, t *keyTest, k keyCompiler) bool {
+		prepare: func(m *Matcher, k keyCompiler) (t keyTest, set bool) {
 			src := field(m)
 			if len(src) == 0 {
-				return false
+				return t, false
 			}
 			for _, s := range src {
 				if k.trusted {
@@ -223,7 +245,7 @@ func regexpKey(key string, field func(*Matcher) []string, holds func(ctx *script
 				}
 			}
 			t.re = &lazyRegexps{src: src}
-			return true
+			return t, true
 		},
 		holds: func(ctx *scriptCtx, i int, a *argv, t *keyTest) bool { return holds(ctx, i, a, t.re) }}
 }
@@ -232,13 +254,13 @@ func regexpKey(key string, field func(*Matcher) []string, holds func(ctx *script
 // invocation of the script.
 func matcherKey(key string, field func(*Matcher) *Matcher, holds func(ctx *scriptCtx, i int, a *argv, m *Matcher) bool) matchKey {
 	return matchKey{key: key,
-		prepare: func(m *Matcher, t *keyTest, k keyCompiler) bool {
+		prepare: func(m *Matcher, k keyCompiler) (t keyTest, set bool) {
 			t.sub = field(m)
 			if t.sub == nil {
-				return false
+				return t, false
 			}
-			t.sub.compile(func(key, msg string) { k.problem(joinKey(k.key, key), msg) }, k.trusted)
-			return true
+			t.sub.compile(reporter{k.rep.v, k.rep.index, joinKey(k.rep.path, k.key), k.rep.rule}, k.trusted)
+			return t, true
 		},
 		holds: func(ctx *scriptCtx, i int, a *argv, t *keyTest) bool { return holds(ctx, i, a, t.sub) }}
 }
@@ -273,25 +295,23 @@ func (l *lazyRegexps) any(s string) bool {
 	return false
 }
 
-// compile checks and prepares m: a test for each key it sets. Problems are
-// returned as (key, message) pairs.
+// compile checks and prepares m: a test for each key it sets. Problems go to rep.
 //
 // With trusted set (the built-in policy, checked by the tests), regular
 // expressions are not compiled here but on first use, which keeps start-up cheap.
-func (m *Matcher) compile(problem func(key, msg string), trusted bool) {
+func (m *Matcher) compile(rep reporter, trusted bool) {
 	c := &compiled{}
 	c.tests = c.buf[:0]
 	m.c = c
 	for k := range matchKeys {
 		mk := &matchKeys[k]
-		c.tests = append(c.tests, keyTest{of: mk})
-		if !mk.prepare(m, &c.tests[len(c.tests)-1], keyCompiler{key: mk.key, problem: problem, trusted: trusted}) {
-			c.tests[len(c.tests)-1] = keyTest{}
-			c.tests = c.tests[:len(c.tests)-1]
+		if t, set := mk.prepare(m, keyCompiler{key: mk.key, rep: rep, trusted: trusted}); set {
+			t.of = mk
+			c.tests = append(c.tests, t)
 		}
 	}
 	if len(c.tests) == 0 {
-		problem("", "the rule matches nothing: set command, args, writes, code or another match key")
+		rep.problem("", "the rule matches nothing: set command, args, writes, code or another match key")
 	}
 }
 

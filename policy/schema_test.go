@@ -122,26 +122,27 @@ func TestMatchKeysAreTheSchema(t *testing.T) {
 	for _, f := range fields {
 		key := tomlName(f)
 		var m Matcher
-		v := reflect.ValueOf(&m).Elem().FieldByIndex(f.Index)
-		switch v.Interface().(type) {
+		fv := reflect.ValueOf(&m).Elem().FieldByIndex(f.Index)
+		switch fv.Interface().(type) {
 		case []string:
-			v.Set(reflect.ValueOf([]string{"x"}))
+			fv.Set(reflect.ValueOf([]string{"x"}))
 		case *bool:
-			v.Set(reflect.ValueOf(new(true)))
+			fv.Set(reflect.ValueOf(new(true)))
 		case *Matcher:
-			v.Set(reflect.ValueOf(&Matcher{Command: []string{"x"}}))
+			fv.Set(reflect.ValueOf(&Matcher{Command: []string{"x"}}))
 		default:
 			t.Errorf("matcher key %s: a %s, which this test does not know how to set", key, f.Type)
 			continue
 		}
-		var problems []string
-		m.compile(func(k, msg string) { problems = append(problems, k+": "+msg) }, false)
+		v := &validator{file: "probe.toml"}
+		m.compile(reporter{v: v, rule: "probe"}, false)
+		problems := v.errs
 		var got []string
 		for _, kt := range m.c.tests {
 			got = append(got, kt.of.key)
 		}
 		if len(got) != 1 || got[0] != key || len(problems) > 0 {
-			t.Errorf("a matcher that sets only %s (field %s) compiles to tests of %q, problems %q", key, f.Name, got, problems)
+			t.Errorf("a matcher that sets only %s (field %s) compiles to tests of %q, problems %v", key, f.Name, got, problems)
 		}
 	}
 }
