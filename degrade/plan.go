@@ -37,7 +37,7 @@ func Plan(h Host, want policy.Sandbox, workdir, tmpdir string) (sandbox.Spec, Re
 	}
 	missing := rep.Missing()
 	rep.Full = len(missing) == 0
-	if !rep.Full && p.want.Enforce == "strict" {
+	if !rep.Full && p.want.Enforce == policy.EnforceStrict {
 		return p.spec, rep, &Refusal{Missing: missing, Why: why(h, missing)}
 	}
 	return p.spec, rep, nil
@@ -125,10 +125,10 @@ func newPlanning(h Host, want policy.Sandbox, workdir, tmpdir string) (*planning
 	p.fsOn = want.Filesystem != string(sandbox.FSOff)
 	// allowlist is network off plus the egress proxy, which only a network
 	// namespace can reach; without one, nothing is reachable (fail closed).
-	p.netOff = want.Network == "off" || want.Network == "allowlist"
+	p.netOff = want.Network == policy.NetworkOff || want.Network == policy.NetworkAllowlist
 	p.netns, p.netnsWhy = h.NetNS()
 	p.netns = p.netns && p.netOff
-	p.unixOff = want.UnixSockets == "deny"
+	p.unixOff = want.UnixSockets == policy.UnixSocketsDeny
 
 	p.spec = sandbox.Spec{
 		FS: sandbox.FSMode(want.Filesystem), Workdir: workdir, TmpDir: tmpdir,
@@ -216,7 +216,7 @@ func planNetworkTCP(p *planning) Protection {
 	case p.netns:
 		tcp := Protection{Status: Enforced, Required: true, By: p.nsBy("network namespace"),
 			Note: "the session has a loopback of its own; nothing else is reachable"}
-		if p.want.Network == "allowlist" {
+		if p.want.Network == policy.NetworkAllowlist {
 			tcp.Note = "the session has a loopback of its own; other hosts only by name, through stockade's proxy"
 		}
 		return tcp
@@ -236,7 +236,7 @@ func planNetworkTCP(p *planning) Protection {
 		tcp.Status, tcp.Note = NotEnforced, p.h.SeccompWhy()
 	}
 	tcp.Note = join(tcp.Note, "no loopback of its own ("+p.netnsWhy+"), so loopback is refused too")
-	if p.want.Network == "allowlist" {
+	if p.want.Network == policy.NetworkAllowlist {
 		tcp.Note = join(tcp.Note, "the allowlist's proxy needs a network namespace, so nothing is reachable")
 	}
 	return tcp
