@@ -208,7 +208,7 @@ func withoutNotes(a sandbox.Applied) sandbox.Applied {
 // refusal notes say so.) stderr is what the front-end kept of the command's
 // stderr besides r's own streams.
 func (s *Setup) NetworkNotes(events []netproxy.Event, r Result, stderr string) []string {
-	if notes := netproxy.Notes(events); len(notes) > 0 || s.Network != "allowlist" || r.ExitCode == nil {
+	if notes := netproxy.Notes(events); len(notes) > 0 || s.Network != policy.NetworkAllowlist || r.ExitCode == nil {
 		return notes
 	}
 	if n := netproxy.NoNetworkNote(s.Network, *r.ExitCode, r.Stderr+r.Stdout+stderr); n != "" {
