@@ -37,7 +37,7 @@ func Plan(h Host, want policy.Sandbox, workdir, tmpdir string) (sandbox.Spec, Re
 	}
 	missing := rep.Missing()
 	rep.Full = len(missing) == 0
-	if !rep.Full && p.want.Enforce == "strict" {
+	if !rep.Full && p.want.Enforce == policy.EnforceStrict {
 		return p.spec, rep, &Refusal{Missing: missing, Why: why(h, missing)}
 	}
 	return p.spec, rep, nil
@@ -125,10 +125,10 @@ func newPlanning(h Host, want policy.Sandbox, workdir, tmpdir string) (*planning
 	p.fsOn = want.Filesystem != string(sandbox.FSOff)
 	// allowlist is network off plus the egress proxy, which only a network
 	// namespace can reach; without one, nothing is reachable (fail closed).
-	p.netOff = want.Network == "off" || want.Network == "allowlist"
+	p.netOff = want.Network == policy.NetworkOff || want.Network == policy.NetworkAllowlist
 	p.netns, p.netnsWhy = h.NetNS()
 	p.netns = p.netns && p.netOff
-	p.unixOff = want.UnixSockets == "deny"
+	p.unixOff = want.UnixSockets == policy.UnixSocketsDeny
 
 	p.spec = sandbox.Spec{
 		FS: sandbox.FSMode(want.Filesystem), Workdir: workdir, TmpDir: tmpdir,
@@ -216,7 +216,7 @@ func planNetworkTCP(p *planning) Protection {
 	case p.netns:
 		tcp := Protection{Status: Enforced, Required: true, By: p.nsBy("network namespace"),
 			Note: "the session has a loopback of its own; nothing else is reachable"}
-		if p.want.Network == "allowlist" {
+		if p.want.Network == policy.NetworkAllowlist {
 			tcp.Note = "the session has a loopback of its own; other hosts only by name, through stockade's proxy"
 		}
 		return tcp
@@ -236,7 +236,7 @@ func planNetworkTCP(p *planning) Protection {
 		tcp.Status, tcp.Note = NotEnforced, p.h.SeccompWhy()
 	}
 	tcp.Note = join(tcp.Note, "no loopback of its own ("+p.netnsWhy+"), so loopback is refused too")
-	if p.want.Network == "allowlist" {
+	if p.want.Network == policy.NetworkAllowlist {
 		tcp.Note = join(tcp.Note, "the allowlist's proxy needs a network namespace, so nothing is reachable")
 	}
 	return tcp
@@ -384,33 +384,12 @@ func planEnvScrub(*planning) Protection {
 }
 
 // normalize fills in defaults and rejects values Plan does not know: an
-// unknown value must never weaken the sandbox.
+// unknown value must never weaken the sandbox. Both come from the policy's
+// one table of [sandbox] values (policy.SandboxChoices).
 func normalize(s policy.Sandbox) (policy.Sandbox, error) {
-	def := func(v *string, d string, field string, allowed ...string) error {
-		if *v == "" {
-			*v = d
-		}
-		for _, a := range allowed {
-			if *v == a {
-				return nil
-			}
-		}
-		return fmt.Errorf("sandbox: %s = %q: want one of %s", field, *v, strings.Join(allowed, ", "))
-	}
-	if err := def(&s.Filesystem, "workspace-write", "filesystem", "read-only", "workspace-write", "off"); err != nil {
-		return s, err
-	}
-	if err := def(&s.Network, "off", "network", "off", "allowlist", "on"); err != nil {
-		return s, err
-	}
-	if err := def(&s.UnixSockets, "deny", "unix_sockets", "deny", "allow"); err != nil {
-		return s, err
-	}
-	if err := def(&s.Enforce, "strict", "enforce", "strict", "best-effort"); err != nil {
-		return s, err
-	}
-	if s.MaxProcesses < 0 {
-		return s, fmt.Errorf("sandbox: max_processes = %d: want 0 (no bound) or more", s.MaxProcesses)
+	s = s.WithDefaults()
+	if err := s.Check(); err != nil {
+		return s, fmt.Errorf("sandbox: %w", err)
 	}
 	return s, nil
 }

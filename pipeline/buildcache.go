@@ -15,7 +15,7 @@ import (
 // filesystem off the tools write their usual caches. It returns the cache
 // directory, or "" for none.
 func projectBuildCache(sb *policy.Sandbox, workdir string) string {
-	if sb.Filesystem != "workspace-write" && sb.Filesystem != "" {
+	if sb.WithDefaults().Filesystem != policy.FilesystemWorkspaceWrite {
 		return ""
 	}
 	dir, err := buildcache.Dir(workdir)

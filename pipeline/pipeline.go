@@ -96,23 +96,23 @@ func Prepare(o Overrides, tmpdir string) (*Setup, error) {
 		val  string
 		dst  *string
 		name string
-		ok   []string
+		key  string
 	}{
-		{o.Filesystem, &sb.Filesystem, "--fs", []string{"read-only", "workspace-write", "off"}},
-		{o.Network, &sb.Network, "--network", []string{"off", "allowlist", "on"}},
-		{o.Enforce, &sb.Enforce, "--enforce", []string{"strict", "best-effort"}},
+		{o.Filesystem, &sb.Filesystem, "--fs", "filesystem"},
+		{o.Network, &sb.Network, "--network", "network"},
+		{o.Enforce, &sb.Enforce, "--enforce", "enforce"},
 	} {
 		if f.val == "" {
 			continue
 		}
-		if !slices.Contains(f.ok, f.val) {
-			return nil, fmt.Errorf("%s %q: must be one of %s", f.name, f.val, strings.Join(f.ok, ", "))
+		if c := policy.SandboxChoice(f.key); !c.Allows(f.val) {
+			return nil, fmt.Errorf("%s %q: must be one of %s", f.name, f.val, strings.Join(c.Values, ", "))
 		}
 		*f.dst = f.val
 	}
 	allow := append(append([]string(nil), p.Network.Allow...), o.AllowHost...)
-	if len(o.AllowHost) > 0 && sb.Network == "off" && o.Network == "" {
-		sb.Network = "allowlist"
+	if len(o.AllowHost) > 0 && sb.Network == policy.NetworkOff && o.Network == "" {
+		sb.Network = policy.NetworkAllowlist
 	}
 	allowlist, err := netproxy.ParseAllowlist(allow)
 	if err != nil {
@@ -125,7 +125,7 @@ func Prepare(o Overrides, tmpdir string) (*Setup, error) {
 	sb.WritableRoots = append(sb.WritableRoots, o.AllowWrite...)
 	sb.ReadableRoots = append(sb.ReadableRoots, o.AllowRead...)
 
-	if sb.Filesystem == string(sandbox.FSWorkspaceWrite) || sb.Filesystem == "" {
+	if sb.WithDefaults().Filesystem == policy.FilesystemWorkspaceWrite {
 		if err := checkWorkdir(workdir, sb.DenyRead); err != nil {
 			if !o.DangerousWorkdir {
 				return nil, err
@@ -165,14 +165,14 @@ func Prepare(o Overrides, tmpdir string) (*Setup, error) {
 	}
 	env = pointAtBuildCache(env, cacheDir, p, append([]string{workdir}, spec.WritableRoots...))
 	st := &Setup{Policy: p, Workdir: workdir, Spec: spec, Report: report, Env: env, Network: sb.Network}
-	if sb.Network == "off" || sb.Network == "allowlist" && !spec.NetNS {
+	if sb.Network == policy.NetworkOff || sb.Network == policy.NetworkAllowlist && !spec.NetNS {
 		for k, v := range netproxy.OffEnv() {
 			if !hasEnv(st.Env, k) {
 				st.Env = envlist.Set(st.Env, k, v)
 			}
 		}
 	}
-	if sb.Network == "allowlist" && spec.NetNS {
+	if sb.Network == policy.NetworkAllowlist && spec.NetNS {
 		st.Egress = netproxy.New(allowlist)
 		st.Egress.Resolve = pins.Resolver(nil)
 		for k, v := range netproxy.Env(supervise.ProxyAddr) {

@@ -28,7 +28,7 @@ type Result struct {
 	DurationMs      int64            `json:"duration_ms" jsonschema:"wall time in milliseconds"`
 	StdoutTruncated *Truncation      `json:"stdout_truncated,omitempty" jsonschema:"present when stdout was cut"`
 	StderrTruncated *Truncation      `json:"stderr_truncated,omitempty" jsonschema:"present when stderr was cut"`
-	Leftovers       int              `json:"leftovers_stopped,omitempty" jsonschema:"processes still running when the shell exited, which were stopped"`
+	Leftovers       int              `json:"leftovers_stopped,omitempty" jsonschema:"processes still running when the shell exited, which were stopped (not counted after a timeout, when stockade stops them all)"`
 	Notes           []string         `json:"notes,omitempty" jsonschema:"plain-language notes: timeout, leftovers, cwd reset, cancellation, background output, what the sandbox refused and how to allow it"`
 	TaskID          string           `json:"task_id,omitempty" jsonschema:"running: the background task, for task_output and task_kill"`
 	Pid             int              `json:"pid,omitempty" jsonschema:"running: the task's process id"`
@@ -148,6 +148,13 @@ func (s *Setup) RunChild(ctx context.Context, child *supervise.Child, req superv
 
 func (s *Setup) completed(applied sandbox.Applied, code int, signal string, timedOut bool, leftovers int, took, timeout time.Duration, adv Advice) Result {
 	applied = withoutNotes(applied)
+	if timedOut {
+		// stockade stopped the whole process group itself: what was still
+		// there when the shell was gone is what was being stopped (a process
+		// may take a moment to die of its SIGTERM), not what the command
+		// left behind. Counting it would make the figure a race.
+		leftovers = 0
+	}
 	r := Result{Status: Completed, ExitCode: &code, Signal: signal, TimedOut: timedOut, DurationMs: took.Milliseconds(),
 		Leftovers: leftovers, Applied: &applied, Enforcement: s.enforcement()}
 	if timedOut {
@@ -194,7 +201,7 @@ func withoutNotes(a sandbox.Applied) sandbox.Applied {
 // refusal notes say so.) stderr is what the front-end kept of the command's
 // stderr besides r's own streams.
 func (s *Setup) NetworkNotes(events []netproxy.Event, r Result, stderr string) []string {
-	if notes := netproxy.Notes(events); len(notes) > 0 || s.Network != "allowlist" || r.ExitCode == nil {
+	if notes := netproxy.Notes(events); len(notes) > 0 || s.Network != policy.NetworkAllowlist || r.ExitCode == nil {
 		return notes
 	}
 	if n := netproxy.NoNetworkNote(s.Network, *r.ExitCode, r.Stderr+r.Stdout+stderr); n != "" {

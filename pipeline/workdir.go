@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -34,12 +35,13 @@ func (e *dangerousWorkdir) Hints() []string {
 // checkWorkdir refuses a workdir that is /, $HOME, or holds $HOME or a
 // deny-read path. Paths are compared after resolving symlinks where they exist.
 func checkWorkdir(workdir string, denyRead []string) error {
-	wd := realPath(workdir)
+	real := resolver{}
+	wd := real.path(workdir)
 	if wd == "/" {
 		return &dangerousWorkdir{workdir, "/, the whole filesystem"}
 	}
 	if home := os.Getenv("HOME"); filepath.IsAbs(home) {
-		switch h := realPath(home); {
+		switch h := real.path(home); {
 		case wd == h:
 			return &dangerousWorkdir{workdir, "your home directory"}
 		case within(h, wd):
@@ -51,7 +53,7 @@ func checkWorkdir(workdir string, denyRead []string) error {
 		if err != nil {
 			continue // Plan reports it
 		}
-		if d := realPath(abs); within(d, wd) {
+		if d := real.path(abs); within(d, wd) {
 			return &dangerousWorkdir{workdir, "a directory that holds the deny-read path " + p}
 		}
 	}
@@ -63,15 +65,31 @@ func within(path, dir string) bool {
 	return strings.HasPrefix(path, strings.TrimSuffix(dir, "/")+"/")
 }
 
-// realPath resolves symlinks in p, or in its longest existing prefix.
-func realPath(p string) string {
+// resolver resolves symlinks in paths, each directory once: the deny-read
+// paths share their parents (most are under ~), and most do not exist.
+type resolver map[string]string
+
+// path resolves symlinks in p, or in its longest existing prefix: what
+// filepath.EvalSymlinks gives for a path that exists, and for one that does
+// not, its longest existing prefix resolved and the rest as it is.
+func (r resolver) path(p string) string {
 	p = filepath.Clean(p)
-	if r, err := filepath.EvalSymlinks(p); err == nil {
-		return r
+	if real, ok := r[p]; ok {
+		return real
 	}
-	dir, base := filepath.Split(p)
-	if dir == "" || dir == p || base == "" {
-		return p
+	real := p
+	if dir, base := filepath.Split(p); dir == "" || base == "" {
+		if e, err := filepath.EvalSymlinks(p); err == nil { // "/" or a relative name
+			real = e
+		}
+	} else {
+		real = filepath.Join(r.path(dir), base)
+		if fi, err := os.Lstat(real); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
+			if e, err := filepath.EvalSymlinks(real); err == nil {
+				real = e
+			}
+		}
 	}
-	return filepath.Join(realPath(filepath.Clean(dir)), base)
+	r[p] = real
+	return real
 }

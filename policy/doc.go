@@ -36,6 +36,13 @@
 //	examples = ["git push -f origin main"]
 //	not_examples = ["git push --force-with-lease"]
 //
+// The schema, every table and key a file may hold, is the types of
+// schema.go ([Policy], [Rule], [Matcher], [Sandbox], [Network], [Env]): the
+// known keys are read from their toml tags, and the words and defaults of
+// the [sandbox] keys that take one of a few are [SandboxChoices], which the
+// loader, the planner (package degrade), the CLI flags and doctor share.
+// How each matcher key is tried is its entry in matchKeys (rule.go).
+//
 // # Matching
 //
 // The script is parsed (package parse) into every command it would run,

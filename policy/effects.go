@@ -88,8 +88,13 @@ func (ctx *scriptCtx) computeEffects() {
 		if !inv.Dynamic && strings.Contains(inv.Name, "/") {
 			b.add(effExec, strings.TrimLeft(inv.Name, "\\"))
 		}
+		envEffects(inv, a, &b)
 		if !inv.Dynamic {
 			signatureEffects(inv, a, &b)
+			inlineCodeEffects(inv, a, &b)
+			if isVim(a.name) {
+				vimEffects(inv, &b)
+			}
 		}
 		effs := b.all[start:len(b.all):len(b.all)]
 		if len(effs) > 0 {
@@ -263,6 +268,8 @@ func signatureEffects(inv *parse.Invocation, a *argv, b *effectBuilder) {
 		case o.dyn:
 		case k == 'r':
 			b.add(effRead, o.value)
+		case k == 'X':
+			b.add(effExec, o.value) // a file that names programs to run (ssh -F config)
 		case k == 'w':
 			b.add(effWrite, o.value)
 		}
@@ -301,6 +308,28 @@ func signatureEffects(inv *parse.Invocation, a *argv, b *effectBuilder) {
 		}
 	}
 	apply(effRead, sig.reads)
+	if sig.writes == none && inPlaceEdit(a) {
+		// sed -i, perl -pi -e CODE: the files read are rewritten.
+		if sig.reads == none {
+			apply(effWrite, all)
+		} else {
+			apply(effWrite, sig.reads)
+		}
+	}
+	for _, l := range a.longs {
+		if p, ok := sig.impliedReads[sig.fullLong(l)]; ok {
+			b.add(effRead, p)
+		}
+	}
+	if sig.writes == last && len(ops) > 1 && !ops[len(ops)-1].dyn && strings.HasSuffix(ops[len(ops)-1].value, "/") {
+		// cp a b dir/: each source lands in the directory under its own name.
+		dir := ops[len(ops)-1].value
+		for _, o := range ops[:len(ops)-1] {
+			if !o.dyn {
+				b.add(effWrite, dir+path.Base(o.value))
+			}
+		}
+	}
 	apply(effWrite, sig.writes)
 	apply(effDelete, sig.deletes)
 	if sig.execs != none && isInterpreter(a.name) {
@@ -366,7 +395,18 @@ type option struct {
 // value, by sig's rules.
 func operands(sig *signature, inv *parse.Invocation) (ops []word, opts []option) {
 	args := inv.Args
-	dyn := func(i int) bool { return inv.DynamicArgs != nil && inv.DynamicArgs[i] }
+	var home []bool // words that are "$HOME/..." with nothing else dynamic: paths under ~
+	for i, d := range inv.DynamicArgs {
+		if d && homePath(args[i]) != "" {
+			if home == nil {
+				home = make([]bool, len(args))
+				args = append([]string(nil), args...)
+			}
+			home[i] = true
+			args[i] = homePath(args[i])
+		}
+	}
+	dyn := func(i int) bool { return inv.DynamicArgs != nil && inv.DynamicArgs[i] && (home == nil || !home[i]) }
 	done := false
 	for i := 0; i < len(args); i++ {
 		w := args[i]
@@ -442,6 +482,11 @@ func (s *signature) fullLong(w string) string {
 			return n
 		}
 	}
+	for n := range s.impliedReads {
+		if try(n) {
+			return n
+		}
+	}
 	if match == "" || match == "\x00" {
 		return w
 	}
@@ -512,4 +557,18 @@ func (ctx *scriptCtx) programUnseen(i int) bool {
 		}
 	}
 	return false
+}
+
+// homePath returns w as a path under ~ when w is $HOME or ${HOME}, quoted
+// or not, followed by static text ("$HOME/.config/x y"), or "".
+func homePath(w string) string {
+	u := strings.ReplaceAll(w, `"`, "")
+	rest, ok := strings.CutPrefix(u, "$HOME")
+	if !ok {
+		rest, ok = strings.CutPrefix(u, "${HOME}")
+	}
+	if !ok || strings.ContainsAny(rest, "$`'\\*?[") || rest != "" && rest[0] != '/' {
+		return ""
+	}
+	return "~" + rest
 }

@@ -2,7 +2,9 @@ package policy
 
 import (
 	"bytes"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -60,6 +62,24 @@ var effectTests = []struct {
 	{"exec", "bash -x ./ci.sh", effExec, "ci.sh"},
 	{"exec", "bash -c 'echo hi'", effExec, ""},
 	{"exec", "python3 -m pytest", effExec, ""},
+	// executes: a variable naming the program the command runs
+	{"exec", "RUSTC_WRAPPER=/tmp/w cargo build", effExec, "/tmp/w"},
+	{"exec", "export CC=/dev/shm/cc", effExec, "/dev/shm/cc"},
+	{"exec", "CC=clang make", effExec, ""},
+	// reads a tool's own store: gpg --export-secret-keys (abbreviated too)
+	{"read", "gpg --export-secret-k -a", effRead, "~/.gnupg/private-keys-v1.d"},
+	{"read", "gpg --export -a", effRead, ""},
+	// writes: in-place edits, sed's w, copies into a directory, inline code
+	{"write", "sed -i 's/a/b/' ~/.profile", effWrite, "~/.profile"},
+	{"write", "perl -i.bak -pe 's/a/b/' x.conf", effWrite, "x.conf"},
+	{"write", "sed 's/a/b/' ~/.profile", effWrite, ""},
+	{"write", "sed -n '/x/w out.txt' in.txt", effWrite, "out.txt"},
+	{"write", "sed 's#a#b#gw out.txt' in.txt", effWrite, "out.txt"},
+	{"read", "sed '1r ~/.netrc' in.txt", effRead, "~/.netrc"},
+	{"write", "cp a.sh b.sh .git/hooks/", effWrite, ".git/hooks/b.sh"},
+	{"write", "python3 -c 'open(\".vscode/tasks.json\", \"w\").write(x)'", effWrite, ".vscode/tasks.json"},
+	{"read", "ruby -e 'puts File.read(\"/etc/shadow\")'", effRead, "/etc/shadow"},
+	{"write", "ruby -e 'puts File.read(\"/etc/shadow\")'", effWrite, ""},
 }
 
 func effectsFor(t testing.TB, script string) []effect {
@@ -120,6 +140,13 @@ var effectFlagTests = []struct {
 	{"unseen", "rsync -e ssh a h:b", (*scriptCtx).programUnseen, false},
 	{"unseen", "bash <<'EOF'\nmake\nEOF", (*scriptCtx).programUnseen, false},
 	{"unseen", "python3 -c 'print(1)'", (*scriptCtx).programUnseen, false},
+	{"unseen", "sed '2e date' f", (*scriptCtx).programUnseen, true},
+	{"unseen", "sed -e 's/.*/echo &/e' f", (*scriptCtx).programUnseen, true},
+	{"unseen", "sed -e 's/e/E/g' f", (*scriptCtx).programUnseen, false},
+	{"unseen", "sed -n '/e/p' f", (*scriptCtx).programUnseen, false},
+	{"unseen", "CC='sh -c id' make", (*scriptCtx).programUnseen, true},
+	{"unseen", "GIT_SSH_COMMAND='ssh -i key' git fetch", (*scriptCtx).programUnseen, false},
+	{"unseen", "sftp -S /tmp/s host.example", (*scriptCtx).programUnseen, true},
 	{"denied", "xxd ~/.ssh/id_rsa", (*scriptCtx).readsDenied, true},
 	{"denied", "cd ~/.gnupg && tar c .", (*scriptCtx).readsDenied, true},
 	{"denied", "cat ~/.sshrc", (*scriptCtx).readsDenied, false},
@@ -165,6 +192,21 @@ var hiddenTests = []struct {
 	// with its dynamic word is still judged as such.
 	{`dir=build; rm -rf "$dir"`, Ask},
 	{`f(){ echo "$@"; }; f -rf ~`, Allow},
+	// A command name or code built by echo or printf is resolved.
+	{`"$(echo rm)" --recursive --force /`, Deny},
+	{`$(printf 'r%s' m) -fr ~/`, Deny},
+	{`eval "$(printf '%s %s %s' rm -rf /)"`, Deny},
+	{`x=rm; eval "$x -rf ~"`, Deny},
+	{`bash -c "$(echo rm) -rf ~"`, Deny},
+	{`eval "$(echo echo hi)"`, Ask}, // the eval of a substitution is still judged as such
+	{`eval "$(ssh-agent -s)"`, Ask},
+	// A path an argument computes with printf stays unknown: the sandbox
+	// is what refuses it (testdata/script/run_sandbox.txtar relies on it).
+	{`cat "$(printf %s ~/.ssh/id_rsa)"`, Allow},
+	{`p='rm -rf ~'; q=p; eval "${!q}"`, Deny},
+	{`q='a[$(id)]'; eval "${!q}"`, Ask},
+	{"IFS=:; c='rm:-fr:/'; $c", Deny},
+	{"IFS=', '; c='rm, -fr, /'; $c", Ask}, // a mixed IFS is not resolved
 }
 
 func TestHiddenArguments(t *testing.T) {
@@ -199,6 +241,79 @@ var expandTests = []struct{ setup, word string }{
 	{`a=(-rf /tmp/x y)`, `$a`},
 	{`x=1`, `'$x'"$x"\$x`},
 	{`x=v`, `"a\"b\\c\$x"`},
+	// indirection through a variable holding a plain name
+	{`a='x  y'; b=a`, `${!b}`},
+	{`a='x  y'; b=a`, `"${!b}"`},
+	{`a=/tmp; b=a`, `"${!b}/z"`},
+	// word splitting by an IFS the script sets
+	{"IFS=,; c='rm,-rf,/tmp/x'", `$c`},
+	{"IFS=,; c=',a,,b,'", `$c`},
+	{"IFS=,; c=',a'", `p$c`},
+	{"IFS=,; c='a,'", `${c}q`},
+	{"IFS=,; c=','", `$c`},
+	{"IFS=:; c='a:b'", `"$c"`},
+	{"IFS=:; c='a:b'", `x${c}y`},
+	{"IFS=$'\\n'; c=$'a b\\nc'", `$c`},
+	{"IFS=; c='a b'", `$c`},
+	// values made of other values
+	{`a=/tmp; c="x,$a"`, `"$c"`},
+	{`a=/tmp; b="$a/y"; c="$b z"`, `$c`},
+	{"IFS=,; c=\"rm,-rf,$HOME\"", `$c`},
+}
+
+// substTests are words with command substitutions of echo and printf,
+// which the analysis resolves where they make what runs (a command word,
+// eval's code); TestSubstitutionAgainstBash checks each against bash.
+var substTests = []struct{ setup, word string }{
+	{``, `$(echo rm)`},
+	{`x=a`, `"$(echo "$x" b)"`},
+	{`x=a`, `$(echo "$x"   b)x`},
+	{``, `$(printf 'r%s -rf %s' m /tmp)`},
+	{``, `"$(printf '%s-%s\n' a b c d)"`},
+	{``, `"$(printf '%s-%s' a b c)"`},
+	{``, `$(echo -n ' a  b ')`},
+	{`d=/tmp`, `"$(printf '%s/x' "$d")"`},
+	{``, `"$(printf 'a\tb\n\n')"`},
+	{``, `"$(printf '100%%')"`},
+	{``, `x"$(echo)"y`},
+}
+
+func TestSubstitutionAgainstBash(t *testing.T) {
+	bash, err := exec.LookPath("bash")
+	if err != nil {
+		t.Skip("bash not found")
+	}
+	for _, tc := range substTests {
+		script := tc.setup + "\nprintf '%s\\0' " + tc.word
+		cmd := exec.Command(bash, "--norc", "--noprofile", "-c", script)
+		cmd.Env = []string{"HOME=/home/u", "LC_ALL=C.UTF-8"}
+		out, err := cmd.Output()
+		if err != nil {
+			t.Errorf("bash on %q: %v", script, err)
+			continue
+		}
+		var want []string
+		if len(out) > 0 {
+			want = strings.Split(string(bytes.TrimSuffix(out, []byte{0})), "\x00")
+		}
+		s, err := parse.Parse(script)
+		if err != nil {
+			t.Fatalf("%q: %v", script, err)
+		}
+		x := expander{s: s, what: true}
+		x.scan()
+		got, ok := x.expandWord(tc.word, parse.Pos{Line: 1 << 20}, nil, false)
+		if !ok {
+			t.Errorf("%q did not resolve", script)
+			continue
+		}
+		if len(got) == 0 {
+			got = []string{""}
+		}
+		if strings.Join(got, "\x00") != strings.Join(want, "\x00") {
+			t.Errorf("%s; %s:\n analysis: %q\n     bash: %q", tc.setup, tc.word, got, want)
+		}
+	}
 }
 
 func TestExpandAgainstBash(t *testing.T) {
@@ -248,6 +363,11 @@ func TestExpandAgainstBash(t *testing.T) {
 		if len(got) == 0 {
 			got = []string{""}
 		}
+		for k, g := range got {
+			if strings.HasPrefix(g, "~") { // the analysis writes $HOME as ~
+				got[k] = "/home/u" + g[1:]
+			}
+		}
 		if strings.Join(got, "\x00") != strings.Join(want, "\x00") {
 			t.Errorf("%s; %s:\n analysis: %q\n     bash: %q", tc.setup, tc.word, got, want)
 		}
@@ -266,8 +386,20 @@ func FuzzEffects(f *testing.F) {
 	for _, tc := range hiddenTests {
 		f.Add(tc.script)
 	}
+	for _, tc := range classTests {
+		f.Add(tc.script)
+	}
+	for _, code := range subscriptTests {
+		f.Add(code)
+	}
+	for _, tc := range xargsTests {
+		f.Add(tc.setup + "\n" + tc.producer + " | xargs " + tc.opts + " rm -rf")
+	}
 	for _, tc := range expandTests {
 		f.Add(tc.setup + "; rm " + tc.word)
+	}
+	for _, tc := range substTests {
+		f.Add(tc.setup + "; " + tc.word + " -rf ~")
 	}
 	p := Default()
 	f.Fuzz(func(t *testing.T, script string) {
@@ -294,4 +426,110 @@ func FuzzEffects(f *testing.F) {
 			t.Fatalf("%q: %s with resolution, %s without", script, d1.Verdict, base.Verdict)
 		}
 	})
+}
+
+// subscriptTests: builtins that evaluate the array subscript of a quoted
+// name argument, and so run a command substitution in it.
+// TestSubscriptCodeAgainstBash checks that real bash runs each, and that the
+// analysis sees the command.
+var subscriptTests = []string{
+	`printf -v 'a[$(touch ran)]' %s x`,
+	`test -v 'a[$(touch ran)]'`,
+	`[ -v 'a[$(touch ran)]' ]`,
+	`read 'a[$(touch ran)]' <<< x`,
+	`unset 'a[$(touch ran)]'`,
+	`let 'a[$(touch ran)]=1'`,
+	`declare 'a[$(touch ran)]=1'`,
+	`typeset 'a[$(touch ran)]=1'`,
+	`local 'a[$(touch ran)]=1'`,
+	"printf -v 'a[`touch ran`]' %s x",
+}
+
+func TestSubscriptCodeAgainstBash(t *testing.T) {
+	bash, err := exec.LookPath("bash")
+	if err != nil {
+		t.Skip("bash not found")
+	}
+	for _, code := range subscriptTests {
+		dir := t.TempDir()
+		cmd := exec.Command(bash, "--norc", "--noprofile", "-c", "a=(1 2); f(){ "+code+"; }; f")
+		cmd.Dir = dir
+		cmd.Env = []string{"PATH=/usr/bin:/bin", "LC_ALL=C"}
+		_ = cmd.Run() // some of them fail after running the substitution
+		if _, err := os.Stat(filepath.Join(dir, "ran")); err != nil {
+			t.Errorf("bash did not run the substitution in %q", code)
+		}
+		s, err := parse.Parse(code)
+		if err != nil {
+			t.Fatalf("%q: %v", code, err)
+		}
+		found := false
+		for _, inv := range expandScript(s) {
+			if inv.Name == "touch" && len(inv.Args) == 1 && inv.Args[0] == "ran" {
+				found = true
+			}
+		}
+		if !found {
+			t.Errorf("the analysis does not see the command in %q", code)
+		}
+	}
+}
+
+// xargsTests: a producer piped into xargs; TestXargsAgainstBash checks that
+// the arguments the analysis gives the command xargs runs are those bash
+// and xargs give it.
+var xargsTests = []struct{ setup, producer, opts string }{
+	{``, `printf '%s\0' a 'b c' ''`, `-0`},
+	{``, `echo a b  c`, ``},
+	{``, `printf '%s\n' x y`, `-r`},
+	{`d=/tmp`, `printf '%s\0' "$d/x" "$HOME"`, `--null`},
+	{``, `echo -n one two`, `-n 1`},
+	{`set -- -rf /tmp/q`, `printf '%s\0' "$@"`, `-0 -t`},
+}
+
+func TestXargsAgainstBash(t *testing.T) {
+	bash, err := exec.LookPath("bash")
+	if err != nil {
+		t.Skip("bash not found")
+	}
+	if _, err := exec.LookPath("xargs"); err != nil {
+		t.Skip("xargs not found")
+	}
+	for _, tc := range xargsTests {
+		script := tc.setup + "\n" + tc.producer + " | xargs " + tc.opts + " printf '%s\\0' MARK"
+		cmd := exec.Command(bash, "--norc", "--noprofile", "-c", script)
+		cmd.Env = []string{"HOME=/home/u", "LC_ALL=C.UTF-8", "PATH=/usr/bin:/bin"}
+		out, err := cmd.Output()
+		if err != nil {
+			t.Errorf("bash on %q: %v", script, err)
+			continue
+		}
+		var want []string
+		for _, w := range strings.Split(strings.TrimSuffix(string(out), "\x00"), "\x00") {
+			if w != "MARK" {
+				want = append(want, w)
+			}
+		}
+		s, err := parse.Parse(script)
+		if err != nil {
+			t.Fatalf("%q: %v", script, err)
+		}
+		var got []string
+		resolved := false
+		for _, inv := range expandScript(s) {
+			if inv.Name == "printf" && len(inv.Args) > 2 && inv.Args[1] == "MARK" && len(inv.Via) > 0 {
+				for _, a := range inv.Args[2:] {
+					got = append(got, strings.Replace(a, "~", "/home/u", 1))
+				}
+				resolved = true
+			}
+		}
+		if !resolved {
+			t.Errorf("%q did not resolve", script)
+			continue
+		}
+		if strings.Join(got, "\x00") != strings.Join(want, "\x00") {
+			t.Errorf("%s:\n analysis: %q\n     bash: %q", script, got, want)
+		}
+	}
 }

@@ -80,6 +80,26 @@ var (
 	secretValues     *regexp.Regexp
 )
 
+// secretValueMarkers are the literal parts without which no alternative of
+// secretValuePattern can match (one per alternative, or its variants). A value
+// holding none of them is not matched against the pattern, which most
+// processes then never compile (compiling it is a visible part of the start
+// of `stockade run`).
+var secretValueMarkers = []string{
+	"ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_", "glpat-", "xox", "sk-", "AKIA", "ASIA",
+	"AIza", "npm_", "pypi-", "-----BEGIN ", "eyJ", "://",
+}
+
+// secretValue tells whether value is in one of the formats secretValuePattern knows.
+func secretValue(value string) bool {
+	for _, m := range secretValueMarkers {
+		if strings.Contains(value, m) {
+			return secretValuePattern().MatchString(value)
+		}
+	}
+	return false
+}
+
 // secretValuePattern matches values in the common provider key formats, private
 // keys, JWTs and URLs that carry a password. Compiled on first use, not at start.
 func secretValuePattern() *regexp.Regexp {
@@ -131,7 +151,7 @@ func looksSecret(name, value string) bool {
 			return true
 		}
 	}
-	return secretValuePattern().MatchString(value)
+	return secretValue(value)
 }
 
 // ScrubEnv returns environ without the variables that look like credentials, and

@@ -2,6 +2,7 @@ package policy
 
 import (
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -79,4 +80,46 @@ func TestScrubEnv(t *testing.T) {
 	if want := []string{"DB_PW", "MYSQL_PWD", "PASSENGER_APP_ENV", "SSHPASS"}; !slices.Equal(removed, want) {
 		t.Errorf("removed %q, want %q", removed, want)
 	}
+}
+
+// secretValueExamples holds one value in each format secretValuePattern knows.
+var secretValueExamples = []string{
+	"ghp_" + strings.Repeat("a", 36), "gho_" + strings.Repeat("B", 36), "ghu_" + strings.Repeat("1", 20),
+	"ghs_" + strings.Repeat("c", 20), "ghr_" + strings.Repeat("d", 20), "github_pat_" + strings.Repeat("e", 22),
+	"glpat-" + strings.Repeat("f", 20), "xoxb-1234567890-abc", "xoxp-" + strings.Repeat("9", 10),
+	"sk-" + strings.Repeat("g", 40), "AKIA" + strings.Repeat("A", 16), "ASIA" + strings.Repeat("7", 16),
+	"AIza" + strings.Repeat("h", 35), "npm_" + strings.Repeat("i", 36), "pypi-" + strings.Repeat("j", 40),
+	"-----BEGIN RSA PRIVATE KEY-----", "-----BEGIN OPENSSH PRIVATE KEY-----",
+	"eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.sig", "https://user:hunter2@example.com/x",
+	"prefix ghp_" + strings.Repeat("k", 30) + " suffix",
+}
+
+// TestSecretValues checks that each value format is found by its value
+// alone, under a name that does not look secret, and that ordinary values
+// are not.
+func TestSecretValues(t *testing.T) {
+	for _, v := range secretValueExamples {
+		if !looksSecret("SOME_SETTING", v) {
+			t.Errorf("value %q is kept, want it removed", v)
+		}
+	}
+	for _, v := range []string{"/usr/local/bin:/usr/bin", "en_US.UTF-8", "https://example.com/path", "desk-top", "ghost_", "xterm-256color"} {
+		if looksSecret("SOME_SETTING", v) {
+			t.Errorf("value %q is removed, want it kept", v)
+		}
+	}
+}
+
+// FuzzSecretValueMarkers checks the shortcut in secretValue: a value the
+// pattern matches always holds one of the markers, so skipping the pattern
+// for values without one never keeps a secret.
+func FuzzSecretValueMarkers(f *testing.F) {
+	for _, v := range secretValueExamples {
+		f.Add(v)
+	}
+	f.Fuzz(func(t *testing.T, v string) {
+		if secretValuePattern().MatchString(v) && !secretValue(v) {
+			t.Errorf("the pattern matches %q, and secretValue misses it", v)
+		}
+	})
 }

@@ -83,7 +83,7 @@ func resolveScript(s *parse.Script) []parse.Invocation {
 			break
 		}
 	}
-	if !anyDyn {
+	if !anyDyn && !anyXargs(invs) {
 		return invs
 	}
 	x := expander{s: s}
@@ -92,13 +92,19 @@ func resolveScript(s *parse.Script) []parse.Invocation {
 	added := 0
 	for i := range invs {
 		inv := &invs[i]
-		if !(inv.Dynamic || inv.DynamicArgs != nil) || added >= maxExpansions {
+		var copies []parse.Invocation
+		if c, ok := x.xargsInput(invs, i); ok && added < maxExpansions {
+			copies = append(copies, c)
+		}
+		if !(inv.Dynamic || inv.DynamicArgs != nil) && len(copies) == 0 || added >= maxExpansions {
 			if out != nil {
 				out = append(out, *inv)
 			}
 			continue
 		}
-		copies := x.resolve(inv)
+		if inv.Dynamic || inv.DynamicArgs != nil {
+			copies = append(copies, x.resolve(inv)...)
+		}
 		if len(copies) == 0 {
 			if out != nil {
 				out = append(out, *inv)
@@ -118,16 +124,101 @@ func resolveScript(s *parse.Script) []parse.Invocation {
 	return out
 }
 
+// anyXargs: some command is run by xargs.
+func anyXargs(invs []parse.Invocation) bool {
+	for i := range invs {
+		if v := invs[i].Via; len(v) > 0 && v[len(v)-1] == "xargs" {
+			return true
+		}
+	}
+	return false
+}
+
+// xargsInput returns invocation i, run by xargs, with the arguments xargs
+// gives it appended, when xargs reads them from echo or printf with words
+// that resolve (printf '%s\0' "$HOME" | xargs -0 rm -rf is rm -rf ~).
+// xargs options other than -0, -r, -t and -n/-P leave it unresolved.
+func (x *expander) xargsInput(invs []parse.Invocation, i int) (parse.Invocation, bool) {
+	inv := &invs[i]
+	if v := inv.Via; len(v) == 0 || v[len(v)-1] != "xargs" || inv.Dynamic || i < 2 {
+		return parse.Invocation{}, false
+	}
+	xa, pr := &invs[i-1], &invs[i-2]
+	if xa.Name != "xargs" || xa.Dynamic || !xa.PipedInto || pr.PipedInto || pr.Dynamic || len(pr.Redirects) > 0 ||
+		(pr.Name != "echo" && pr.Name != "printf") || len(xa.Args) < 1+len(inv.Args) {
+		return parse.Invocation{}, false
+	}
+	null := false
+	opts := xa.Args[:len(xa.Args)-1-len(inv.Args)]
+	for k := 0; k < len(opts); k++ {
+		switch o := opts[k]; {
+		case xa.DynamicArgs != nil && xa.DynamicArgs[k]:
+			return parse.Invocation{}, false
+		case o == "-0" || o == "--null":
+			null = true
+		case o == "-r" || o == "--no-run-if-empty" || o == "-t" || o == "--verbose" || o == "--":
+		case (o == "-n" || o == "-P") && k+1 < len(opts):
+			k++
+		case strings.HasPrefix(o, "-n") || strings.HasPrefix(o, "-P") || strings.HasPrefix(o, "--max-args=") || strings.HasPrefix(o, "--max-procs="):
+		default:
+			return parse.Invocation{}, false
+		}
+	}
+	args := pr.Args
+	if pr.DynamicArgs != nil {
+		c := x.resolve(pr)
+		if len(c) != 1 {
+			return parse.Invocation{}, false
+		}
+		args = c[0].Args
+	}
+	var out string
+	var ok bool
+	if pr.Name == "echo" {
+		out, ok = echoOutput(args)
+	} else {
+		out, ok = printfOutput(args)
+	}
+	if !ok {
+		return parse.Invocation{}, false
+	}
+	var items []string
+	if null {
+		items = strings.Split(out, "\x00")
+		if items[len(items)-1] == "" {
+			items = items[:len(items)-1]
+		}
+	} else {
+		if strings.ContainsAny(out, "'\"\\\x00") {
+			return parse.Invocation{}, false
+		}
+		items = strings.Fields(out)
+	}
+	c := *inv
+	c.Args = append(append([]string(nil), inv.Args...), items...)
+	c.DynamicArgs = nil
+	return c, true
+}
+
 // expander holds what the script sets: variables, arrays, positional
 // parameters (set --), and the calls of its functions.
 type expander struct {
 	s     *parse.Script
 	sets  []positional          // set -- ARGS, in script order
 	calls map[string][][]string // function name -> argument lists of its static calls
-	ifs   bool                  // the script assigns IFS: word splitting is not known
+	ifs   bool                  // the script assigns IFS: word splitting follows the value it has, when known
+	// ifsDynamic: some assignment of IFS is dynamic; splitting is then
+	// not known anywhere.
+	ifsDynamic bool
 	// unknownPos: set -- with words that do not resolve; "$@" after them
 	// does not resolve either.
 	unknownPos []parse.Pos
+	depth      int // command substitutions being resolved, one inside another
+	// what: substitutions of echo and printf are resolved only where they
+	// make what runs: a command word, or code for eval or sh -c. A path an
+	// argument computes that way stays unknown, as the sandbox's own tests
+	// rely on (cat "$(printf %s ~/.ssh/id_rsa)" is for the kernel to refuse).
+	what bool
 }
 
 type positional struct {
@@ -141,6 +232,7 @@ func (x *expander) scan() {
 	for _, as := range x.s.Assignments {
 		if as.Name == "IFS" {
 			x.ifs = true
+			x.ifsDynamic = x.ifsDynamic || as.Dynamic
 		}
 	}
 	for i := range x.s.Invocations {
@@ -193,6 +285,17 @@ func (x *expander) value(name string, p parse.Pos) (val string, array []string, 
 		if v := last.Value; len(v) >= 2 && v[0] == '(' && v[len(v)-1] == ')' && !strings.ContainsAny(v[1:len(v)-1], "$`\"'\\()[]*?{}<>|&;") {
 			return "", strings.Fields(v[1 : len(v)-1]), true
 		}
+		// c="rm,-rf,$HOME": a value made of values the script set. An
+		// assignment does not split words; a value that would split here
+		// is left unresolved.
+		if x.depth < 4 && !strings.HasPrefix(last.Value, "(") {
+			x.depth++
+			ws, ok := x.expandWord(last.Value, last.Pos, nil, false)
+			x.depth--
+			if ok && len(ws) == 1 {
+				return ws[0], nil, true
+			}
+		}
 		return "", nil, false
 	}
 	return last.Value, nil, true
@@ -233,8 +336,43 @@ func (x *expander) resolve(inv *parse.Invocation) []parse.Invocation {
 	var out []parse.Invocation
 	for _, pl := range posLists {
 		c, ok := x.resolveWith(inv, pl, fn != "" || len(x.sets) > 0)
-		if ok {
-			out = append(out, c)
+		if !ok {
+			continue
+		}
+		if isCode(inv) {
+			// eval "$x -rf ~", bash -c "$(printf ...)": the resolved text
+			// is code, read as the shell would read it.
+			out = append(out, resolvedCode(inv, strings.Join(append([]string{c.Name}, c.Args...), " "))...)
+			continue
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+// isCode: inv is code a shell reads that parse could not read because it
+// is computed (eval "$x", bash -c "$(...)", trap "$x" EXIT).
+func isCode(inv *parse.Invocation) bool {
+	if !inv.Dynamic || len(inv.Args) > 0 || len(inv.Via) == 0 {
+		return false
+	}
+	v := inv.Via[len(inv.Via)-1]
+	return v == "eval" || v == "trap" || strings.HasSuffix(v, " -c") || strings.HasSuffix(v, " <<")
+}
+
+// resolvedCode returns the commands of code, as coming from inv.
+func resolvedCode(inv *parse.Invocation, code string) []parse.Invocation {
+	inner, err := parseScript(code)
+	if err != nil {
+		return nil
+	}
+	var out []parse.Invocation
+	for _, x := range inner.Invocations {
+		x.Pos = inv.Pos
+		x.Via = append(append([]string(nil), inv.Via...), x.Via...)
+		out = append(out, x)
+		if len(out) > maxExpansions {
+			break
 		}
 	}
 	return out
@@ -254,14 +392,20 @@ func (x *expander) resolveWith(inv *parse.Invocation, pos []string, havePos bool
 		words = append(words, ws...)
 		return true
 	}
-	if !add(inv.Name, inv.Dynamic) {
+	x.what = true
+	ok := add(inv.Name, inv.Dynamic)
+	x.what = isCode(inv)
+	if !ok {
+		x.what = false
 		return parse.Invocation{}, false
 	}
 	for i, a := range inv.Args {
 		if !add(a, inv.DynamicArgs != nil && inv.DynamicArgs[i]) {
+			x.what = false
 			return parse.Invocation{}, false
 		}
 	}
+	x.what = false
 	if len(words) == 0 {
 		return parse.Invocation{}, false
 	}
@@ -288,8 +432,11 @@ func (x *expander) expandWord(src string, at parse.Pos, pos []string, havePos bo
 	}
 	// splitInto adds an unquoted expansion's value, split on white space.
 	splitInto := func(v string) bool {
-		if x.ifs || strings.ContainsAny(v, "*?[") {
+		if strings.ContainsAny(v, "*?[") {
 			return false
+		}
+		if x.ifs {
+			return x.splitIFS(v, at, &cur, &curSet, flush)
 		}
 		parts := strings.Fields(v)
 		if len(parts) == 0 {
@@ -358,6 +505,15 @@ func (x *expander) expandWord(src string, at parse.Pos, pos []string, havePos bo
 			}
 			return arr, name[len(name)-2] == '@', next, true
 		}
+		if ref, ok := strings.CutPrefix(name, "!"); ok && validEnvName(ref) {
+			// ${!ref}: the variable ref names, when ref holds a plain
+			// name (a subscript in it would be evaluated: not resolved).
+			target, arr, ok := x.value(ref, at)
+			if !ok || arr != nil || !validEnvName(target) {
+				return nil, false, 0, false
+			}
+			name = target
+		}
 		if !validEnvName(name) {
 			return nil, false, 0, false
 		}
@@ -408,6 +564,15 @@ func (x *expander) expandWord(src string, at parse.Pos, pos []string, havePos bo
 				case '`':
 					return nil, false
 				case '$':
+					if i+1 < len(src) && src[i+1] == '(' && !strings.HasPrefix(src[i:], "$((") {
+						out, next, ok := x.substitution(src, i, at, pos, havePos)
+						if !ok {
+							return nil, false
+						}
+						cur.WriteString(out)
+						i = next
+						continue
+					}
 					vals, list, next, ok := param(i + 1)
 					if !ok {
 						return nil, false
@@ -440,6 +605,12 @@ func (x *expander) expandWord(src string, at parse.Pos, pos []string, havePos bo
 				curSet = true
 			}
 			i += 2
+		case c == '$' && i+1 < len(src) && src[i+1] == '(' && !strings.HasPrefix(src[i:], "$(("):
+			out, next, ok := x.substitution(src, i, at, pos, havePos)
+			if !ok || !splitInto(out) {
+				return nil, false
+			}
+			i = next
 		case c == '$':
 			vals, _, next, ok := param(i + 1)
 			if !ok {
@@ -465,45 +636,437 @@ func (x *expander) expandWord(src string, at parse.Pos, pos []string, havePos bo
 	return fields, true
 }
 
-// commandArgCode returns the commands in the shell code some git commands
-// take as an argument (git submodule foreach CMD, git rebase --exec CMD),
-// which parse does not read.
-func commandArgCode(inv *parse.Invocation) []parse.Invocation {
-	if inv.Dynamic || commandName(inv.Name) != "git" {
+// splitIFS adds the unquoted value v to the word being built (cur, with
+// flush ending a field) split by the IFS the script set before at: an IFS
+// of only white space (IFS=$'\n') or of only other characters (IFS=,).
+// A mixed or unknown IFS does not resolve.
+func (x *expander) splitIFS(v string, at parse.Pos, cur *strings.Builder, curSet *bool, flush func()) bool {
+	ifs, arr, ok := x.value("IFS", at)
+	if !ok || x.ifsDynamic || arr != nil {
+		return false
+	}
+	if ifs == "" {
+		cur.WriteString(v) // no splitting at all
+		return true
+	}
+	white := strings.Trim(ifs, " \t\n") == ""
+	if !white && strings.ContainsAny(ifs, " \t\n") {
+		return false
+	}
+	in := func(c byte) bool { return strings.IndexByte(ifs, c) >= 0 }
+	if v == "" {
+		return true
+	}
+	if white {
+		parts := strings.FieldsFunc(v, func(r rune) bool { return r < 128 && in(byte(r)) })
+		if len(parts) == 0 {
+			return true
+		}
+		if in(v[0]) {
+			flush()
+		}
+		for k, p := range parts {
+			if k > 0 {
+				flush()
+			}
+			cur.WriteString(p)
+		}
+		if in(v[len(v)-1]) {
+			flush()
+		}
+		return true
+	}
+	// Each delimiter ends a field, empty ones included; one at the very
+	// end adds no empty field after it.
+	start := 0
+	for i := 0; i < len(v); i++ {
+		if in(v[i]) {
+			cur.WriteString(v[start:i])
+			*curSet = true
+			flush()
+			start = i + 1
+		}
+	}
+	cur.WriteString(v[start:])
+	return true
+}
+
+// substitution resolves the command substitution $(...) at src[i]: its
+// output, when the command is echo or printf with words that resolve (the
+// usual way to hide a name: $(echo rm), "$(printf 'r%s' m)"), and the
+// index after it. Anything else does not resolve.
+func (x *expander) substitution(src string, i int, at parse.Pos, pos []string, havePos bool) (string, int, bool) {
+	end := closingParen(src, i+2)
+	if end < 0 || x.depth >= 2 || !x.what {
+		return "", 0, false
+	}
+	text := strings.TrimLeft(src[i+2:end], " \t")
+	if !strings.HasPrefix(text, "echo") && !strings.HasPrefix(text, "printf") {
+		return "", 0, false // parsed only when it can resolve
+	}
+	inner, err := parseScript(text)
+	if err != nil || len(inner.Invocations) != 1 || len(inner.Assignments) != 0 {
+		return "", 0, false
+	}
+	inv := &inner.Invocations[0]
+	if inv.Dynamic || len(inv.Redirects) > 0 || len(inv.Via) > 0 || len(inv.Env) > 0 || inv.InlineCode != nil || inv.Background || inv.Function || inv.PipedInto {
+		return "", 0, false
+	}
+	x.depth++
+	var args []string
+	for k, a := range inv.Args {
+		if inv.DynamicArgs != nil && inv.DynamicArgs[k] {
+			ws, ok := x.expandWord(a, at, pos, havePos)
+			if !ok {
+				x.depth--
+				return "", 0, false
+			}
+			args = append(args, ws...)
+			continue
+		}
+		args = append(args, a)
+	}
+	x.depth--
+	var out string
+	var ok bool
+	switch inv.Name {
+	case "echo":
+		out, ok = echoOutput(args)
+	case "printf":
+		out, ok = printfOutput(args)
+	}
+	if !ok || strings.IndexByte(out, 0) >= 0 { // bash drops NULs from $(...), with a warning
+		return "", 0, false
+	}
+	return strings.TrimRight(out, "\n"), end + 1, true
+}
+
+// closingParen returns the index of the ) that closes the ( before src[i],
+// skipping quoted text, or -1.
+func closingParen(src string, i int) int {
+	depth := 1
+	for ; i < len(src); i++ {
+		switch src[i] {
+		case '\\':
+			i++
+		case '\'':
+			j := strings.IndexByte(src[i+1:], '\'')
+			if j < 0 {
+				return -1
+			}
+			i += j + 1
+		case '"':
+			for i++; i < len(src) && src[i] != '"'; i++ {
+				if src[i] == '\\' {
+					i++
+				}
+			}
+		case '(':
+			depth++
+		case ')':
+			depth--
+			if depth == 0 {
+				return i
+			}
+		}
+	}
+	return -1
+}
+
+// echoOutput is what bash's echo prints for args (without xpg_echo), when
+// that is plain: -e and backslashes are left unresolved.
+func echoOutput(args []string) (string, bool) {
+	for len(args) > 0 && (args[0] == "-n" || args[0] == "-E") {
+		args = args[1:]
+	}
+	for _, a := range args {
+		if strings.HasPrefix(a, "-") && strings.Trim(a[1:], "neE") == "" && len(a) > 1 || strings.ContainsRune(a, '\\') {
+			return "", false
+		}
+	}
+	return strings.Join(args, " ") + "\n", true
+}
+
+// printfOutput is what bash's printf prints for args, for formats of
+// literal text, %s, %% and the escapes \n, \t and \\; others do not resolve.
+func printfOutput(args []string) (string, bool) {
+	if len(args) == 0 || args[0] == "-v" || args[0] == "--" {
+		return "", false
+	}
+	format, vals := args[0], args[1:]
+	var b strings.Builder
+	for round := 0; ; round++ {
+		used := 0
+		for i := 0; i < len(format); i++ {
+			switch c := format[i]; {
+			case c == '\\' && i+1 < len(format):
+				i++
+				switch format[i] {
+				case 'n':
+					b.WriteByte('\n')
+				case 't':
+					b.WriteByte('\t')
+				case '\\':
+					b.WriteByte('\\')
+				case '0':
+					b.WriteByte(0)
+				default:
+					return "", false
+				}
+			case c == '%' && i+1 < len(format):
+				i++
+				switch format[i] {
+				case '%':
+					b.WriteByte('%')
+				case 's':
+					if used < len(vals) {
+						b.WriteString(vals[used])
+					}
+					used++
+				default:
+					return "", false
+				}
+			case c == '%' || c == '\\':
+				return "", false
+			default:
+				b.WriteByte(c)
+			}
+		}
+		if used == 0 || used >= len(vals) || round > 64 {
+			break
+		}
+		vals = vals[used:]
+	}
+	if b.Len() > 4096 {
+		return "", false
+	}
+	return b.String(), true
+}
+
+// commandArgCode returns the commands other commands run from their
+// arguments, which parse does not read: the shell code some git commands
+// take (git submodule foreach CMD, git rebase --exec CMD), the command git
+// bisect run runs, and the program a launcher runs by its package or
+// module name (python -m twine, npx vsce, uvx ruff, pipx run x).
+func commandArgCode(inv *parse.Invocation) (out []parse.Invocation) {
+	if inv.Dynamic {
 		return nil
 	}
 	var code []string
-	for k, a := range inv.Args {
-		switch {
-		case a == "foreach" && k > 0 && inv.Args[k-1] == "submodule":
-			code = append(code, strings.Join(inv.Args[k+1:], " "))
-		case (a == "-x" || a == "--exec") && k+1 < len(inv.Args):
-			code = append(code, inv.Args[k+1])
-		case strings.HasPrefix(a, "--exec="):
-			code = append(code, a[len("--exec="):])
+	via := commandName(inv.Name)
+	switch via {
+	case "git":
+		for k, a := range inv.Args {
+			switch {
+			case a == "foreach" && k > 0 && inv.Args[k-1] == "submodule":
+				code = append(code, strings.Join(inv.Args[k+1:], " "))
+			case a == "run" && k > 0 && inv.Args[k-1] == "bisect":
+				code = append(code, shellQuote(inv.Args[k+1:]))
+			case (a == "-x" || a == "--exec") && k+1 < len(inv.Args):
+				code = append(code, inv.Args[k+1])
+			case strings.HasPrefix(a, "--exec="):
+				code = append(code, a[len("--exec="):])
+			}
+		}
+	case "printf", "test", "[", "read", "unset", "declare", "typeset", "local", "readonly", "let":
+		return subscriptCode(inv)
+	default:
+		c, direct := launched(inv)
+		code = append(code, c...)
+		if direct != nil {
+			direct.Pos = inv.Pos
+			direct.Via = append(append([]string(nil), inv.Via...), via)
+			defer func() { out = append(out, *direct) }()
 		}
 	}
-	var out []parse.Invocation
 	for _, c := range code {
 		inner, err := parseScript(c)
 		if err != nil {
-			out = append(out, parse.Invocation{Name: c, Dynamic: true, Pos: inv.Pos, Via: []string{"git"}})
+			out = append(out, parse.Invocation{Name: c, Dynamic: true, Pos: inv.Pos, Via: []string{via}})
 			continue
 		}
 		for _, x := range inner.Invocations {
 			x.Pos = inv.Pos
-			x.Via = append(append([]string(nil), inv.Via...), append([]string{"git"}, x.Via...)...)
+			x.Via = append(append([]string(nil), inv.Via...), append([]string{via}, x.Via...)...)
 			out = append(out, x)
 		}
 	}
 	return out
 }
 
+// subscriptCode returns the commands in the array subscripts of the static
+// arguments of a builtin that takes a variable name or an arithmetic
+// expression (printf -v 'a[$(cmd)]', test -v, read, unset, declare, let):
+// bash evaluates the subscript, and so runs the command substitution in it,
+// though the word itself was quoted.
+func subscriptCode(inv *parse.Invocation) []parse.Invocation {
+	var out []parse.Invocation
+	for k, a := range inv.Args {
+		if inv.DynamicArgs != nil && inv.DynamicArgs[k] || !hasSubscriptCode(a) {
+			continue
+		}
+		if commandName(inv.Name) == "let" {
+			a = unquoteSimple(a) // let's arguments come as written: arithmetic
+		}
+		for _, x := range codeInValue(parse.Assignment{Name: "_", Value: a, Pos: inv.Pos}) {
+			x.Via = append(append([]string(nil), inv.Via...), append([]string{commandName(inv.Name)}, x.Via...)...)
+			out = append(out, x)
+		}
+		if len(out) > maxExpansions {
+			break
+		}
+	}
+	return out
+}
+
+// hasSubscriptCode: a word with a command substitution after a [.
+func hasSubscriptCode(w string) bool {
+	i := strings.IndexByte(w, '[')
+	return i >= 0 && (strings.Contains(w[i:], "$(") || strings.Contains(w[i:], "`"))
+}
+
+func subscriptArg(inv *parse.Invocation) bool {
+	for k, a := range inv.Args {
+		if !(inv.DynamicArgs != nil && inv.DynamicArgs[k]) && hasSubscriptCode(a) {
+			return true
+		}
+	}
+	return false
+}
+
+// launched returns the command a launcher runs: python -m MODULE ARGS runs
+// MODULE; npx, pnpx, bunx, uvx, pipx run, npm exec, pnpm dlx and yarn dlx
+// run the command of the package they name (its name without scope or
+// version), or shell code given with -c. A dynamic word before the name
+// ends the search: the command is then the launcher's own, judged as it is.
+func launched(inv *parse.Invocation) (code []string, direct *parse.Invocation) {
+	from := func(k int, name string) *parse.Invocation {
+		d := &parse.Invocation{Name: name, Args: inv.Args[k:]}
+		if inv.DynamicArgs != nil {
+			d.DynamicArgs = inv.DynamicArgs[k:]
+		}
+		return d
+	}
+	name := commandName(inv.Name)
+	args := inv.Args
+	dyn := func(k int) bool { return inv.DynamicArgs != nil && inv.DynamicArgs[k] }
+	switch {
+	case strings.TrimRight(name, "0123456789.") == "python" || strings.TrimRight(name, "0123456789.") == "pypy":
+		for k := 0; k < len(args); k++ {
+			a := args[k]
+			switch {
+			case dyn(k) || a == "-c" || !strings.HasPrefix(a, "-") || a == "-":
+				return nil, nil
+			case a == "-m" && k+1 < len(args) && !dyn(k+1):
+				return nil, from(k+2, args[k+1])
+			case strings.HasPrefix(a, "-m") && len(a) > 2:
+				return nil, from(k+1, a[2:])
+			case a == "-W" || a == "-X":
+				k++
+			}
+		}
+		return nil, nil
+	case name == "npx" || name == "pnpx" || name == "bunx" || name == "uvx":
+	case (name == "pipx" || name == "pnpm" || name == "yarn" || name == "npm" || name == "bun") && len(args) > 0:
+		switch args[0] {
+		case "run", "dlx", "exec", "x":
+			if name == "npm" && args[0] != "exec" && args[0] != "x" || (name == "pnpm" || name == "yarn" || name == "bun") && args[0] == "run" {
+				return nil, nil // npm run SCRIPT: a script of package.json
+			}
+			off := len(inv.Args) - len(args) + 1
+			args = args[1:]
+			dyn = func(k int) bool { return inv.DynamicArgs != nil && inv.DynamicArgs[k+off] }
+		default:
+			return nil, nil
+		}
+	default:
+		return nil, nil
+	}
+	off := len(inv.Args) - len(args)
+	for k := 0; k < len(args); k++ {
+		a := args[k]
+		switch {
+		case dyn(k):
+			return code, nil
+		case a == "--":
+			continue
+		case a == "-c" || a == "--call":
+			if k+1 < len(args) && !dyn(k+1) {
+				code = append(code, args[k+1])
+			}
+			k++
+		case a == "-p" || a == "--package" || a == "--from" || a == "--with" || a == "--python" || a == "--spec" || a == "--pip-args" || a == "--index-url":
+			k++
+		case strings.HasPrefix(a, "-"):
+		default:
+			return code, from(off+k+1, packageCommand(a))
+		}
+	}
+	return code, nil
+}
+
+// packageCommand is the command a package spec names: @vscode/vsce@2 is vsce.
+func packageCommand(spec string) string {
+	if i := strings.LastIndexByte(spec, '/'); i >= 0 && strings.HasPrefix(spec, "@") {
+		spec = spec[i+1:]
+	}
+	if i := strings.IndexByte(spec[min(1, len(spec)):], '@'); i >= 0 {
+		spec = spec[:i+min(1, len(spec))]
+	}
+	if i := strings.IndexAny(spec, "=<>[~"); i > 0 { // ruff==0.5, pkg[extra]
+		spec = spec[:i]
+	}
+	return spec
+}
+
+// shellQuote writes words as shell code that gives back the same words.
+func shellQuote(words []string) string {
+	var b strings.Builder
+	for k, w := range words {
+		if k > 0 {
+			b.WriteByte(' ')
+		}
+		if w != "" && strings.IndexFunc(w, func(r rune) bool {
+			return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_./=:,+@%", r))
+		}) < 0 {
+			b.WriteString(w)
+			continue
+		}
+		b.WriteByte('\'')
+		b.WriteString(strings.ReplaceAll(w, "'", `'\''`))
+		b.WriteByte('\'')
+	}
+	return b.String()
+}
+
 func anyCommandArg(invs []parse.Invocation) bool {
 	for i := range invs {
-		if !invs[i].Dynamic && commandName(invs[i].Name) == "git" {
+		if invs[i].Dynamic {
+			continue
+		}
+		switch n := commandName(invs[i].Name); {
+		case n == "git":
 			for _, a := range invs[i].Args {
-				if a == "foreach" || a == "-x" || a == "--exec" || strings.HasPrefix(a, "--exec=") {
+				if a == "foreach" || a == "-x" || a == "--exec" || a == "bisect" || strings.HasPrefix(a, "--exec=") {
+					return true
+				}
+			}
+		case n == "printf" || n == "test" || n == "[" || n == "read" || n == "unset" || n == "declare" || n == "typeset" || n == "local" || n == "readonly" || n == "let":
+			if subscriptArg(&invs[i]) {
+				return true
+			}
+		case n == "npx" || n == "pnpx" || n == "bunx" || n == "uvx":
+			return true
+		case n == "pipx" || n == "pnpm" || n == "yarn" || n == "npm" || n == "bun":
+			if len(invs[i].Args) > 0 {
+				switch invs[i].Args[0] {
+				case "run", "dlx", "exec", "x":
+					return true
+				}
+			}
+		case strings.HasPrefix(n, "python") || strings.HasPrefix(n, "pypy"):
+			for _, a := range invs[i].Args {
+				if strings.HasPrefix(a, "-m") {
 					return true
 				}
 			}

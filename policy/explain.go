@@ -11,7 +11,7 @@ import (
 // Explain writes, in plain words for a reviewer, what p lets a command do:
 // the sandbox, the environment, the default verdict and every rule.
 func (p *Policy) Explain(w io.Writer) {
-	s := p.Sandbox
+	s := p.Sandbox.WithDefaults()
 	fmt.Fprintf(w, "Policy %s (version %d)\n\n", p.Source, p.Version)
 	if len(p.Layers) > 0 {
 		fmt.Fprintln(w, "Layers (each later one merged over the ones before):")
@@ -25,11 +25,11 @@ func (p *Policy) Explain(w io.Writer) {
 	}
 	fmt.Fprintln(w, "Sandbox (enforced by the kernel):")
 	switch s.Filesystem {
-	case "read-only":
+	case FilesystemReadOnly:
 		fmt.Fprintln(w, "  - Files: nothing is writable except a private TMPDIR.")
-	case "workspace-write":
+	case FilesystemWorkspaceWrite:
 		fmt.Fprintln(w, "  - Files: the working directory, a private TMPDIR and the project's own build cache (~/.cache/stockade/build/NAME-HASH) are writable; the rest is read-only.")
-	case "off":
+	case FilesystemOff:
 		fmt.Fprintln(w, "  - Files: NOT confined; the command may write anywhere the user can.")
 	}
 	if len(s.WritableRoots) > 0 {
@@ -47,12 +47,12 @@ func (p *Policy) Explain(w io.Writer) {
 	}
 	fmt.Fprintf(w, "  - Protected (read-only where the host can mount them so, else every change is reported): .git/hooks, .git/config, .git/info/attributes, the policy file%s.\n",
 		strings.Join(append([]string{""}, s.Protected...), ", "))
-	if s.Network == "on" {
+	if s.Network == NetworkOn {
 		fmt.Fprintln(w, "  - Network: ON; the command may connect anywhere.")
 	} else {
 		fmt.Fprintln(w, "  - Network: off (no TCP, UDP, DNS or raw sockets).")
 	}
-	if s.UnixSockets == "allow" {
+	if s.UnixSockets == UnixSocketsAllow {
 		fmt.Fprintln(w, "  - Unix sockets: allowed (docker.sock, ssh-agent and the like are reachable).")
 	} else {
 		fmt.Fprintln(w, "  - Unix sockets: new ones refused.")
@@ -62,7 +62,7 @@ func (p *Policy) Explain(w io.Writer) {
 	} else {
 		fmt.Fprintf(w, "  - At most %d processes where the host can enforce it (the default).\n", DefaultMaxProcesses)
 	}
-	if s.Enforce == "best-effort" {
+	if s.Enforce == EnforceBestEffort {
 		fmt.Fprintln(w, "  - Enforcement: best-effort; on hosts that lack a feature the command runs anyway, with a report.")
 	} else {
 		fmt.Fprintln(w, "  - Enforcement: strict; where the host cannot enforce all of this, nothing runs.")

@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -267,14 +268,6 @@ func mergeLayers(files []layerFile, verifyExamples bool) (*Policy, error) {
 	return out, nil
 }
 
-// Strictness of the [sandbox] values, least strict first.
-var sandboxStrictness = map[string][]string{
-	"filesystem":   {"off", "workspace-write", "read-only"},
-	"network":      {"on", "allowlist", "off"},
-	"unix_sockets": {"allow", "deny"},
-	"enforce":      {"best-effort", "strict"},
-}
-
 // mergeLayer merges file p (checked by v) into out. names holds the rule
 // names of the layers merged so far.
 func (out *Policy) mergeLayer(p *Policy, v *validator, f layerFile, names map[string]bool) {
@@ -309,17 +302,17 @@ func (out *Policy) mergeLayer(p *Policy, v *validator, f layerFile, names map[st
 			out.Default = p.Default
 		}
 	}
-	for _, e := range sandboxEnums {
-		val := *e.get(&p.Sandbox)
-		if !contains(e.values, val) {
+	for _, c := range SandboxChoices {
+		val := *c.field(&p.Sandbox)
+		if !c.Allows(val) {
 			continue // unset, or reported by prepare
 		}
-		cur := *e.get(&out.Sandbox)
-		if order := sandboxStrictness[e.key]; f.restricted && slices.Index(order, val) < slices.Index(order, cur) {
-			restricted("sandbox."+e.key, fmt.Sprintf("%s = %q is less strict than %q", e.key, val, cur))
+		cur := cmp.Or(*c.field(&out.Sandbox), c.Default)
+		if f.restricted && c.Looser(val, cur) {
+			restricted("sandbox."+c.Key, fmt.Sprintf("%s = %q is less strict than %q", c.Key, val, cur))
 			continue
 		}
-		*e.get(&out.Sandbox) = val
+		*c.field(&out.Sandbox) = val
 	}
 	if n := p.Sandbox.MaxProcesses; n > 0 {
 		if f.restricted && out.Sandbox.MaxProcesses > 0 && n > out.Sandbox.MaxProcesses {

@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/pelletier/go-toml/v2"
 	"github.com/pelletier/go-toml/v2/unstable"
@@ -84,18 +85,6 @@ func Parse(data []byte, name string) (*Policy, error) {
 	return parsePolicy(data, name, true)
 }
 
-// Enum values of the [sandbox] table.
-var sandboxEnums = []struct {
-	key    string
-	get    func(*Sandbox) *string
-	values []string
-}{
-	{"filesystem", func(s *Sandbox) *string { return &s.Filesystem }, []string{"read-only", "workspace-write", "off"}},
-	{"network", func(s *Sandbox) *string { return &s.Network }, []string{"off", "allowlist", "on"}},
-	{"unix_sockets", func(s *Sandbox) *string { return &s.UnixSockets }, []string{"deny", "allow"}},
-	{"enforce", func(s *Sandbox) *string { return &s.Enforce }, []string{"strict", "best-effort"}},
-}
-
 func parsePolicy(data []byte, name string, verifyExamples bool) (*Policy, error) {
 	return mergeLayers([]layerFile{{kind: LayerCommandLine, path: name, data: data}}, verifyExamples)
 }
@@ -129,14 +118,14 @@ func (p *Policy) prepare(v *validator, trusted, verifyExamples bool) (*Policy, e
 	if p.Default != "" && !p.Default.valid() {
 		v.add("default", fmt.Sprintf("default is %q: want allow, ask or deny", p.Default), "")
 	}
-	for _, e := range sandboxEnums {
-		val := *e.get(&p.Sandbox)
-		if val != "" && !contains(e.values, val) {
-			v.add("sandbox."+e.key, fmt.Sprintf("%s is %q: want %s", e.key, val, strings.Join(e.values, " or ")), suggest(val, e.values))
+	for _, c := range SandboxChoices {
+		val := *c.field(&p.Sandbox)
+		if val != "" && !c.Allows(val) {
+			v.add("sandbox."+c.Key, c.problem(val), suggest(val, c.Values))
 		}
 	}
 	if p.Sandbox.MaxProcesses < 0 {
-		v.add("sandbox.max_processes", "max_processes is negative: want 0 (the default bound) or more", "")
+		v.add("sandbox.max_processes", maxProcessesProblem, "")
 	}
 	for _, k := range []struct {
 		key   string
@@ -198,9 +187,7 @@ func (p *Policy) prepare(v *validator, trusted, verifyExamples bool) (*Policy, e
 		if r.Reason == "" && r.Decision != Allow {
 			v.add(key, fmt.Sprintf("rule %q has no reason: say why, for the person who reads the decision", r.Name), "")
 		}
-		r.Matcher.compile(func(k, msg string) {
-			v.add(joinKey(key, k), fmt.Sprintf("rule %q: %s", r.Name, msg), "")
-		}, trusted)
+		r.Matcher.compile(reporter{v: v, index: i, rule: r.Name}, trusted)
 	}
 	if len(v.errs) > before || (len(v.errs) > 0 && !verifyExamples && !v.collect) {
 		return nil, v.errs // rules that do not compile cannot be tried on their examples
@@ -411,27 +398,43 @@ func decodeErrors(err error, file string) error {
 		line, col := de.Position()
 		if k := de.Key(); len(k) == 1 && k[0] == "network" {
 			return Errors{{File: file, Line: line, Col: col, Msg: "network is a table here ([network] allow = [...])",
-				Hint: `the network mode is a key of [sandbox]: [sandbox] network = "off" | "allowlist" | "on"`}}
+				Hint: `the network mode is a key of [sandbox]: [sandbox] network = "` + strings.Join(SandboxChoice("network").Values, `" | "`) + `"`}}
 		}
 		return Errors{{File: file, Line: line, Col: col, Msg: typeMessage(strings.TrimPrefix(de.Error(), "toml: "), de.Key())}}
 	}
 	return Errors{{File: file, Msg: err.Error()}}
 }
 
-// goTypeMismatch matches go-toml's type errors, which name Go types and fields.
-var goTypeMismatch = regexp.MustCompile(`^cannot decode TOML (.+?) into (?:struct field (\S+) of type )?(\S+)$`)
+// goTypeMismatch matches go-toml's type errors, which name Go types and fields
+// (compiled on first use: most runs meet no type error).
+var goTypeMismatch = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^cannot decode TOML (.+?) into (?:struct field (\S+) of type )?(\S+)$`)
+})
 
-// policyTypes are the structs a policy file decodes into, by their Go names.
-var policyTypes = map[string]reflect.Type{
-	"policy.Policy": reflect.TypeFor[Policy](), "policy.Rule": reflect.TypeFor[Rule](),
-	"policy.Matcher": reflect.TypeFor[Matcher](), "policy.Sandbox": reflect.TypeFor[Sandbox](),
-	"policy.Env": reflect.TypeFor[Env](),
-}
+// policyTypes are the structs a policy file decodes into, by their Go names
+// ("policy.Sandbox"), found from Policy by its toml-tagged fields.
+var policyTypes = func() map[string]reflect.Type {
+	types := map[string]reflect.Type{}
+	var walk func(t reflect.Type)
+	walk = func(t reflect.Type) {
+		if _, seen := types[t.String()]; seen {
+			return
+		}
+		types[t.String()] = t
+		for _, f := range tomlFields(t) {
+			if ft := structOf(f.Type); ft != nil {
+				walk(ft)
+			}
+		}
+	}
+	walk(reflect.TypeFor[Policy]())
+	return types
+}()
 
 // typeMessage says a type error in the policy file's own words: the key, what
 // it must hold, and what the file gave, without Go's type names.
 func typeMessage(msg string, key []string) string {
-	m := goTypeMismatch.FindStringSubmatch(msg)
+	m := goTypeMismatch().FindStringSubmatch(msg)
 	if m == nil {
 		return msg
 	}
@@ -473,31 +476,71 @@ func tomlKey(field string) string {
 	if !ok {
 		return ""
 	}
+	return tomlName(f)
+}
+
+// knownKeys lists the keys allowed in the table at path, for suggestions:
+// the toml tags of the schema's types (schema.go), so a new key is known as
+// soon as its field is.
+func knownKeys(path []string) []string {
+	t := reflect.TypeFor[Policy]()
+	for _, k := range path {
+		f, ok := tomlField(t, k)
+		if !ok {
+			return nil
+		}
+		if t = structOf(f.Type); t == nil {
+			return nil
+		}
+	}
+	var keys []string
+	for _, f := range tomlFields(t) {
+		keys = append(keys, tomlName(f))
+	}
+	return keys
+}
+
+// tomlFields are the fields of struct t a policy file may set, in order;
+// an embedded struct without a tag (Rule's Matcher) gives its own.
+func tomlFields(t reflect.Type) []reflect.StructField {
+	var out []reflect.StructField
+	for i := range t.NumField() {
+		f := t.Field(i)
+		switch {
+		case !f.IsExported() || tomlName(f) == "-":
+		case f.Anonymous && f.Tag.Get("toml") == "":
+			out = append(out, tomlFields(f.Type)...)
+		default:
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// tomlField is the field of struct t for key.
+func tomlField(t reflect.Type, key string) (reflect.StructField, bool) {
+	for _, f := range tomlFields(t) {
+		if tomlName(f) == key {
+			return f, true
+		}
+	}
+	return reflect.StructField{}, false
+}
+
+func tomlName(f reflect.StructField) string {
 	return strings.Split(f.Tag.Get("toml"), ",")[0]
 }
 
-// knownKeys lists the keys allowed in the table at path, for suggestions.
-func knownKeys(path []string) []string {
-	top := []string{"version", "extends", "default", "sandbox", "network", "env", "rule"}
-	if len(path) == 0 {
-		return top
+// structOf is the struct a value of type t holds ([]*Rule: Rule), or nil.
+func structOf(t reflect.Type) reflect.Type {
+	for t.Kind() == reflect.Pointer || t.Kind() == reflect.Slice {
+		t = t.Elem()
 	}
-	switch path[0] {
-	case "sandbox":
-		return []string{"filesystem", "writable_roots", "readable_roots", "deny_read", "network", "unix_sockets", "enforce", "max_processes", "protected"}
-	case "network":
-		return []string{"allow"}
-	case "env":
-		return []string{"keep", "scrub", "set"}
-	case "rule":
-		keys := []string{"name", "decision", "reason", "override", "examples", "not_examples"}
-		return append(keys, matcherKeys...)
+	if t.Kind() != reflect.Struct {
+		return nil
 	}
-	return nil
+	return t
 }
-
-var matcherKeys = []string{"command", "subcommand", "flags", "not_flags", "args", "last_arg", "not_args", "args_regex",
-	"writes", "reads", "deletes", "executes", "reads_denied", "executes_created", "program_unseen", "code", "script", "dynamic", "dynamic_args", "piped_into", "background", "endless_loop", "recursive", "env", "via", "upstream", "inside", "after"}
 
 // suggest returns a "did you mean" hint for the closest of known to s.
 func suggest(s string, known []string) string {

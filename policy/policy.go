@@ -6,15 +6,6 @@ import (
 	"github.com/stockade/stockade/parse"
 )
 
-// Verdict is the outcome for a script.
-type Verdict string
-
-const (
-	Allow Verdict = "allow"
-	Ask   Verdict = "ask"
-	Deny  Verdict = "deny"
-)
-
 // rank orders verdicts by strictness; an unknown verdict ranks as deny.
 func (v Verdict) rank() int {
 	switch v {
@@ -45,32 +36,6 @@ const (
 	RuleDefault    = "default"     // no rule matched: the policy's default verdict
 	RuleParseError = "parse-error" // the script could not be parsed: always deny
 )
-
-// Policy is a loaded policy file.
-type Policy struct {
-	Version int `toml:"version" json:"version"`
-	// Extends is "" or "built-in": the file is merged over the built-in
-	// policy; "none": the built-in rules are left out (see layers.go).
-	Extends string `toml:"extends" json:"extends,omitempty"`
-	// Default is the verdict for an invocation no rule matches: allow, ask or deny.
-	Default Verdict `toml:"default" json:"default"`
-	Sandbox Sandbox `toml:"sandbox" json:"sandbox"`
-	Network Network `toml:"network" json:"network"`
-	Env     Env     `toml:"env" json:"env"`
-	Rules   []*Rule `toml:"rule" json:"rules"`
-	Source  string  `toml:"-" json:"source"` // file path, or "default"
-
-	byName   map[string][]int // rules whose command list names this base name literally
-	anyName  []int            // rules with a glob command pattern or none
-	homeDir  string           // expands ~ and $HOME in arguments; "" leaves them literal
-	examples bool             // examples were verified at load
-	// overrides is set when some rule overrides another by name; judge then
-	// collects every match instead of keeping the strictest as it goes.
-	overrides bool
-	denyRead  []string // Sandbox.DenyRead in the form of effect paths; see readsDenied
-	// Layers lists where the merged policy came from, in merge order.
-	Layers []LayerInfo `toml:"-" json:"layers,omitempty"`
-}
 
 var (
 	defaultOnce   sync.Once

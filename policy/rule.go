@@ -4,139 +4,265 @@ import (
 	"fmt"
 	"path"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 
 	"github.com/stockade/stockade/parse"
 )
 
-// Rule is one [[rule]] of a policy file: a matcher, and what to decide when it
-// matches. Every key the matcher sets must hold (AND); within a list key any
-// element may hold (OR), except flags, where every entry must be present.
-type Rule struct {
-	Name     string  `toml:"name" json:"name"`
-	Decision Verdict `toml:"decision" json:"decision"`
-	Reason   string  `toml:"reason" json:"reason"`
-	// Override names a rule of an earlier layer that this rule takes the
-	// place of, for the invocations this rule matches: the only way an allow
-	// beats a stricter rule.
-	Override string `toml:"override" json:"override,omitempty"`
-	// Origin says which layer (and file) the rule comes from.
-	Origin string `toml:"-" json:"origin,omitempty"`
-	Matcher
-	// Examples are scripts this rule must match and the policy must give
-	// Decision; NotExamples are scripts this rule must not match. Load fails
-	// otherwise.
-	Examples    []string `toml:"examples" json:"examples,omitempty"`
-	NotExamples []string `toml:"not_examples" json:"not_examples,omitempty"`
-}
-
-// Matcher says which invocations a rule applies to. The zero Matcher is not
-// valid: a rule must set at least one key.
-type Matcher struct {
-	// Command: globs on the command's base name ("rm", "mkfs*", "python3*").
-	// A pattern with a / is matched against the command word as written, when
-	// that has a / too: a file run by its path ("./*", "/tmp/**"; ** crosses
-	// directories). Empty: any command.
-	Command []string `toml:"command" json:"command,omitempty"`
-	// Subcommand: globs on the first operand ("push" of git push), found
-	// after the options, skipping the values of options known to take one.
-	Subcommand []string `toml:"subcommand" json:"subcommand,omitempty"`
-	// Flags: every entry must be present. An entry lists alternatives with
-	// "|": a single letter is a short option, alone or combined (-r, -rf,
-	// -fr); a longer name is a long option (--force, --force=x, and any
-	// abbreviation --forc); a name written with its dash ("-delete") is that
-	// exact word or word=value, as in find and dd.
-	Flags []string `toml:"flags" json:"flags,omitempty"`
-	// NotFlags: the rule does not match if any of these is present. An
-	// abbreviation that could stand for a Flags entry counts for it, not here.
-	NotFlags []string `toml:"not_flags" json:"not_flags,omitempty"`
-	// Args: globs, one of which some argument must match. "*" stays within a
-	// path segment, "**" crosses them. Patterns starting with /, ~, $HOME or .
-	// are paths: the argument is cleaned (/usr/../ is /) and ~, $HOME and the
-	// home directory are one. The value of --opt=value is tried too.
-	Args []string `toml:"args" json:"args,omitempty"`
-	// LastArg: globs, one of which the last operand must match (the target of
-	// cp, mv, ln, install, rsync), with the same path handling as Args.
-	LastArg []string `toml:"last_arg" json:"last_arg,omitempty"`
-	// NotArgs: the rule does not match if any argument matches one of these globs.
-	NotArgs []string `toml:"not_args" json:"not_args,omitempty"`
-	// ArgsRegex: regular expressions (RE2), one of which some argument must match.
-	ArgsRegex []string `toml:"args_regex" json:"args_regex,omitempty"`
-	// Writes and Reads: globs on the paths the command writes and reads:
-	// the targets of output (>, >>, &>, >|, <>) and input (<) redirections,
-	// and the effects the analysis derives from its operands and options
-	// (tee FILE, cp SRC DST, curl -o FILE, sed -i FILE ...), resolved
-	// against the script's cd's; with the same path handling as Args.
-	Writes []string `toml:"writes" json:"writes,omitempty"`
-	Reads  []string `toml:"reads" json:"reads,omitempty"`
-	// Deletes and Executes: globs on the paths the command removes and runs,
-	// as the effects analysis derives them (effects.go): operands by the
-	// command's signature, resolved against the script's cd's.
-	Deletes  []string `toml:"deletes" json:"deletes,omitempty"`
-	Executes []string `toml:"executes" json:"executes,omitempty"`
-	// ReadsDenied: the command reads (or runs) a path on the policy's
-	// deny_read list or inside one, whatever the command.
-	ReadsDenied *bool `toml:"reads_denied" json:"reads_denied,omitempty"`
-	// ExecutesCreated: the command runs a file an earlier command of the
-	// script wrote or downloaded.
-	ExecutesCreated *bool `toml:"executes_created" json:"executes_created,omitempty"`
-	// ProgramUnseen: the command runs a program the analysis cannot read:
-	// a shell or interpreter reading it from a redirection, /dev/stdin, a
-	// process substitution or a dynamic here-string, or an option that
-	// names a program (tar -I, rsync -e, man -P, sort --compress-program).
-	ProgramUnseen *bool `toml:"program_unseen" json:"program_unseen,omitempty"`
-	// Script: the whole script, word for word (white space around it
-	// aside); one of these must be it. The advice printed for an ask uses it,
-	// so that the rule allows exactly the command that was asked about.
-	Script []string `toml:"script" json:"script,omitempty"`
-	// Code: regular expressions on inline interpreter code (python -c, node -e,
-	// perl -e, bash -c ...), one of which must match.
-	Code []string `toml:"code" json:"code,omitempty"`
-	// Dynamic: the command word is known only at run time ($cmd, $(...)).
-	Dynamic *bool `toml:"dynamic" json:"dynamic,omitempty"`
-	// PipedInto: standard input comes from an earlier command of a pipeline.
-	PipedInto *bool `toml:"piped_into" json:"piped_into,omitempty"`
-	// DynamicArgs: some argument is known only at run time ($x, $(...)).
-	DynamicArgs *bool `toml:"dynamic_args" json:"dynamic_args,omitempty"`
-	// Background: the command runs asynchronously (cmd &).
-	Background *bool `toml:"background" json:"background,omitempty"`
-	// EndlessLoop: the invocation is in the body of a loop that never ends
-	// (while true, until false, for ((;;))).
-	EndlessLoop *bool `toml:"endless_loop" json:"endless_loop,omitempty"`
-	// Recursive: the command calls a shell function it is inside of, directly
-	// or through other functions that call each other.
-	Recursive *bool `toml:"recursive" json:"recursive,omitempty"`
-	// Env: regular expressions on NAME=VALUE assignments given to the command
-	// alone (FOO=1 cmd, env FOO=1 cmd), one of which must match.
-	Env []string `toml:"env" json:"env,omitempty"`
-	// Via: globs on where the invocation sits ("<(...)", "$(...)", "eval", "sudo").
-	Via []string `toml:"via" json:"via,omitempty"`
-	// Upstream: an earlier command of the same pipeline matches this matcher
-	// (curl ... | sh).
-	Upstream *Matcher `toml:"upstream" json:"upstream,omitempty"`
-	// Inside: the invocation is the output of a $(...) or <(...) substitution
-	// handed to a command that matches this matcher (bash <(curl ...)).
-	Inside *Matcher `toml:"inside" json:"inside,omitempty"`
-	// After: an earlier command of the same script matches this matcher
-	// (curl -o x ...; ./x): two ordinary steps that together run a download.
-	After *Matcher `toml:"after" json:"after,omitempty"`
-
-	c *compiled
-}
-
-// compiled is the prepared form of a Matcher. Regular expressions are compiled
-// on first use, so loading a policy stays cheap.
+// compiled is the prepared form of a Matcher: a test for each key it sets,
+// in the order of matchKeys.
 type compiled struct {
-	names                            []namePattern
-	flags                            [][]flagAlt
-	notFlags                         [][]flagAlt
-	args, notArgs, lastArg           []glob
-	writes, reads, deletes, executes []glob
-	argsRe, codeRe, envRe            lazyRegexps
-	subcommand, via                  []glob
-	longNames                        map[string]bool // long names in flags, for abbreviation preference; nil if none
-	hasInside, hasUpstream, hasAfter bool
+	tests []keyTest
+	buf   [3]keyTest // where tests starts: most rules set three keys or fewer
+}
+
+// matchKey is how one key of Matcher (schema.go) is checked, prepared and
+// tried on an invocation.
+type matchKey struct {
+	key string
+	// prepare returns the test of m's value of the key, reporting bad values
+	// with k.problem; set is false when m does not set the key.
+	prepare func(m *Matcher, k keyCompiler) (t keyTest, set bool)
+	// holds reports whether the key, prepared in t, holds for invocation i
+	// of the script, whose arguments are a.
+	holds func(ctx *scriptCtx, i int, a *argv, t *keyTest) bool
+}
+
+// keyTest is one key of a compiled matcher: its matchKey and its value in the
+// prepared form that kind of key takes.
+type keyTest struct {
+	of        *matchKey
+	want      bool            // a true-or-false key
+	globs     []glob          // a key of glob patterns
+	re        *lazyRegexps    // a key of regular expressions
+	sub       *Matcher        // a key that holds a matcher
+	names     []namePattern   // command
+	scripts   []string        // script
+	flags     [][]flagAlt     // flags, not_flags
+	longNames map[string]bool // not_flags: the long names of flags, which an abbreviation counts for; nil if none
+}
+
+// keyCompiler reports the problems of one key and says whether the policy is
+// trusted (the built-in one, whose regular expressions are compiled on first
+// use rather than checked at load).
+type keyCompiler struct {
+	key     string
+	rep     reporter
+	trusted bool
+}
+
+func (k keyCompiler) problem(key, msg string) { k.rep.problem(key, msg) }
+
+// reporter reports the problems of the matcher of rule number index to v,
+// at its key under "rule.INDEX" and path ("upstream" for the matcher of that
+// key). It is a value, not a closure, so that compiling a policy allocates
+// nothing per rule for it.
+type reporter struct {
+	v     *validator
+	index int
+	path  string
+	rule  string // the rule's name
+}
+
+func (r reporter) problem(key, msg string) {
+	at := joinKey(joinKey("rule."+strconv.Itoa(r.index), r.path), key)
+	r.v.add(at, fmt.Sprintf("rule %q: %s", r.rule, msg), "")
+}
+
+// matchKeys are the keys of a matcher, in the order they are tried (cheap
+// ones first): a rule matches an invocation when every key it sets holds.
+// Adding a matcher key is its field in schema.go and its entry here;
+// TestMatchKeysAreTheSchema fails when one is missing. (Set in init: the
+// keys that hold a matcher compile it, which reads this table.)
+var matchKeys []matchKey
+
+func init() {
+	matchKeys = []matchKey{
+		{key: "command",
+			prepare: func(m *Matcher, k keyCompiler) (t keyTest, set bool) {
+				for _, n := range m.Command {
+					if n == "" {
+						k.problem(k.key, "empty command name")
+					} else if _, err := path.Match(n, ""); err != nil {
+						k.problem(k.key, fmt.Sprintf("bad glob %q", n))
+					}
+				}
+				t.names = compileNames(m.Command)
+				return t, len(m.Command) > 0
+			},
+			holds: func(ctx *scriptCtx, i int, a *argv, t *keyTest) bool {
+				return matchName(t.names, a.name, ctx.invs[i].Name)
+			}},
+		{key: "script",
+			prepare: func(m *Matcher, k keyCompiler) (t keyTest, set bool) {
+				t.scripts = m.Script
+				return t, len(m.Script) > 0
+			},
+			holds: func(ctx *scriptCtx, i int, a *argv, t *keyTest) bool {
+				return ctx.text != nil && contains(t.scripts, strings.TrimSpace(*ctx.text))
+			}},
+		boolKey("dynamic", func(m *Matcher) *bool { return m.Dynamic },
+			func(ctx *scriptCtx, i int, a *argv) bool { return ctx.invs[i].Dynamic }),
+		boolKey("piped_into", func(m *Matcher) *bool { return m.PipedInto },
+			func(ctx *scriptCtx, i int, a *argv) bool { return ctx.invs[i].PipedInto }),
+		boolKey("dynamic_args", func(m *Matcher) *bool { return m.DynamicArgs },
+			func(ctx *scriptCtx, i int, a *argv) bool { return a.dynamicArg }),
+		boolKey("background", func(m *Matcher) *bool { return m.Background },
+			func(ctx *scriptCtx, i int, a *argv) bool { return ctx.invs[i].Background }),
+		boolKey("endless_loop", func(m *Matcher) *bool { return m.EndlessLoop },
+			func(ctx *scriptCtx, i int, a *argv) bool { return ctx.invs[i].EndlessLoop }),
+		boolKey("recursive", func(m *Matcher) *bool { return m.Recursive },
+			func(ctx *scriptCtx, i int, a *argv) bool { return ctx.recursive(&ctx.invs[i], a.name) }),
+		regexpKey("env", func(m *Matcher) []string { return m.Env },
+			func(ctx *scriptCtx, i int, a *argv, re *lazyRegexps) bool { return anyString(ctx.invs[i].Env, re.any) }),
+		globKey("subcommand", func(m *Matcher) []string { return m.Subcommand },
+			func(ctx *scriptCtx, i int, a *argv, g []glob) bool {
+				return a.subcommand != "" && anyGlob(g, a.subcommand, "")
+			}),
+		{key: "flags",
+			prepare: func(m *Matcher, k keyCompiler) (t keyTest, set bool) {
+				t.flags = compileFlags(m.Flags, k.key, k.problem)
+				return t, len(m.Flags) > 0
+			},
+			holds: func(ctx *scriptCtx, i int, a *argv, t *keyTest) bool {
+				for _, alts := range t.flags {
+					if !a.hasFlag(alts, nil) {
+						return false
+					}
+				}
+				return true
+			}},
+		{key: "not_flags",
+			prepare: func(m *Matcher, k keyCompiler) (t keyTest, set bool) {
+				if len(m.NotFlags) == 0 {
+					return t, false
+				}
+				t.flags = compileFlags(m.NotFlags, k.key, k.problem)
+				for _, alts := range compileFlags(m.Flags, "flags", func(string, string) {}) {
+					for _, a := range alts {
+						if a.long != "" {
+							if t.longNames == nil {
+								t.longNames = map[string]bool{}
+							}
+							t.longNames[a.long] = true
+						}
+					}
+				}
+				return t, true
+			},
+			holds: func(ctx *scriptCtx, i int, a *argv, t *keyTest) bool {
+				for _, alts := range t.flags {
+					if a.hasFlag(alts, t.longNames) {
+						return false
+					}
+				}
+				return true
+			}},
+		globKey("args", func(m *Matcher) []string { return m.Args },
+			func(ctx *scriptCtx, i int, a *argv, g []glob) bool { return a.anyArgGlob(g, ctx.home) }),
+		globKey("last_arg", func(m *Matcher) []string { return m.LastArg },
+			func(ctx *scriptCtx, i int, a *argv, g []glob) bool {
+				return len(a.positionals) > 0 && anyGlob(g, a.positionals[len(a.positionals)-1], ctx.home)
+			}),
+		globKey("not_args", func(m *Matcher) []string { return m.NotArgs },
+			func(ctx *scriptCtx, i int, a *argv, g []glob) bool { return !a.anyArgGlob(g, ctx.home) }),
+		regexpKey("args_regex", func(m *Matcher) []string { return m.ArgsRegex },
+			func(ctx *scriptCtx, i int, a *argv, re *lazyRegexps) bool { return a.anyArg(re.any) }),
+		globKey("writes", func(m *Matcher) []string { return m.Writes },
+			func(ctx *scriptCtx, i int, a *argv, g []glob) bool {
+				return anyRedirect(&ctx.invs[i], true, g, ctx.home) || ctx.anyEffect(i, effWrite, g)
+			}),
+		globKey("reads", func(m *Matcher) []string { return m.Reads },
+			func(ctx *scriptCtx, i int, a *argv, g []glob) bool {
+				return anyRedirect(&ctx.invs[i], false, g, ctx.home) || ctx.anyEffect(i, effRead, g)
+			}),
+		globKey("deletes", func(m *Matcher) []string { return m.Deletes },
+			func(ctx *scriptCtx, i int, a *argv, g []glob) bool { return ctx.anyEffect(i, effDelete, g) }),
+		globKey("executes", func(m *Matcher) []string { return m.Executes },
+			func(ctx *scriptCtx, i int, a *argv, g []glob) bool { return ctx.anyEffect(i, effExec, g) }),
+		boolKey("reads_denied", func(m *Matcher) *bool { return m.ReadsDenied },
+			func(ctx *scriptCtx, i int, a *argv) bool { return ctx.readsDenied(i) }),
+		boolKey("executes_created", func(m *Matcher) *bool { return m.ExecutesCreated },
+			func(ctx *scriptCtx, i int, a *argv) bool { return ctx.executesCreated(i) }),
+		boolKey("program_unseen", func(m *Matcher) *bool { return m.ProgramUnseen },
+			func(ctx *scriptCtx, i int, a *argv) bool { return ctx.programUnseen(i) }),
+		regexpKey("code", func(m *Matcher) []string { return m.Code },
+			func(ctx *scriptCtx, i int, a *argv, re *lazyRegexps) bool {
+				return ctx.invs[i].InlineCode != nil && re.any(ctx.invs[i].InlineCode.Code)
+			}),
+		globKey("via", func(m *Matcher) []string { return m.Via },
+			func(ctx *scriptCtx, i int, a *argv, g []glob) bool { return anyVia(g, ctx.invs[i].Via) }),
+		matcherKey("upstream", func(m *Matcher) *Matcher { return m.Upstream },
+			func(ctx *scriptCtx, i int, a *argv, m *Matcher) bool { return ctx.upstreamMatches(i, m) }),
+		matcherKey("inside", func(m *Matcher) *Matcher { return m.Inside },
+			func(ctx *scriptCtx, i int, a *argv, m *Matcher) bool { return ctx.insideMatches(i, m) }),
+		matcherKey("after", func(m *Matcher) *Matcher { return m.After },
+			func(ctx *scriptCtx, i int, a *argv, m *Matcher) bool { return ctx.afterMatches(i, m) }),
+	}
+}
+
+// boolKey is a key set to true or false: it holds when the invocation's
+// property, got, has that value.
+func boolKey(key string, field func(*Matcher) *bool, got func(ctx *scriptCtx, i int, a *argv) bool) matchKey {
+	return matchKey{key: key,
+		prepare: func(m *Matcher, k keyCompiler) (t keyTest, set bool) {
+			if b := field(m); b != nil {
+				t.want = *b
+				return t, true
+			}
+			return t, false
+		},
+		holds: func(ctx *scriptCtx, i int, a *argv, t *keyTest) bool { return got(ctx, i, a) == t.want }}
+}
+
+// globKey is a key that lists glob patterns, compiled at load.
+func globKey(key string, field func(*Matcher) []string, holds func(ctx *scriptCtx, i int, a *argv, g []glob) bool) matchKey {
+	return matchKey{key: key,
+		prepare: func(m *Matcher, k keyCompiler) (t keyTest, set bool) {
+			t.globs = compileGlobs(field(m), k.key, k.problem)
+			return t, len(field(m)) > 0
+		},
+		holds: func(ctx *scriptCtx, i int, a *argv, t *keyTest) bool { return holds(ctx, i, a, t.globs) }}
+}
+
+// regexpKey is a key that lists regular expressions (RE2), checked at load
+// unless trusted, and compiled on first use.
+func regexpKey(key string, field func(*Matcher) []string, holds func(ctx *scriptCtx, i int, a *argv, re *lazyRegexps) bool) matchKey {
+	return matchKey{key: key,
+		prepare: func(m *Matcher, k keyCompiler) (t keyTest, set bool) {
+			src := field(m)
+			if len(src) == 0 {
+				return t, false
+			}
+			for _, s := range src {
+				if k.trusted {
+					break
+				}
+				if _, err := regexp.Compile(s); err != nil {
+					k.problem(k.key, fmt.Sprintf("bad regular expression %q: %v", s, err))
+				}
+			}
+			t.re = &lazyRegexps{src: src}
+			return t, true
+		},
+		holds: func(ctx *scriptCtx, i int, a *argv, t *keyTest) bool { return holds(ctx, i, a, t.re) }}
+}
+
+// matcherKey is a key that holds a matcher of its own, tried on another
+// invocation of the script.
+func matcherKey(key string, field func(*Matcher) *Matcher, holds func(ctx *scriptCtx, i int, a *argv, m *Matcher) bool) matchKey {
+	return matchKey{key: key,
+		prepare: func(m *Matcher, k keyCompiler) (t keyTest, set bool) {
+			t.sub = field(m)
+			if t.sub == nil {
+				return t, false
+			}
+			t.sub.compile(reporter{k.rep.v, k.rep.index, joinKey(k.rep.path, k.key), k.rep.rule}, k.trusted)
+			return t, true
+		},
+		holds: func(ctx *scriptCtx, i int, a *argv, t *keyTest) bool { return holds(ctx, i, a, t.sub) }}
 }
 
 type flagAlt struct {
@@ -169,81 +295,23 @@ func (l *lazyRegexps) any(s string) bool {
 	return false
 }
 
-// empty reports whether the matcher sets no key.
-func (m *Matcher) empty() bool {
-	return len(m.Command) == 0 && len(m.Subcommand) == 0 && len(m.Flags) == 0 && len(m.NotFlags) == 0 &&
-		len(m.Args) == 0 && len(m.LastArg) == 0 && len(m.NotArgs) == 0 && len(m.ArgsRegex) == 0 && len(m.Writes) == 0 &&
-		len(m.Reads) == 0 && len(m.Code) == 0 && len(m.Script) == 0 && len(m.Deletes) == 0 && len(m.Executes) == 0 &&
-		m.ReadsDenied == nil && m.ExecutesCreated == nil && m.ProgramUnseen == nil && m.Dynamic == nil && m.PipedInto == nil &&
-		len(m.Via) == 0 && m.Upstream == nil && m.Inside == nil && m.After == nil && m.Background == nil && m.EndlessLoop == nil && m.DynamicArgs == nil &&
-		m.Recursive == nil && len(m.Env) == 0
-}
-
-// compile checks and prepares m. Problems are returned as (key, message) pairs.
+// compile checks and prepares m: a test for each key it sets. Problems go to rep.
 //
 // With trusted set (the built-in policy, checked by the tests), regular
 // expressions are not compiled here but on first use, which keeps start-up cheap.
-func (m *Matcher) compile(problem func(key, msg string), trusted bool) {
+func (m *Matcher) compile(rep reporter, trusted bool) {
 	c := &compiled{}
+	c.tests = c.buf[:0]
 	m.c = c
-	if m.empty() {
-		problem("", "the rule matches nothing: set command, args, writes, code or another match key")
-	}
-	for _, n := range m.Command {
-		if n == "" {
-			problem("command", "empty command name")
-		} else if _, err := path.Match(n, ""); err != nil {
-			problem("command", fmt.Sprintf("bad glob %q", n))
+	for k := range matchKeys {
+		mk := &matchKeys[k]
+		if t, set := mk.prepare(m, keyCompiler{key: mk.key, rep: rep, trusted: trusted}); set {
+			t.of = mk
+			c.tests = append(c.tests, t)
 		}
 	}
-	c.names = compileNames(m.Command)
-	c.subcommand = compileGlobs(m.Subcommand, "subcommand", problem)
-	c.via = compileGlobs(m.Via, "via", problem)
-	c.args = compileGlobs(m.Args, "args", problem)
-	c.notArgs = compileGlobs(m.NotArgs, "not_args", problem)
-	c.lastArg = compileGlobs(m.LastArg, "last_arg", problem)
-	c.writes = compileGlobs(m.Writes, "writes", problem)
-	c.reads = compileGlobs(m.Reads, "reads", problem)
-	c.deletes = compileGlobs(m.Deletes, "deletes", problem)
-	c.executes = compileGlobs(m.Executes, "executes", problem)
-	c.flags = compileFlags(m.Flags, "flags", problem)
-	c.notFlags = compileFlags(m.NotFlags, "not_flags", problem)
-	for _, alts := range c.flags {
-		for _, a := range alts {
-			if a.long != "" {
-				if c.longNames == nil {
-					c.longNames = map[string]bool{}
-				}
-				c.longNames[a.long] = true
-			}
-		}
-	}
-	for _, key := range []struct {
-		name string
-		src  []string
-		dst  *lazyRegexps
-	}{{"args_regex", m.ArgsRegex, &c.argsRe}, {"code", m.Code, &c.codeRe}, {"env", m.Env, &c.envRe}} {
-		for _, s := range key.src {
-			if trusted {
-				break
-			}
-			if _, err := regexp.Compile(s); err != nil {
-				problem(key.name, fmt.Sprintf("bad regular expression %q: %v", s, err))
-			}
-		}
-		key.dst.src = key.src
-	}
-	if m.Upstream != nil {
-		c.hasUpstream = true
-		m.Upstream.compile(func(k, msg string) { problem(joinKey("upstream", k), msg) }, trusted)
-	}
-	if m.Inside != nil {
-		c.hasInside = true
-		m.Inside.compile(func(k, msg string) { problem(joinKey("inside", k), msg) }, trusted)
-	}
-	if m.After != nil {
-		c.hasAfter = true
-		m.After.compile(func(k, msg string) { problem(joinKey("after", k), msg) }, trusted)
+	if len(c.tests) == 0 {
+		rep.problem("", "the rule matches nothing: set command, args, writes, code or another match key")
 	}
 }
 
@@ -281,8 +349,8 @@ func compileFlags(entries []string, key string, problem func(key, msg string)) [
 	return out
 }
 
-// names returns the literal command names of m, or nil if any of them is a glob
-// (or m has none): such rules are tried for every invocation.
+// literalNames returns the literal command names of m, or nil if any of them
+// is a glob (or m has none): such rules are tried for every invocation.
 func (m *Matcher) literalNames() []string {
 	if len(m.Command) == 0 {
 		return nil
@@ -295,97 +363,13 @@ func (m *Matcher) literalNames() []string {
 	return m.Command
 }
 
-// match reports whether the rule matches invocation i of the script.
+// match reports whether every key of m holds for invocation i of the script.
 func (m *Matcher) match(ctx *scriptCtx, i int, a *argv) bool {
-	c := m.c
-	inv := &ctx.invs[i]
-	if len(c.names) > 0 && !matchName(c.names, a.name, inv.Name) {
-		return false
-	}
-	if len(m.Script) > 0 && (ctx.text == nil || !contains(m.Script, strings.TrimSpace(*ctx.text))) {
-		return false
-	}
-	if m.Dynamic != nil && *m.Dynamic != inv.Dynamic {
-		return false
-	}
-	if m.PipedInto != nil && *m.PipedInto != inv.PipedInto {
-		return false
-	}
-	if m.DynamicArgs != nil && *m.DynamicArgs != a.dynamicArg {
-		return false
-	}
-	if m.Background != nil && *m.Background != inv.Background {
-		return false
-	}
-	if m.EndlessLoop != nil && *m.EndlessLoop != inv.EndlessLoop {
-		return false
-	}
-	if m.Recursive != nil && *m.Recursive != ctx.recursive(inv, a.name) {
-		return false
-	}
-	if len(c.envRe.src) > 0 && !anyString(inv.Env, c.envRe.any) {
-		return false
-	}
-	if len(c.subcommand) > 0 && (a.subcommand == "" || !anyGlob(c.subcommand, a.subcommand, "")) {
-		return false
-	}
-	for _, alts := range c.flags {
-		if !a.hasFlag(alts, nil) {
+	for k := range m.c.tests {
+		t := &m.c.tests[k]
+		if !t.of.holds(ctx, i, a, t) {
 			return false
 		}
-	}
-	for _, alts := range c.notFlags {
-		if a.hasFlag(alts, c.longNames) {
-			return false
-		}
-	}
-	if len(c.args) > 0 && !a.anyArgGlob(c.args, ctx.home) {
-		return false
-	}
-	if len(c.lastArg) > 0 && (len(a.positionals) == 0 || !anyGlob(c.lastArg, a.positionals[len(a.positionals)-1], ctx.home)) {
-		return false
-	}
-	if len(c.notArgs) > 0 && a.anyArgGlob(c.notArgs, ctx.home) {
-		return false
-	}
-	if len(c.argsRe.src) > 0 && !a.anyArg(c.argsRe.any) {
-		return false
-	}
-	if len(c.writes) > 0 && !anyRedirect(inv, true, c.writes, ctx.home) && !ctx.anyEffect(i, effWrite, c.writes) {
-		return false
-	}
-	if len(c.reads) > 0 && !anyRedirect(inv, false, c.reads, ctx.home) && !ctx.anyEffect(i, effRead, c.reads) {
-		return false
-	}
-	if len(c.deletes) > 0 && !ctx.anyEffect(i, effDelete, c.deletes) {
-		return false
-	}
-	if len(c.executes) > 0 && !ctx.anyEffect(i, effExec, c.executes) {
-		return false
-	}
-	if m.ReadsDenied != nil && *m.ReadsDenied != ctx.readsDenied(i) {
-		return false
-	}
-	if m.ExecutesCreated != nil && *m.ExecutesCreated != ctx.executesCreated(i) {
-		return false
-	}
-	if m.ProgramUnseen != nil && *m.ProgramUnseen != ctx.programUnseen(i) {
-		return false
-	}
-	if len(c.codeRe.src) > 0 && (inv.InlineCode == nil || !c.codeRe.any(inv.InlineCode.Code)) {
-		return false
-	}
-	if len(c.via) > 0 && !anyVia(c.via, inv.Via) {
-		return false
-	}
-	if c.hasUpstream && !ctx.upstreamMatches(i, m.Upstream) {
-		return false
-	}
-	if c.hasInside && !ctx.insideMatches(i, m.Inside) {
-		return false
-	}
-	if c.hasAfter && !ctx.afterMatches(i, m.After) {
-		return false
 	}
 	return true
 }

@@ -31,12 +31,16 @@ type signature struct {
 	// (getopt_long); tools that parse options otherwise match whole names.
 	abbrev bool
 	// optionFiles: options whose value is a file the command reads (r),
-	// writes (w) or runs (x): curl -o FILE, dd of=FILE, tar -F SCRIPT.
+	// writes (w) or runs (x): curl -o FILE, dd of=FILE, tar -F SCRIPT; X: a
+	// file read as configuration that names programs to run (ssh -F).
 	optionFiles map[string]byte
 	// patternFirst: the first operand is a pattern or program, not a file,
 	// unless one of patternOpts gives it (grep -e, awk -f, sed -e).
 	patternFirst bool
 	patternOpts  string
+	// impliedReads: options that make the command read a store of its own
+	// (gpg --export-secret-keys reads the private keys under ~/.gnupg).
+	impliedReads map[string]string
 }
 
 var (
@@ -59,24 +63,28 @@ var signatures = map[string]*signature{
 	"uniq": readAll, "cut": readAll, "paste": readAll, "fold": readAll, "fmt": readAll, "rev": readAll, "expand": readAll, "column": readAll,
 	"md5sum": readAll, "sha1sum": readAll, "sha256sum": readAll, "sha512sum": readAll, "b2sum": readAll, "cksum": readAll,
 	"diff": readAll, "cmp": readAll, "comm": readAll, "file": readAll, "iconv": readAll, "gzip": readAll, "bzip2": readAll, "xz": readAll, "zstd": readAll,
-	"zcat": readAll, "zless": readAll, "gpg": readAll, "split": readAll, "pr": readAll, "look": readAll,
+	"zcat": readAll, "zless": readAll, "gpg": {reads: all, abbrev: true, valueShort: "oruk", valueLong: []string{"output", "recipient", "local-user", "homedir", "keyring", "secret-keyring"},
+		impliedReads: map[string]string{"export-secret-keys": "~/.gnupg/private-keys-v1.d", "export-secret-subkeys": "~/.gnupg/private-keys-v1.d", "export-ssh-key": "~/.gnupg/private-keys-v1.d"}}, "split": readAll, "pr": readAll, "look": readAll,
 	"grep": grepLike, "egrep": grepLike, "fgrep": grepLike, "zgrep": grepLike, "rg": {reads: all, patternFirst: true, patternOpts: "ef", valueShort: "efgtTmABCMj", valueLong: []string{"regexp", "file", "glob", "type", "type-not", "max-count", "pre", "pre-glob", "replace"}, optionFiles: map[string]byte{"pre": 'x'}},
 	"ag":  {reads: all, patternFirst: true},
 	"awk": {reads: all, patternFirst: true, patternOpts: "fe", valueShort: "Fvf", abbrev: true}, "gawk": {reads: all, patternFirst: true, patternOpts: "fe", valueShort: "Fvf", abbrev: true},
 	"sed": {reads: all, patternFirst: true, patternOpts: "ef", valueShort: "efl", abbrev: true},
 	"jq":  {reads: all, patternFirst: true, valueLong: []string{"arg", "argjson", "slurpfile", "rawfile", "indent"}}, "yq": {reads: all, patternFirst: true},
-	"vi": {reads: all, writes: all}, "vim": {reads: all, writes: all}, "nvim": {reads: all, writes: all}, "nano": {reads: all, writes: all}, "emacs": {reads: all, writes: all},
+	"vi": {reads: all, writes: all}, "ex": {reads: all, writes: all}, "vimdiff": {reads: all, writes: all}, "gvim": {reads: all, writes: all}, "rvim": {reads: all}, "rview": {reads: all}, "ed": {reads: all, writes: all, valueShort: "p"},
+	"sqlite3": {reads: first}, "sqlite": {reads: first},
+	"sftp": {valueShort: "BbcDFiJloPRSs", optionFiles: map[string]byte{"S": 'x', "D": 'x', "F": 'X', "b": 'r'}},
+	"ssh":  {valueShort: "BbcDEeFIiJLlmOopQRSWw", optionFiles: map[string]byte{"F": 'X', "E": 'w'}}, "vim": {reads: all, writes: all}, "nvim": {reads: all, writes: all}, "nano": {reads: all, writes: all}, "emacs": {reads: all, writes: all},
 	"cp": copyLike, "install": {reads: butLast, writes: last, valueShort: "tSmogS", valueLong: []string{"target-directory", "mode", "owner", "group", "suffix"}, abbrev: true},
 	"mv": moveLike, "ln": {writes: last, valueShort: "tS", valueLong: []string{"target-directory", "suffix"}, abbrev: true},
 	"rsync": {reads: butLast, writes: last, valueShort: "eBfT", valueLong: []string{"rsh", "rsync-path", "exclude", "include", "filter", "files-from", "temp-dir", "partial-dir", "backup-dir", "log-file", "password-file", "chown", "chmod"}, abbrev: true, optionFiles: map[string]byte{"e": 'x', "rsh": 'x', "rsync-path": 'x'}},
-	"scp":   {reads: butLast, writes: last, valueShort: "cFiloPSJ", optionFiles: map[string]byte{"S": 'x', "F": 'r', "i": 'r'}},
+	"scp":   {reads: butLast, writes: last, valueShort: "cFiloPSJ", optionFiles: map[string]byte{"S": 'x', "F": 'X', "i": 'r'}},
 	"tee":   writeAll, "touch": {writes: all, valueShort: "dtr", valueLong: []string{"date", "reference"}, abbrev: true}, "mkdir": {writes: all, valueShort: "m", valueLong: []string{"mode"}, abbrev: true},
 	"truncate": {writes: all, valueShort: "sr", valueLong: []string{"size", "reference"}, abbrev: true},
 	"chmod":    {writes: afterMode, abbrev: true}, "chown": {writes: afterMode, abbrev: true}, "chgrp": {writes: afterMode, abbrev: true}, "chattr": {writes: afterMode},
 	"rm": deleteAll, "unlink": deleteAll, "rmdir": deleteAll, "shred": {deletes: all, writes: all, valueShort: "ns", valueLong: []string{"iterations", "size", "random-source"}, abbrev: true},
 	"source": {execs: first}, ".": {execs: first},
 	"sh": {execs: first}, "bash": {execs: first}, "dash": {execs: first}, "zsh": {execs: first}, "ksh": {execs: first}, "fish": {execs: first},
-	"python": {execs: first, valueShort: "WX"}, "python3": {execs: first, valueShort: "WX"}, "ruby": {execs: first, valueShort: "rICE"}, "perl": {execs: first},
+	"python": {execs: first, valueShort: "WX"}, "python3": {execs: first, valueShort: "WX"}, "ruby": {execs: first, valueShort: "rICE"}, "perl": {execs: first, valueShort: "eEIMm"},
 	"node": {execs: first, valueShort: "r", valueLong: []string{"require", "import", "loader"}}, "php": {execs: first}, "lua": {execs: first}, "Rscript": {execs: first},
 	"curl": {valueShort: "oTdHXuAeEKrmwxyYzbcDF", valueLong: []string{"output", "upload-file", "data", "data-binary", "data-raw", "data-urlencode", "header", "request", "user", "user-agent", "referer", "config", "cookie", "cookie-jar", "dump-header", "form", "proxy", "max-time", "connect-timeout", "retry", "cert", "key", "cacert", "trace", "trace-ascii", "stderr", "write-out"},
 		abbrev: true, optionFiles: map[string]byte{"o": 'w', "output": 'w', "T": 'r', "upload-file": 'r', "K": 'r', "config": 'r', "c": 'w', "cookie-jar": 'w', "D": 'w', "dump-header": 'w', "trace": 'w', "stderr": 'w'}},

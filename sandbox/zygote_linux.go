@@ -34,7 +34,7 @@ func zygoteMain() int {
 	term := make(chan os.Signal, 1)
 	signal.Notify(term, syscall.SIGTERM)
 
-	buf := make([]byte, maxPacket)
+	buf := packetBuffer()
 	n, _, _, _, err := unix.Recvmsg(z.sock, buf, nil, 0)
 	var req request
 	if err == nil {
@@ -94,8 +94,8 @@ func zygoteMain() int {
 		err error
 	}
 	packets := make(chan packet)
+	idle := idleRelease()
 	go func() {
-		buf := make([]byte, maxPacket)
 		oob := make([]byte, unix.CmsgSpace(4*8))
 		for {
 			n, oobn, _, _, err := unix.Recvmsg(z.sock, buf, oob, unix.MSG_CMSG_CLOEXEC)
@@ -132,6 +132,7 @@ func zygoteMain() int {
 			z.killAll()
 			return 0
 		}
+		idle(len(z.running) > 0)
 	}
 }
 

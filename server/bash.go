@@ -23,7 +23,7 @@ func bashTool(description string) mcp.Tool {
 		mcp.WithString("description", mcp.Description("A few words on what the command does, for the log.")),
 		mcp.WithString("mode", mcp.Enum("default", "slow", "background"),
 			mcp.Description("default: the normal timeout; slow: the longest allowed timeout (10 minutes), for builds and test suites; background: the same as run_in_background.")),
-		mcp.WithRawOutputSchema(bashSchema),
+		mcp.WithRawOutputSchema(bashSchema()),
 		mcp.WithDestructiveHintAnnotation(true),
 		mcp.WithOpenWorldHintAnnotation(false),
 	)

@@ -2,6 +2,7 @@ package server
 
 import (
 	"encoding/json"
+	"sync"
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/stockade/stockade/pipeline"
@@ -11,8 +12,9 @@ import (
 // bashSchema is the output schema of the bash tool: pipeline.Result, with the
 // values its status and decision take. Every bash result fits it, whether it
 // completed, started a background task or ran nothing; the fields each status
-// sets are in the descriptions.
-var bashSchema = func() json.RawMessage {
+// sets are in the descriptions. Built on first use: every stockade process
+// (`run`, `version`) links this package, and only `serve` needs it.
+var bashSchema = sync.OnceValue(func() json.RawMessage {
 	s := schemaFor[pipeline.Result]()
 	s.Properties["status"].Enum = []any{pipeline.Completed, pipeline.Running, pipeline.Failed}
 	s.Properties["decision"].Enum = []any{policy.Allow, policy.Ask, policy.Deny}
@@ -21,7 +23,7 @@ var bashSchema = func() json.RawMessage {
 		panic(err)
 	}
 	return b
-}()
+})
 
 // schemaFor is the JSON schema of T, as mcp.WithOutputSchema would make it.
 func schemaFor[T any]() *jsonschema.Schema {

@@ -23,7 +23,7 @@ best-effort could run it, 2 when strict enforcement would refuse it.
 `
 
 // modes are the filesystem modes doctor shows side by side.
-var modes = []string{"read-only", "workspace-write", "off"}
+var modes = policy.SandboxChoice("filesystem").Values
 
 // doctorResult is what `stockade doctor --json` prints.
 type doctorResult struct {
@@ -196,11 +196,11 @@ func printDoctor(w io.Writer, res doctorResult) {
 	}
 	tw.Flush()
 
-	s := res.Sandbox
+	s := res.Sandbox.WithDefaults()
 	fmt.Fprintf(w, "\npolicy: %s (enforce = %q, network = %q, unix_sockets = %q, max_processes = %d)\n\n",
-		res.Policy, orDefault(s.Enforce, "strict"), orDefault(s.Network, "off"), orDefault(s.UnixSockets, "deny"), s.MaxProcesses)
+		res.Policy, s.Enforce, s.Network, s.UnixSockets, s.MaxProcesses)
 
-	mine := orDefault(s.Filesystem, "workspace-write")
+	mine := s.Filesystem
 	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprint(tw, "protection")
 	for _, m := range modes {
@@ -245,13 +245,6 @@ func printDoctor(w io.Writer, res doctorResult) {
 	case "refused":
 		fmt.Fprintln(w, "strict: commands would be refused on this host (see the error below)")
 	}
-}
-
-func orDefault(v, d string) string {
-	if v == "" {
-		return d
-	}
-	return v
 }
 
 // printServeDiff lists the protections stockade serve's sessions get

@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -50,12 +51,15 @@ func (fs *flags) helpHint() string {
 	return fmt.Sprintf("run 'stockade %s --help' for the flags", fs.Name())
 }
 
-// singleDash is how the flag package names a flag in its errors.
-var singleDash = regexp.MustCompile(`(flag(?: provided but not defined:)?) -([a-z][a-z-]+)`)
+// singleDash is how the flag package names a flag in its errors (compiled
+// on first use: only a flag mistake needs it).
+var singleDash = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(flag(?: provided but not defined:)?) -([a-z][a-z-]+)`)
+})
 
 // gnuFlagText rewrites the flag package's "-name" as the "--name" this CLI shows.
 func gnuFlagText(msg string) string {
-	msg = singleDash.ReplaceAllString(msg, "$1 --$2")
+	msg = singleDash().ReplaceAllString(msg, "$1 --$2")
 	msg = strings.Replace(msg, "flag provided but not defined:", "unknown flag", 1)
 	return msg
 }

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/stockade/stockade/degrade"
+	"github.com/stockade/stockade/hostfacts"
 	"github.com/stockade/stockade/internal/envlist"
 	"github.com/stockade/stockade/netproxy"
 	"github.com/stockade/stockade/pipeline"
@@ -69,6 +70,9 @@ func cmdRun(args []string, io stdio) int {
 		command = pipeline.Command{Script: *script}
 		argv = []string{supervise.DetectShell().Path, "-c", *script}
 	}
+
+	early := warmUp(sf)
+	defer early.discard()
 
 	// The sandboxed child starts now and waits for its command, so its
 	// start-up overlaps the policy work below; it runs nothing unless allowed.
@@ -172,7 +176,7 @@ func cmdRun(args []string, io stdio) int {
 	// served inside it.
 	var netns *os.File
 	if st.Spec.NetNS {
-		if netns, err = sandbox.NewNetNS(); err != nil {
+		if netns, err = early.netNS(); err != nil {
 			printError(io.err, fmt.Errorf("the network namespace: %w", err))
 			return finish(pipeline.Fail(err, st.Workdir), exitFailed)
 		}
@@ -214,6 +218,59 @@ func cmdRun(args []string, io stdio) int {
 		return finish(r, exitTimeout)
 	}
 	return finish(r, *r.ExitCode)
+}
+
+// warmUp starts, each on a thread of its own, the set-up that does not
+// depend on what the policy says, so that on a machine with a core to spare
+// it overlaps with the state directory and the policy layers instead of
+// following them: loading the built-in policy, detecting the host, and as
+// root (unless --network on) the network namespace a command gets under the
+// default policy. Nothing is applied here; a namespace no spec asks for is
+// closed unused.
+func warmUp(sf sandboxFlags) *earlyWork {
+	go policy.Default()
+	if sf.hostFile == "" {
+		go hostfacts.Detect()
+	}
+	w := &earlyWork{}
+	if os.Geteuid() == 0 && sf.network != "on" {
+		ch := make(chan netnsResult, 1)
+		go func() {
+			f, err := sandbox.NewNetNS()
+			ch <- netnsResult{f, err}
+		}()
+		w.netns = ch
+	}
+	return w
+}
+
+// earlyWork is what warmUp started.
+type earlyWork struct {
+	netns <-chan netnsResult // nil when not started, or taken
+}
+
+type netnsResult struct {
+	f   *os.File
+	err error
+}
+
+// netNS returns the network namespace made ahead, or makes one now.
+func (w *earlyWork) netNS() (*os.File, error) {
+	if w.netns == nil {
+		return sandbox.NewNetNS()
+	}
+	r := <-w.netns
+	w.netns = nil
+	return r.f, r.err
+}
+
+// discard closes a namespace made ahead that no spec asked for.
+func (w *earlyWork) discard() {
+	if w.netns != nil {
+		if r := <-w.netns; r.f != nil {
+			r.f.Close()
+		}
+	}
 }
 
 // tailBuffer keeps (at least) the last max bytes written to it; it trims

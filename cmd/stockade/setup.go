@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/stockade/stockade/pipeline"
+	"github.com/stockade/stockade/policy"
 )
 
 // sandboxFlags are the flags `serve` and `run` share: where the policy comes
@@ -33,9 +34,10 @@ func (l *listFlag) Set(v string) error { *l = append(*l, v); return nil }
 func (f *sandboxFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.policyPath, "policy", "", "policy `FILE` (default: the built-in policy, see 'stockade policy default')")
 	fs.StringVar(&f.workdir, "workdir", "", "`DIR` commands start in (default: the current directory)")
-	fs.StringVar(&f.fs, "fs", "", "override the policy's filesystem `MODE`: read-only, workspace-write or off")
-	fs.StringVar(&f.network, "network", "", "override the policy's network `MODE`: off, allowlist (only the hosts of [network] allow, through stockade's proxy) or on")
-	fs.StringVar(&f.enforce, "enforce", "", "override the policy's enforcement `LEVEL`: strict or best-effort")
+	fs.StringVar(&f.fs, "fs", "", "override the policy's filesystem `MODE`: "+policy.SandboxChoice("filesystem").List())
+	fs.StringVar(&f.network, "network", "", "override the policy's network `MODE`: "+policy.SandboxChoice("network").List()+
+		" ("+policy.NetworkAllowlist+": only the hosts of [network] allow, through stockade's proxy)")
+	fs.StringVar(&f.enforce, "enforce", "", "override the policy's enforcement `LEVEL`: "+policy.SandboxChoice("enforce").List())
 	fs.Var(&f.allowWrite, "allow-write", "an extra writable `DIR` (repeatable)")
 	fs.Var(&f.allowHost, "allow-host", "a `HOST` the command may reach through stockade's proxy, as in [network] allow (repeatable); turns network \"off\" into \"allowlist\"")
 	fs.Var(&f.resolve, "resolve", "`NAME=ADDR`: the proxy takes NAME to be at ADDR instead of asking DNS, as curl --resolve does (repeatable); ADDR must still be allowed")

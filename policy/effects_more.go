@@ -1,0 +1,439 @@
+package policy
+
+import (
+	"strings"
+
+	"github.com/stockade/stockade/parse"
+)
+
+// More effects derived from what a command is given rather than from its
+// operands: variables that name a program the command will run (CC,
+// RUSTC_WRAPPER, CARGO_..._RUNNER, npm_config_script_shell), the commands
+// of a sed script (e, s///e, w FILE, r FILE), the paths inline interpreter
+// code names, and the files an in-place edit (sed -i, perl -i) rewrites.
+
+// programVariable reports whether an environment variable named name tells
+// the command it is given to which program to run: a compiler, linker,
+// wrapper, runner, shell, editor, pager or helper.
+func programVariable(name string) bool {
+	u := strings.ToUpper(name)
+	switch u {
+	case "CC", "CXX", "CPP", "LD", "AR", "AS", "NM", "RANLIB", "STRIP", "OBJCOPY", "OBJDUMP", "FC", "F77", "HOSTCC", "HOSTCXX",
+		"MAKE", "SHELL", "CONFIG_SHELL", "EDITOR", "VISUAL", "PAGER", "MANPAGER", "BROWSER", "RUSTC", "RUSTDOC", "GOROOT_BOOTSTRAP", "TERMINAL":
+		return true
+	}
+	for _, suf := range []string{"_CC", "_CXX", "_LD", "_LINKER", "_RUNNER", "_WRAPPER", "_COMMAND", "_CMD", "_SHELL", "_EDITOR", "_PAGER",
+		"_PROGRAM", "_EXEC", "_EXECUTABLE", "_HELPER", "_ASKPASS", "_RUSTC", "_RUSTDOC", "_INTERPRETER", "_LAUNCHER", "_BINARY"} {
+		if strings.HasSuffix(u, suf) {
+			return true
+		}
+	}
+	return false
+}
+
+// programValueEffect returns the effect of giving a command a program
+// variable with value v, and whether there is one: a command line a shell
+// would read specially, or a shell or interpreter told to run code, is a
+// program the analysis cannot see; a program named by a path is run from
+// that path. A bare program name (cc, clang, sccache, "ccache gcc") has no
+// effect here.
+func programValueEffect(v string) (effect, bool) {
+	v = strings.TrimSpace(unquoteSimple(v))
+	if v == "" {
+		return effect{}, false
+	}
+	if strings.Contains(v, "$(") || strings.Contains(v, "`") {
+		return effect{}, false // CC=$(which clang): the substitution is judged itself
+	}
+	if strings.ContainsAny(v, ";|&<>\n") {
+		return effect{kind: effExec, path: v, unseen: true}, true
+	}
+	f := strings.Fields(v)
+	if isInterpreter(commandName(f[0])) && len(f) > 1 {
+		for _, w := range f[1:] {
+			if w == "-c" || w == "-e" || strings.HasPrefix(w, "-") && strings.ContainsAny(w[1:], "ce") && len(w) <= 4 {
+				return effect{kind: effExec, path: v, unseen: true}, true
+			}
+		}
+	}
+	if strings.Contains(f[0], "/") {
+		return effect{kind: effExec, path: f[0]}, true
+	}
+	return effect{}, false
+}
+
+// unquoteSimple removes the quotes of a word written with simple quoting
+// ("a b", 'a b', a" "b); escapes are left as they are.
+func unquoteSimple(s string) string {
+	if !strings.ContainsAny(s, `"'`) {
+		return s
+	}
+	var b strings.Builder
+	var q byte
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case q == 0 && (c == '"' || c == '\''):
+			q = c
+		case q != 0 && c == q:
+			q = 0
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
+}
+
+// envEffects adds the effects of the variables given to inv (FOO=x cmd,
+// env FOO=x cmd) and of those export and declare give every later command.
+func envEffects(inv *parse.Invocation, a *argv, b *effectBuilder) {
+	one := func(as string) {
+		name, val, ok := strings.Cut(as, "=")
+		if !ok || !programVariable(name) {
+			return
+		}
+		if e, ok := programValueEffect(val); ok {
+			if e.unseen {
+				b.push(e)
+			} else {
+				b.add(effExec, e.path)
+			}
+		}
+	}
+	for _, as := range inv.Env {
+		one(as)
+	}
+	switch a.name {
+	case "export", "declare", "typeset", "readonly", "local", "env":
+		for k, w := range inv.Args {
+			if inv.DynamicArgs != nil && inv.DynamicArgs[k] {
+				continue
+			}
+			one(w)
+		}
+	}
+}
+
+// sedScriptEffects adds the effects of the commands of sed script code: e
+// and the e flag of s run a shell command, w and W (and the w flag of s)
+// write a file, r and R read one.
+func sedScriptEffects(code string, b *effectBuilder) {
+	n := len(code)
+	i := 0
+	skipBlank := func() {
+		for i < n && (code[i] == ' ' || code[i] == '\t') {
+			i++
+		}
+	}
+	// restOfLine returns the text up to the end of the line (file names
+	// and e's command take all of it).
+	restOfLine := func() string {
+		skipBlank()
+		j := strings.IndexByte(code[i:], '\n')
+		if j < 0 {
+			j = n - i
+		}
+		s := code[i : i+j]
+		i += j
+		return strings.TrimSpace(s)
+	}
+	// delimited skips a part ended by delim, with \ escaping.
+	delimited := func(delim byte) {
+		for i < n && code[i] != delim {
+			if code[i] == '\\' {
+				i++
+			}
+			i++
+		}
+		i++ // the delimiter
+	}
+	address := func() {
+		skipBlank()
+		for i < n {
+			switch c := code[i]; {
+			case c >= '0' && c <= '9' || c == '$' || c == '~' || c == '+':
+				i++
+			case c == '/':
+				i++
+				delimited('/')
+				for i < n && (code[i] == 'I' || code[i] == 'M') {
+					i++
+				}
+			case c == '\\' && i+1 < n:
+				d := code[i+1]
+				i += 2
+				delimited(d)
+			case c == ',':
+				i++
+				skipBlank()
+			default:
+				return
+			}
+		}
+	}
+	for steps := 0; i < n && steps < 10000; steps++ {
+		for i < n && strings.IndexByte(" \t\n;{}", code[i]) >= 0 {
+			i++
+		}
+		if i >= n {
+			break
+		}
+		if code[i] == '#' {
+			restOfLine()
+			continue
+		}
+		address()
+		skipBlank()
+		if i < n && code[i] == '!' {
+			i++
+			skipBlank()
+		}
+		if i >= n {
+			break
+		}
+		cmd := code[i]
+		i++
+		switch cmd {
+		case 'e':
+			b.push(effect{kind: effExec, path: "sed e " + restOfLine(), unseen: true})
+		case 'w', 'W':
+			if f := restOfLine(); f != "" && f != "/dev/stdout" && f != "/dev/stderr" {
+				b.add(effWrite, f)
+			}
+		case 'r', 'R':
+			if f := restOfLine(); f != "" && f != "/dev/stdin" {
+				b.add(effRead, f)
+			}
+		case 'a', 'i', 'c', 'b', 't', 'T', ':', 'l', 'L', 'q', 'Q', 'v':
+			// text or a label or a number: up to the end of the line
+			// (GNU sed ends labels at ; too, which restOfLine over-reads
+			// harmlessly: nothing after it on the line is judged).
+			restOfLine()
+		case 's':
+			if i >= n {
+				return
+			}
+			d := code[i]
+			i++
+			delimited(d)
+			delimited(d)
+			for i < n {
+				f := code[i]
+				switch {
+				case f == 'e':
+					i++
+					b.push(effect{kind: effExec, path: "sed s///e", unseen: true})
+					continue
+				case f == 'w':
+					i++
+					if file := restOfLine(); file != "" && file != "/dev/stdout" && file != "/dev/stderr" {
+						b.add(effWrite, file)
+					}
+				case strings.IndexByte("gpiImM0123456789", f) >= 0:
+					i++
+					continue
+				}
+				break
+			}
+		case 'y':
+			if i >= n {
+				return
+			}
+			d := code[i]
+			i++
+			delimited(d)
+			delimited(d)
+		}
+	}
+}
+
+// inPlaceEdit reports whether sed or perl edits its file operands in
+// place (sed -i, sed --in-place=.bak, perl -pi -e).
+func inPlaceEdit(a *argv) bool {
+	switch a.name {
+	case "sed", "gsed":
+		return a.hasShort('i') || containsLong(a.longs, "in-place")
+	case "perl":
+		for _, w := range a.dashWords {
+			if strings.HasPrefix(w, "-") && !strings.HasPrefix(w, "--") && strings.ContainsRune(w, 'i') {
+				// -pi, -i.bak; -i is the first letter of its value-taking
+				// cluster or after flags (-pi, -ni).
+				k := strings.IndexByte(w, 'i')
+				if !strings.ContainsAny(w[1:k], "eEIMmdxVlo0F") {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// codePaths returns the quoted strings of inline code that look like
+// paths (".vscode/settings.json", "/etc/passwd", "~/.ssh/id_rsa"), at most
+// a few dozen.
+func codePaths(code string) []string {
+	var out []string
+	for i := 0; i < len(code) && len(out) < 32; i++ {
+		q := code[i]
+		if q != '"' && q != '\'' && q != '`' {
+			continue
+		}
+		j := strings.IndexByte(code[i+1:], q)
+		if j < 0 {
+			break
+		}
+		s := code[i+1 : i+1+j]
+		i += j + 1
+		if len(s) < 2 || len(s) > 256 || strings.ContainsAny(s, " \t\n\\$*?{}()<>|;&=,") {
+			continue
+		}
+		if strings.Contains(s, "/") || s[0] == '.' || s[0] == '~' {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// codeWrites reports whether inline code opens a file for writing, in one
+// of the common spellings of the interpreters.
+func codeWrites(code string) bool {
+	for _, m := range []string{`"w"`, `'w'`, `"a"`, `'a'`, `"wb"`, `'wb'`, `"w+"`, `'w+'`, `"a+"`, `'a+'`, `">"`, `">>"`, `'>'`, `'>>'`,
+		"write(", "writeFile", "appendFile", "write_text", "write_bytes", "dump(", "File.write", "IO.write", ".rename(", "copyfile(", "copy(", "move(", "symlink("} {
+		if strings.Contains(code, m) {
+			return true
+		}
+	}
+	return false
+}
+
+// inlineCodeEffects adds the effects of inline interpreter code other than
+// a shell's (the shell's commands are judged one by one): the paths it
+// names are read, and written when it opens files for writing; a sed
+// script's commands.
+func inlineCodeEffects(inv *parse.Invocation, a *argv, b *effectBuilder) {
+	ic := inv.InlineCode
+	if ic == nil || ic.Dynamic {
+		return
+	}
+	switch interp := commandName(ic.Interpreter); {
+	case interp == "sed" || interp == "gsed":
+		sedScriptEffects(ic.Code, b)
+		return
+	case interp == "sh" || interp == "bash" || interp == "dash" || interp == "zsh" || interp == "ksh" || interp == "ash" || interp == "mksh" || interp == "fish" || interp == "busybox":
+		return
+	}
+	paths := codePaths(ic.Code)
+	if len(paths) == 0 {
+		return
+	}
+	w := codeWrites(ic.Code)
+	for _, p := range paths {
+		b.add(effRead, p)
+		if w {
+			b.add(effWrite, p)
+		}
+	}
+}
+
+// isVim: the command reads Ex commands from +cmd, -c and --cmd.
+func isVim(name string) bool {
+	switch name {
+	case "vi", "vim", "nvim", "ex", "view", "gvim", "rvim", "rview", "vimdiff", "nvim-qt", "evim":
+		return true
+	}
+	return false
+}
+
+// vimEffects adds the effects of the Ex commands an editor is given on its
+// command line: those that run a program (!, :r !, :w !, :terminal, the
+// script interfaces lua, python, perl, ruby, tcl, and system() and
+// friends) run one the analysis cannot see; -S and :source run a file.
+func vimEffects(inv *parse.Invocation, b *effectBuilder) {
+	args := inv.Args
+	for k := 0; k < len(args); k++ {
+		if inv.DynamicArgs != nil && inv.DynamicArgs[k] {
+			continue
+		}
+		a := args[k]
+		var code string
+		switch {
+		case a == "--":
+			return
+		case strings.HasPrefix(a, "+"):
+			code = a[1:]
+		case (a == "-c" || a == "--cmd") && k+1 < len(args):
+			k++
+			if inv.DynamicArgs != nil && inv.DynamicArgs[k] {
+				b.push(effect{kind: effExec, path: args[k], unseen: true})
+				continue
+			}
+			code = args[k]
+		case a == "-S" && k+1 < len(args):
+			k++
+			b.add(effExec, args[k])
+			continue
+		default:
+			continue
+		}
+		if vimCodeRuns(code) {
+			b.push(effect{kind: effExec, path: "vim " + code, unseen: true})
+		}
+		if f, ok := vimSourced(code); ok {
+			b.add(effExec, f)
+		}
+	}
+}
+
+// vimCodeRuns reports whether Ex code runs a program or code of another
+// language.
+func vimCodeRuns(code string) bool {
+	lower := strings.ToLower(code)
+	for _, f := range []string{"system(", "systemlist(", "jobstart(", "job_start(", "termopen(", "term_start(", "os.execute", "io.popen", "libcall", "vim.fn.system", "vim.system"} {
+		if strings.Contains(lower, f) {
+			return true
+		}
+	}
+	for _, cmd := range strings.FieldsFunc(code, func(r rune) bool { return r == '|' || r == '\n' }) {
+		cmd = strings.TrimLeft(cmd, " \t:")
+		// a range: %, ., $, numbers, marks, patterns and ,;
+		cmd = strings.TrimLeft(cmd, "%.$0123456789,;'<>+- ")
+		if strings.HasPrefix(cmd, "!") {
+			return true
+		}
+		name := cmd
+		if i := strings.IndexFunc(cmd, func(r rune) bool { return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9') }); i >= 0 {
+			name = cmd[:i]
+		}
+		rest := strings.TrimLeft(cmd[len(name):], " \t")
+		switch name {
+		case "r", "re", "rea", "read", "w", "wr", "wri", "writ", "write":
+			if strings.HasPrefix(rest, "!") {
+				return true
+			}
+		case "lua", "luado", "luafile", "py", "pyt", "pyth", "pytho", "python", "py3", "python3", "pyx", "pythonx", "pydo", "py3do", "pyxdo", "pyf", "pyfile", "py3f", "py3file", "pyxfile",
+			"perl", "perld", "perldo", "rub", "ruby", "rubyd", "rubydo", "rubyf", "rubyfile", "tc", "tcl", "tcld", "tcldo", "tclf", "tclfile", "mz", "mzscheme", "mzf", "mzfile",
+			"sh", "she", "shell", "ter", "term", "termi", "termin", "termina", "terminal", "exe", "exec", "execu", "execut", "execute",
+			"cal", "call", "let", "mak", "make", "lmak", "lmake", "gr", "grep", "lgr", "lgrep", "fil", "filter":
+			// call/let/execute build commands at run time; make and
+			// grep run 'makeprg'/'grepprg'; filter runs one.
+			if name == "call" || name == "cal" || name == "let" {
+				continue // harmful calls are caught by the function names above
+			}
+			return true
+		}
+	}
+	return false
+}
+
+// vimSourced returns the file Ex code sources (:source FILE, :so FILE).
+func vimSourced(code string) (string, bool) {
+	cmd := strings.TrimLeft(code, " \t:")
+	name, rest, _ := strings.Cut(cmd, " ")
+	switch name {
+	case "so", "sou", "sour", "sourc", "source", "luafile", "pyfile", "py3file", "rubyfile":
+		if f := strings.TrimSpace(rest); f != "" {
+			return f, true
+		}
+	}
+	return "", false
+}

@@ -1,0 +1,219 @@
+package policy
+
+// The schema of a policy file: the Go types a file decodes into, which say
+// every table and key it may hold. Loading and checking them is load.go and
+// layers.go; compiling and matching rules is rule.go.
+
+// Verdict is the outcome for a script.
+type Verdict string
+
+const (
+	Allow Verdict = "allow"
+	Ask   Verdict = "ask"
+	Deny  Verdict = "deny"
+)
+
+// Policy is a loaded policy file.
+type Policy struct {
+	Version int `toml:"version" json:"version"`
+	// Extends is "" or "built-in": the file is merged over the built-in
+	// policy; "none": the built-in rules are left out (see layers.go).
+	Extends string `toml:"extends" json:"extends,omitempty"`
+	// Default is the verdict for an invocation no rule matches: allow, ask or deny.
+	Default Verdict `toml:"default" json:"default"`
+	Sandbox Sandbox `toml:"sandbox" json:"sandbox"`
+	Network Network `toml:"network" json:"network"`
+	Env     Env     `toml:"env" json:"env"`
+	Rules   []*Rule `toml:"rule" json:"rules"`
+	Source  string  `toml:"-" json:"source"` // file path, or "default"
+
+	byName   map[string][]int // rules whose command list names this base name literally
+	anyName  []int            // rules with a glob command pattern or none
+	homeDir  string           // expands ~ and $HOME in arguments; "" leaves them literal
+	examples bool             // examples were verified at load
+	// overrides is set when some rule overrides another by name; judge then
+	// collects every match instead of keeping the strictest as it goes.
+	overrides bool
+	denyRead  []string // Sandbox.DenyRead in the form of effect paths; see readsDenied
+	// Layers lists where the merged policy came from, in merge order.
+	Layers []LayerInfo `toml:"-" json:"layers,omitempty"`
+}
+
+// Rule is one [[rule]] of a policy file: a matcher, and what to decide when it
+// matches. Every key the matcher sets must hold (AND); within a list key any
+// element may hold (OR), except flags, where every entry must be present.
+type Rule struct {
+	Name     string  `toml:"name" json:"name"`
+	Decision Verdict `toml:"decision" json:"decision"`
+	Reason   string  `toml:"reason" json:"reason"`
+	// Override names a rule of an earlier layer that this rule takes the
+	// place of, for the invocations this rule matches: the only way an allow
+	// beats a stricter rule.
+	Override string `toml:"override" json:"override,omitempty"`
+	// Origin says which layer (and file) the rule comes from.
+	Origin string `toml:"-" json:"origin,omitempty"`
+	Matcher
+	// Examples are scripts this rule must match and the policy must give
+	// Decision; NotExamples are scripts this rule must not match. Load fails
+	// otherwise.
+	Examples    []string `toml:"examples" json:"examples,omitempty"`
+	NotExamples []string `toml:"not_examples" json:"not_examples,omitempty"`
+}
+
+// Matcher says which invocations a rule applies to. The zero Matcher is not
+// valid: a rule must set at least one key.
+type Matcher struct {
+	// Command: globs on the command's base name ("rm", "mkfs*", "python3*").
+	// A pattern with a / is matched against the command word as written, when
+	// that has a / too: a file run by its path ("./*", "/tmp/**"; ** crosses
+	// directories). Empty: any command.
+	Command []string `toml:"command" json:"command,omitempty"`
+	// Subcommand: globs on the first operand ("push" of git push), found
+	// after the options, skipping the values of options known to take one.
+	Subcommand []string `toml:"subcommand" json:"subcommand,omitempty"`
+	// Flags: every entry must be present. An entry lists alternatives with
+	// "|": a single letter is a short option, alone or combined (-r, -rf,
+	// -fr); a longer name is a long option (--force, --force=x, and any
+	// abbreviation --forc); a name written with its dash ("-delete") is that
+	// exact word or word=value, as in find and dd.
+	Flags []string `toml:"flags" json:"flags,omitempty"`
+	// NotFlags: the rule does not match if any of these is present. An
+	// abbreviation that could stand for a Flags entry counts for it, not here.
+	NotFlags []string `toml:"not_flags" json:"not_flags,omitempty"`
+	// Args: globs, one of which some argument must match. "*" stays within a
+	// path segment, "**" crosses them. Patterns starting with /, ~, $HOME or .
+	// are paths: the argument is cleaned (/usr/../ is /) and ~, $HOME and the
+	// home directory are one. The value of --opt=value is tried too.
+	Args []string `toml:"args" json:"args,omitempty"`
+	// LastArg: globs, one of which the last operand must match (the target of
+	// cp, mv, ln, install, rsync), with the same path handling as Args.
+	LastArg []string `toml:"last_arg" json:"last_arg,omitempty"`
+	// NotArgs: the rule does not match if any argument matches one of these globs.
+	NotArgs []string `toml:"not_args" json:"not_args,omitempty"`
+	// ArgsRegex: regular expressions (RE2), one of which some argument must match.
+	ArgsRegex []string `toml:"args_regex" json:"args_regex,omitempty"`
+	// Writes and Reads: globs on the paths the command writes and reads:
+	// the targets of output (>, >>, &>, >|, <>) and input (<) redirections,
+	// and the effects the analysis derives from its operands and options
+	// (tee FILE, cp SRC DST, curl -o FILE, sed -i FILE ...), resolved
+	// against the script's cd's; with the same path handling as Args.
+	Writes []string `toml:"writes" json:"writes,omitempty"`
+	Reads  []string `toml:"reads" json:"reads,omitempty"`
+	// Deletes and Executes: globs on the paths the command removes and runs,
+	// as the effects analysis derives them (effects.go): operands by the
+	// command's signature, resolved against the script's cd's.
+	Deletes  []string `toml:"deletes" json:"deletes,omitempty"`
+	Executes []string `toml:"executes" json:"executes,omitempty"`
+	// ReadsDenied: the command reads (or runs) a path on the policy's
+	// deny_read list or inside one, whatever the command.
+	ReadsDenied *bool `toml:"reads_denied" json:"reads_denied,omitempty"`
+	// ExecutesCreated: the command runs a file an earlier command of the
+	// script wrote or downloaded.
+	ExecutesCreated *bool `toml:"executes_created" json:"executes_created,omitempty"`
+	// ProgramUnseen: the command runs a program the analysis cannot read:
+	// a shell or interpreter reading it from a redirection, /dev/stdin, a
+	// process substitution or a dynamic here-string, or an option that
+	// names a program (tar -I, rsync -e, man -P, sort --compress-program).
+	ProgramUnseen *bool `toml:"program_unseen" json:"program_unseen,omitempty"`
+	// Script: the whole script, word for word (white space around it
+	// aside); one of these must be it. The advice printed for an ask uses it,
+	// so that the rule allows exactly the command that was asked about.
+	Script []string `toml:"script" json:"script,omitempty"`
+	// Code: regular expressions on inline interpreter code (python -c, node -e,
+	// perl -e, bash -c ...), one of which must match.
+	Code []string `toml:"code" json:"code,omitempty"`
+	// Dynamic: the command word is known only at run time ($cmd, $(...)).
+	Dynamic *bool `toml:"dynamic" json:"dynamic,omitempty"`
+	// PipedInto: standard input comes from an earlier command of a pipeline.
+	PipedInto *bool `toml:"piped_into" json:"piped_into,omitempty"`
+	// DynamicArgs: some argument is known only at run time ($x, $(...)).
+	DynamicArgs *bool `toml:"dynamic_args" json:"dynamic_args,omitempty"`
+	// Background: the command runs asynchronously (cmd &).
+	Background *bool `toml:"background" json:"background,omitempty"`
+	// EndlessLoop: the invocation is in the body of a loop that never ends
+	// (while true, until false, for ((;;))).
+	EndlessLoop *bool `toml:"endless_loop" json:"endless_loop,omitempty"`
+	// Recursive: the command calls a shell function it is inside of, directly
+	// or through other functions that call each other.
+	Recursive *bool `toml:"recursive" json:"recursive,omitempty"`
+	// Env: regular expressions on NAME=VALUE assignments given to the command
+	// alone (FOO=1 cmd, env FOO=1 cmd), one of which must match.
+	Env []string `toml:"env" json:"env,omitempty"`
+	// Via: globs on where the invocation sits ("<(...)", "$(...)", "eval", "sudo").
+	Via []string `toml:"via" json:"via,omitempty"`
+	// Upstream: an earlier command of the same pipeline matches this matcher
+	// (curl ... | sh).
+	Upstream *Matcher `toml:"upstream" json:"upstream,omitempty"`
+	// Inside: the invocation is the output of a $(...) or <(...) substitution
+	// handed to a command that matches this matcher (bash <(curl ...)).
+	Inside *Matcher `toml:"inside" json:"inside,omitempty"`
+	// After: an earlier command of the same script matches this matcher
+	// (curl -o x ...; ./x): two ordinary steps that together run a download.
+	After *Matcher `toml:"after" json:"after,omitempty"`
+
+	c *compiled
+}
+
+// Sandbox is the [sandbox] table of a policy file: what the kernel must
+// enforce. The words filesystem, network, unix_sockets and enforce may take,
+// and what each means when no layer sets it, are SandboxChoices.
+type Sandbox struct {
+	Filesystem    string   `toml:"filesystem" json:"filesystem"`
+	WritableRoots []string `toml:"writable_roots" json:"writable_roots"` // beyond the workdir and TMPDIR
+	ReadableRoots []string `toml:"readable_roots" json:"readable_roots"` // empty: everything is readable
+	DenyRead      []string `toml:"deny_read" json:"deny_read"`           // never readable, even where reads are broad
+	Network       string   `toml:"network" json:"network"`
+	UnixSockets   string   `toml:"unix_sockets" json:"unix_sockets"`
+	Enforce       string   `toml:"enforce" json:"enforce"`
+	MaxProcesses  int      `toml:"max_processes" json:"max_processes"` // 0: DefaultMaxProcesses where the host can, not required; never negative
+	// Protected paths are read-only to commands even inside a writable root,
+	// besides the built-in ones (.git/hooks, .git/config, .git/info/attributes, the
+	// policy file in use); relative paths are taken from the workdir.
+	Protected []string `toml:"protected" json:"protected"`
+}
+
+// The words of the [sandbox] keys that take one of a few.
+const (
+	FilesystemReadOnly       = "read-only"       // nothing writable but a private TMPDIR
+	FilesystemWorkspaceWrite = "workspace-write" // the workdir too, and writable_roots
+	FilesystemOff            = "off"             // no confinement of the file system
+	NetworkOff               = "off"             // no TCP, UDP, DNS or raw sockets
+	NetworkAllowlist         = "allowlist"       // only [network] allow, through stockade's proxy
+	NetworkOn                = "on"              // anywhere
+	UnixSocketsDeny          = "deny"            // no new AF_UNIX sockets (socketpair works)
+	UnixSocketsAllow         = "allow"
+	EnforceStrict            = "strict"      // nothing runs where the host cannot enforce it all
+	EnforceBestEffort        = "best-effort" // runs with what the host can, and says what is missing
+)
+
+// SandboxChoices are the [sandbox] keys that take one of a few words: the
+// words, strictest first, and the default, what the key means when no layer
+// sets it. The loader, the layers (a workdir file may only go stricter), the
+// planner (package degrade), the CLI flags and doctor all read this table.
+var SandboxChoices = []Choice{
+	{Key: "filesystem", Values: []string{FilesystemReadOnly, FilesystemWorkspaceWrite, FilesystemOff}, Default: FilesystemWorkspaceWrite},
+	{Key: "network", Values: []string{NetworkOff, NetworkAllowlist, NetworkOn}, Default: NetworkOff},
+	{Key: "unix_sockets", Values: []string{UnixSocketsDeny, UnixSocketsAllow}, Default: UnixSocketsDeny},
+	{Key: "enforce", Values: []string{EnforceStrict, EnforceBestEffort}, Default: EnforceStrict},
+}
+
+// DefaultMaxProcesses bounds the processes of a command whose policy leaves
+// max_processes at 0: enough for a parallel build, far below what takes a
+// host down.
+const DefaultMaxProcesses = 1024
+
+// Network is the [network] table: where a command may connect when the
+// sandbox's network is "allowlist" (through stockade's proxy, by name).
+type Network struct {
+	// Allow: host names ("registry.npmjs.org"), wildcards ("*.pythonhosted.org"),
+	// host:port, and IP addresses or CIDR ranges (which also let a name that
+	// resolves to a private address through). See netproxy.Allowlist.
+	Allow []string `toml:"allow" json:"allow"`
+}
+
+// Env is the [env] table: what environment a command sees.
+type Env struct {
+	Keep  []string          `toml:"keep" json:"keep"`   // names (globs) kept even if they look secret
+	Scrub []string          `toml:"scrub" json:"scrub"` // names (globs) removed besides the built-in list
+	Set   map[string]string `toml:"set" json:"set"`     // set for every command
+}
