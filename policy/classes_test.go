@@ -100,7 +100,7 @@ var classTests = []struct {
 	{"persistence", "cat ~/.bash_aliases", Allow},
 	{"credentials", "awk -F: '{print $5}' ~/.pgpass", Deny},
 	{"credentials", `strings "$HOME/.mozilla/firefox/abc.default/logins.json"`, Deny},
-	{"credentials", "lpass show --password github", Ask},
+	{"credentials", "lpass show --password github", Deny},
 	{"credentials", "sqlite3 app.db .tables", Allow},
 	{"local-destroy", "mv ~/.config/Code ~/.config/Code.bak", Ask},
 	{"local-destroy", "rm -rf ~/.cache/go-build", Allow},
@@ -138,7 +138,30 @@ var classTests = []struct {
 	{"ifs-indirect", `t='rm -rf ~'; r=t; eval "${!r}"`, Deny},
 	{"ifs-indirect", "cmd=rm; ref=cmd; ${!ref} -rf /", Deny},
 	{"ifs-indirect", `IFS=,; parts="a,b,c"; printf '%s\n' $parts`, Allow},
-	{"ifs-indirect", `name=GOPATH; echo "${!name}"`, Ask}, // ${!x} may evaluate a subscript: still judged as such
+	{"ifs-indirect", `name=GOPATH; echo "${!name}"`, Ask},
+	// Secrets printed by credential helpers, environment variables and
+	// history: denied whatever prints them.
+	{"secret-print", "glab auth token | head -c 8", Deny},
+	{"secret-print", "az account get-access-token --query accessToken -o tsv", Deny},
+	{"secret-print", "printf '%s' \"$NPM_TOKEN\" > /tmp/t", Deny},
+	{"secret-print", "printenv | egrep -i 'passw|api.?key'", Deny},
+	{"secret-print", "head -c 4096 /proc/$$/environ", Deny},
+	{"secret-print", "awk 'NR>100' ~/.local/share/fish/fish_history", Deny},
+	{"secret-print", "fc -l 1", Deny},
+	{"secret-print", "gopass show -o prod/db", Deny},
+	{"secret-print", "sops --decrypt deploy/creds.enc.json", Deny},
+	{"secret-print", "printenv HOME PATH", Allow},
+	{"secret-print", "gh auth status", Allow},
+	{"secret-print", "echo \"$GOPATH\"", Allow},
+	{"secret-print", "grep -n TODO .env.example", Allow},
+	// Redirecting where packages come from, for good or without checks.
+	{"registry-redirect", "pnpm config set registry http://10.0.0.5:4873/", Deny},
+	{"registry-redirect", "go env -w GONOSUMCHECK=1 GOPROXY=direct", Deny},
+	{"registry-redirect", "pip3 install --trusted-host mirror.example pandas", Deny},
+	{"registry-redirect", "git config --global http.sslVerify 0", Deny},
+	{"registry-redirect", "npm config get registry", Allow},
+	{"registry-redirect", "go env -w CGO_ENABLED=0", Allow},
+	// ${!x} may evaluate a subscript: still judged as such
 }
 
 func TestClasses(t *testing.T) {

@@ -1235,17 +1235,37 @@ func defaultGo() *Policy {
 			},
 			{
 				Name:     "reads-credentials",
-				Decision: Verdict("ask"),
-				Reason:   "reads shell history or a credentials file (tokens, passwords)",
+				Decision: Verdict("deny"),
+				Reason:   "reads shell history, a process's environment or a credentials file in the home directory (tokens, passwords)",
 				Matcher: Matcher{
-					Reads: []string{"~/.bash_history", "~/.zsh_history", "~/.history", "~/.*_history", "~/.local/share/fish/fish_history", "~/.python_history", "~/.pgpass", "~/.my.cnf", "~/.npmrc", "~/.pypirc", "~/.git-credentials", "~/.config/gh/**", "~/.netrc", "~/.docker/config.json", "~/.kube/config", "~/.config/gcloud/**", "~/.azure/**", "~/.vault-token", "~/.terraform.d/credentials*", "~/.config/op/**", "/etc/shadow", ".env", "**/.env", ".env.local", "**/.env.local", ".env.production", "**/.env.production", ".env.prod", "/etc/gshadow", "/proc/*/environ", "/proc/self/environ"},
+					Reads: []string{"~/.bash_history", "~/.zsh_history", "~/.history", "~/.*_history", "~/.local/share/fish/fish_history", "~/.python_history", "~/.pgpass", "~/.my.cnf", "~/.npmrc", "~/.pypirc", "~/.git-credentials", "~/.config/gh/**", "~/.netrc", "~/.docker/config.json", "~/.kube/config", "~/.config/gcloud/**", "~/.azure/**", "~/.vault-token", "~/.terraform.d/credentials*", "~/.config/op/**", "~/.claude/.credentials.json", "~/.claude.json", "~/.codex/auth.json", "~/.config/gh/hosts.yml", "~/.mozilla/**/cookies.sqlite", "~/.mozilla/**/logins.json", "~/.mozilla/**/key4.db", "~/.config/google-chrome/**/Login Data", "~/.config/google-chrome/**/Cookies", "~/.config/chromium/**/Login Data", "~/.config/chromium/**/Cookies", "/etc/shadow", "/etc/gshadow", "/proc/*/environ", "/proc/self/environ", "/proc/*/root/**", "/proc/*/mem"},
 				},
-				Examples:    []string{"cat ~/.bash_history", "tail -n 50 ~/.zsh_history", "strings /proc/self/environ"},
+				Examples:    []string{"cat ~/.bash_history", "tail -n 50 ~/.zsh_history", "strings /proc/self/environ", "xargs -0 -n1 < /proc/self/environ", "sort ~/.python_history", "jq . ~/.codex/auth.json", "sqlite3 ~/.mozilla/firefox/abc.default/cookies.sqlite .dump"},
 				NotExamples: []string{"cat ~/.bashrc"},
 			},
 			{
-				Name:     "history-builtin",
+				Name:     "process-secrets-named",
+				Decision: Verdict("deny"),
+				Reason:   "names another process's environment, memory or root directory, whose pid is computed at run time",
+				Matcher: Matcher{
+					Args: []string{"/proc/*/environ", "/proc/*/root", "/proc/*/root/**", "/proc/*/mem", "/proc/*/task/*/environ"},
+				},
+				Examples:    []string{"head -c 4096 /proc/$$/environ", "strings /proc/$PPID/environ", "ls /proc/${pid}/root/home"},
+				NotExamples: []string{"cat /proc/cpuinfo", "ls /proc/self/fd"},
+			},
+			{
+				Name:     "reads-project-env",
 				Decision: Verdict("ask"),
+				Reason:   "reads a project's .env file, which often holds tokens and passwords",
+				Matcher: Matcher{
+					Reads: []string{".env", "**/.env", ".env.local", "**/.env.local", ".env.production", "**/.env.production", ".env.prod"},
+				},
+				Examples:    []string{"cat .env", "grep KEY config/.env.production"},
+				NotExamples: []string{"cat .env.example"},
+			},
+			{
+				Name:     "history-builtin",
+				Decision: Verdict("deny"),
 				Reason:   "prints the shell history, where secrets typed on the command line remain",
 				Matcher: Matcher{
 					Command: []string{"history", "fc"},
@@ -1254,7 +1274,7 @@ func defaultGo() *Policy {
 			},
 			{
 				Name:     "credential-helpers",
-				Decision: Verdict("ask"),
+				Decision: Verdict("deny"),
 				Reason:   "prints a secret from a credential store or helper (op read, gh auth token, aws configure export-credentials ...)",
 				Matcher: Matcher{
 					Command:   []string{"op", "gh", "aws", "gcloud", "az", "vault", "security", "doctl", "heroku", "npm", "kubectl", "git", "bw", "lpass", "secret-tool", "glab", "kubectx"},
@@ -1265,7 +1285,7 @@ func defaultGo() *Policy {
 			},
 			{
 				Name:     "password-stores",
-				Decision: Verdict("ask"),
+				Decision: Verdict("deny"),
 				Reason:   "prints a password from a password store",
 				Matcher: Matcher{
 					Command: []string{"pass", "gopass", "keepassxc-cli", "rbw", "bw", "lpass"},
@@ -1276,7 +1296,7 @@ func defaultGo() *Policy {
 			},
 			{
 				Name:     "secret-environment",
-				Decision: Verdict("ask"),
+				Decision: Verdict("deny"),
 				Reason:   "prints an environment variable whose name says it holds a secret",
 				Matcher: Matcher{
 					Command:   []string{"echo", "printf", "printenv", "env", "cat", "print", "declare", "export", "set"},
@@ -1508,7 +1528,7 @@ func defaultGo() *Policy {
 			},
 			{
 				Name:     "environment-searched-for-secrets",
-				Decision: Verdict("ask"),
+				Decision: Verdict("deny"),
 				Reason:   "searches the environment for secrets",
 				Matcher: Matcher{
 					Command:   []string{"grep", "egrep", "rg", "awk", "sed"},
@@ -1522,7 +1542,7 @@ func defaultGo() *Policy {
 			},
 			{
 				Name:     "credential-helpers-more",
-				Decision: Verdict("ask"),
+				Decision: Verdict("deny"),
 				Reason:   "prints a secret from a credential store or helper",
 				Matcher: Matcher{
 					Command: []string{"vault", "docker-credential-*", "git-credential-*", "aws-vault", "chamber", "sops", "age", "ansible-vault"},
@@ -1646,7 +1666,7 @@ func defaultGo() *Policy {
 			},
 			{
 				Name:     "history-tamper",
-				Decision: Verdict("ask"),
+				Decision: Verdict("deny"),
 				Reason:   "erases or stops the shell history, which hides what ran",
 				Matcher: Matcher{
 					Writes: []string{"~/.bash_history", "~/.zsh_history", "~/.history", "~/.*_history"},
@@ -1656,7 +1676,7 @@ func defaultGo() *Policy {
 			},
 			{
 				Name:     "history-off",
-				Decision: Verdict("ask"),
+				Decision: Verdict("deny"),
 				Reason:   "erases or stops the shell history, which hides what ran",
 				Matcher: Matcher{
 					Command:   []string{"unset", "history", "set", "export", "declare"},
@@ -1666,8 +1686,44 @@ func defaultGo() *Policy {
 				NotExamples: []string{"set -e"},
 			},
 			{
+				Name:     "toolchain-source-config",
+				Decision: Verdict("deny"),
+				Reason:   "changes for good where a toolchain fetches code from or whether it checks it (GOPROXY, GONOSUMDB, GOINSECURE, http.sslVerify)",
+				Matcher: Matcher{
+					Command:    []string{"go"},
+					Subcommand: []string{"env"},
+					Flags:      []string{"w"},
+					ArgsRegex:  []string{"^(GOPROXY|GONOSUMDB|GONOSUMCHECK|GOSUMDB|GOINSECURE|GONOPROXY|GOFLAGS)="},
+				},
+				Examples:    []string{"go env -w GOSUMDB=off", "go env -w GOINSECURE=*.example"},
+				NotExamples: []string{"go env GOPROXY", "go env -w GOOS=linux"},
+			},
+			{
+				Name:     "git-tls-verify-off",
+				Decision: Verdict("deny"),
+				Reason:   "switches off git's certificate check: anyone on the path chooses the code fetched",
+				Matcher: Matcher{
+					Command:   []string{"git"},
+					Args:      []string{"false", "no", "off", "0"},
+					ArgsRegex: []string{"(?i)^http\\.([^=]*\\.)?sslverify$"},
+				},
+				Examples:    []string{"git config --global http.sslverify false", "git config --global http.https://x.example.sslVerify off"},
+				NotExamples: []string{"git config --get http.sslVerify", "git config http.sslVerify true"},
+			},
+			{
+				Name:     "install-from-insecure-index",
+				Decision: Verdict("deny"),
+				Reason:   "installs packages from an index over plain http or one whose certificate is not checked: anyone on the path chooses the code",
+				Matcher: Matcher{
+					Command:   []string{"pip", "pip3", "uv", "poetry", "pipenv", "npm", "pnpm", "yarn", "gem", "bundle"},
+					ArgsRegex: []string{"^--trusted-host(=|$)", "^(--(extra-)?index-url=|--registry=|--source=)?http://", "^--(no-)?strict-ssl=false$"},
+				},
+				Examples:    []string{"pip3 install --trusted-host pypi.internal.example -r requirements.txt", "pip install --extra-index-url http://mirror.example/simple x", "npm install --registry=http://npm.example/ leftpad", "gem install --source http://gems.example/ rake"},
+				NotExamples: []string{"pip install --extra-index-url https://download.pytorch.org/whl/cpu torch", "npm install --registry=https://registry.npmjs.org/ x", "pip install -r requirements.txt"},
+			},
+			{
 				Name:     "package-manager-config",
-				Decision: Verdict("ask"),
+				Decision: Verdict("deny"),
 				Reason:   "changes where packages come from or what runs their scripts (npm config set script-shell, pip config set index-url)",
 				Matcher: Matcher{
 					Command:    []string{"npm", "pnpm", "yarn", "pip", "pip3", "poetry", "uv", "gem", "bundle", "cargo", "conda"},
