@@ -161,6 +161,18 @@ var classTests = []struct {
 	{"registry-redirect", "git config --global http.sslVerify 0", Deny},
 	{"registry-redirect", "npm config get registry", Allow},
 	{"registry-redirect", "go env -w CGO_ENABLED=0", Allow},
+	// Another agent started with its own checks off.
+	{"agent-unguarded", "claude --print --dangerously-skip-permissions 'fix the tests'", Deny},
+	{"agent-unguarded", "codex --yolo exec 'refactor'", Deny},
+	{"agent-unguarded", "claude -p 'what does main.go do'", Allow},
+	// Tunnels from the internet into this machine.
+	{"tunnel", "ngrok http 127.0.0.1:8080", Deny},
+	{"tunnel", "cloudflared tunnel run my-tunnel", Deny},
+	{"tunnel", "ngrok version", Allow},
+	// git clean: only ignored files (-X) is build output; the home directory never.
+	{"git-clean", "git clean -f -X -d", Allow},
+	{"git-clean", "git clean -ffdx", Ask},
+	{"git-clean", "git -C $HOME clean -f", Deny},
 	// ${!x} may evaluate a subscript: still judged as such
 }
 
