@@ -706,6 +706,7 @@ func parallelArgOpt(name string) bool {
 }
 
 func findHandler(c *cmdCtx) {
+	root := findRoot(c.argv)
 	for i := 1; i < len(c.argv); i++ {
 		t := c.argv[i].text
 		if c.argv[i].dyn {
@@ -724,6 +725,11 @@ func findHandler(c *cmdCtx) {
 		sub.argv = append([]word{c.argv[i]}, c.argv[i+1:end]...)
 		for j := range sub.argv {
 			if strings.Contains(sub.argv[j].text, "{}") {
+				if j >= 2 && root != "" && strings.HasPrefix(sub.argv[j].text, "{}") && !sub.argv[j].dyn {
+					// A file found under the one static root: a path inside it.
+					sub.argv[j].text = root + "/" + sub.argv[j].text
+					continue
+				}
 				sub.argv[j].dyn = true
 			}
 		}
@@ -798,4 +804,39 @@ func (c *cmdCtx) failAt(w word, msg string) {
 	if c.a.err == nil {
 		c.a.err = &Error{Pos: w.pos, Msg: msg}
 	}
+}
+
+// findRoot returns the one directory find searches when it is a static
+// relative path that stays inside the working directory (., src, ./build)
+// and find does not follow symbolic links; otherwise "". The files find
+// passes to -exec are then paths inside it.
+func findRoot(argv []word) string {
+	i := 1
+	for i < len(argv) && !argv[i].dyn && (argv[i].text == "-P" || argv[i].text == "-H" || argv[i].text == "-O3" || argv[i].text == "-O2" || argv[i].text == "-O1") {
+		i++
+	}
+	if i >= len(argv) || argv[i].dyn {
+		return ""
+	}
+	r := argv[i].text
+	if r == "" || strings.HasPrefix(r, "-") || strings.HasPrefix(r, "/") || strings.HasPrefix(r, "~") || r == "(" || r == "!" {
+		return ""
+	}
+	for _, seg := range strings.Split(r, "/") {
+		if seg == ".." {
+			return ""
+		}
+	}
+	if i+1 < len(argv) && !argv[i+1].dyn && !strings.HasPrefix(argv[i+1].text, "-") && argv[i+1].text != "(" && argv[i+1].text != "!" {
+		return "" // more than one root
+	}
+	for _, w := range argv[i+1:] {
+		if w.dyn || w.text == "-L" || w.text == "-follow" {
+			return ""
+		}
+		if w.text == "-exec" || w.text == "-execdir" || w.text == "-ok" || w.text == "-okdir" {
+			break
+		}
+	}
+	return strings.TrimSuffix(r, "/")
 }

@@ -179,6 +179,9 @@ var parseTests = []struct {
 		"rm -rf ?{} {via find -exec}",
 		"sh -c a {via find -execdir} {code sh: a}",
 		"a {via find -execdir>sh -c}"}},
+	{"find-exec-static-root", `find src -name '*.o' -exec rm -f {} +`, []string{"find src -name *.o -exec rm -f {} +", "rm -f src/{} {via find -exec}"}},
+	{"find-exec-root-outside", `find ../x -exec rm {} + ; find -L . -exec rm {} + ; find a b -exec rm {} +`, []string{
+		"find ../x -exec rm {} +", "rm ?{} {via find -exec}", "find -L . -exec rm {} +", "rm ?{} {via find -exec}", "find a b -exec rm {} +", "rm ?{} {via find -exec}"}},
 	{"find-exec-dynamic-command", `find . -exec {} \;`, []string{"find . -exec {} ;", "!{} {via find -exec}"}},
 	{"watch", "watch -n 1 'ls; rm x'", []string{"watch -n 1 ls; rm x {code sh: ls; rm x}", "ls {via watch}", "rm x {via watch}"}},
 	{"flock", "flock /tmp/l rm x; flock -c 'rm y' /tmp/l", []string{"flock /tmp/l rm x", "rm x {via flock}", "flock -c rm y /tmp/l {code sh: rm y}", "rm y {via flock -c}"}},

@@ -173,6 +173,10 @@ var classTests = []struct {
 	{"git-clean", "git clean -f -X -d", Allow},
 	{"git-clean", "git clean -ffdx", Ask},
 	{"git-clean", "git -C $HOME clean -f", Deny},
+	// find -exec: the files found under one fixed directory inside the workdir are known.
+	{"find-exec", "find src -type d -name '*.egg-info' -prune -exec rm -rf {} +", Allow},
+	{"find-exec", "find \"$1\" -name '*.tmp' -exec rm -f {} \\;", Ask},
+	{"find-exec", "find ~ -name '*.o' -exec rm -rf {} +", Deny},
 	// ${!x} may evaluate a subscript: still judged as such
 }
 

@@ -84,12 +84,24 @@ func defaultGo() *Policy {
 				NotExamples: []string{"rm -rf ./build"},
 			},
 			{
+				Name:     "rm-via-find",
+				Decision: Verdict("ask"),
+				Reason:   "removes the files find finds where find's starting point is not a fixed directory inside the workdir: what it removes cannot be checked here",
+				Matcher: Matcher{
+					Command:     []string{"rm", "shred", "truncate", "rmdir"},
+					DynamicArgs: boolPtr(true),
+					Via:         []string{"find -exec", "find -execdir", "find -ok", "find -okdir"},
+				},
+				Examples:    []string{"find \"$D\" -name '*.o' -exec rm -rf {} +", "find -L . -name '*.tmp' -exec rm -r {} \\;", "find . .. -name '*.o' -exec rm {} +"},
+				NotExamples: []string{"find . -type d -name node_modules -prune -exec rm -rf {} +", "find build -name '*.o' -exec rm -f {} \\;"},
+			},
+			{
 				Name:     "rm-via-xargs",
 				Decision: Verdict("ask"),
 				Reason:   "removes files named by another command's output (xargs): what it removes cannot be checked here",
 				Matcher: Matcher{
 					Command: []string{"rm", "shred", "truncate", "rmdir"},
-					Via:     []string{"xargs", "parallel", "find -exec"},
+					Via:     []string{"xargs", "parallel"},
 				},
 				Examples:    []string{"git ls-files | xargs rm -f", "cat list.txt | xargs rm -rf"},
 				NotExamples: []string{"rm -f x"},
