@@ -157,6 +157,9 @@ func (a *analyzer) compound(f *frame, cmd syntax.Command, redirs []Redirect) {
 			for _, w := range l.Items {
 				a.subs(f, w)
 			}
+			// The loop assigns its variable: a value earlier in the
+			// script no longer holds inside it.
+			a.assigns = append(a.assigns, Assignment{Name: l.Name.Value, Value: "for " + l.Name.Value + " in ...", Dynamic: true, Pos: f.pos(a, l.Name.Pos())})
 		case *syntax.CStyleLoop:
 			a.subs(f, l.Init)
 			a.subs(f, l.Cond)

@@ -177,6 +177,12 @@ var classTests = []struct {
 	{"find-exec", "find src -type d -name '*.egg-info' -prune -exec rm -rf {} +", Allow},
 	{"find-exec", "find \"$1\" -name '*.tmp' -exec rm -f {} \\;", Ask},
 	{"find-exec", "find ~ -name '*.o' -exec rm -rf {} +", Deny},
+	// A variable set only by mktemp names a fresh path: removing it is cleanup.
+	{"fresh-temp", "scratch=\"$(mktemp -d -t ci.XXXXXX)\"\ntrap 'rm -rf \"${scratch}\"' EXIT INT\ngo build -o \"$scratch/bin\" ./...", Allow},
+	{"fresh-temp", "d=$(mktemp -d)\nrm -rf \"$d\"/*", Allow},
+	{"fresh-temp", "d=$(mktemp -d)\nfor d in ~/.config; do rm -rf \"$d\"; done", Ask},
+	{"fresh-temp", "d=$(mktemp -d)\nread -r d < paths.txt\nrm -rf \"$d\"", Ask},
+	{"fresh-temp", "d=$(mktemp -d)\nrm -rf \"$d/../..\"", Deny},
 	// ${!x} may evaluate a subscript: still judged as such
 }
 

@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"regexp"
 	"strings"
 
 	"github.com/stockade/stockade/parse"
@@ -75,7 +76,7 @@ func codeInValue(as parse.Assignment) []parse.Invocation {
 // resolveScript returns the invocations of s with the resolved copies
 // inserted, or s.Invocations itself when there is nothing to resolve.
 func resolveScript(s *parse.Script) []parse.Invocation {
-	invs := s.Invocations
+	invs := freshTempArgs(s)
 	anyDyn := false
 	for i := range invs {
 		if invs[i].Dynamic || invs[i].DynamicArgs != nil {
@@ -1104,4 +1105,101 @@ func codeInQuotedText(text string) []parse.Invocation {
 		}
 	}
 	return out
+}
+
+// A variable the script sets only to what mktemp prints names a file or
+// directory that mktemp has just made, fresh and random: removing it, or
+// anything under it, removes only what the script put there
+// (tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT). Any other assignment
+// of the variable (another value, a loop, read, declare ...) and it is
+// unknown again.
+var (
+	mktempValue = regexp.MustCompile(`^"?\$\(mktemp(\s+(-[dqtu]+|--directory|--dry-run|--quiet|--tmpdir(=[^\s$` + "`" + `;|&()]*)?|-p\s+[^\s$` + "`" + `;|&()]+|--suffix=[^\s$` + "`" + `;|&()/]*|[A-Za-z0-9._-]*XXX[A-Za-z0-9._-]*))*\)"?$`)
+	varWord     = regexp.MustCompile(`^\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?(/[^$` + "`" + `'\\]*)?$`)
+)
+
+// freshTempPath stands for a path mktemp made.
+const freshTempPath = "/tmp/tmp.mktemp"
+
+// freshTempArgs returns the invocations of s with the arguments that name
+// such a fresh path written as that path, no longer unknown.
+func freshTempArgs(s *parse.Script) []parse.Invocation {
+	invs := s.Invocations
+	var fresh map[string]bool
+	for _, as := range s.Assignments {
+		if as.Dynamic && mktempValue.MatchString(as.Value) {
+			if fresh == nil {
+				fresh = map[string]bool{}
+			}
+			if _, seen := fresh[as.Name]; !seen {
+				fresh[as.Name] = true
+			}
+		}
+	}
+	if fresh == nil {
+		return invs
+	}
+	for _, as := range s.Assignments {
+		if !(as.Dynamic && mktempValue.MatchString(as.Value)) {
+			delete(fresh, as.Name)
+		}
+	}
+	for i := range invs {
+		for k, a := range invs[i].Args {
+			if invs[i].DynamicArgs != nil && invs[i].DynamicArgs[k] {
+				continue
+			}
+			if j := strings.IndexByte(a, '='); j > 0 {
+				a = a[:j]
+			}
+			delete(fresh, a) // read tmp, declare tmp, local tmp=...
+		}
+	}
+	var out []parse.Invocation
+	for i := range invs {
+		inv := &invs[i]
+		if inv.DynamicArgs == nil {
+			continue
+		}
+		var args []string
+		var dyn []bool
+		for k, a := range inv.Args {
+			if !inv.DynamicArgs[k] {
+				continue
+			}
+			m := varWord.FindStringSubmatch(strings.ReplaceAll(a, `"`, ""))
+			if m == nil || !fresh[m[1]] || strings.Contains(m[2], "..") {
+				continue
+			}
+			if args == nil {
+				args = append([]string(nil), inv.Args...)
+				dyn = append([]bool(nil), inv.DynamicArgs...)
+			}
+			args[k], dyn[k] = freshTempPath+m[2], false
+		}
+		if args == nil {
+			continue
+		}
+		if out == nil {
+			out = append([]parse.Invocation(nil), invs...)
+		}
+		out[i].Args = args
+		out[i].DynamicArgs = dyn
+		if !anyTrue(dyn) {
+			out[i].DynamicArgs = nil
+		}
+	}
+	if out == nil {
+		return invs
+	}
+	return out
+}
+
+func anyTrue(bs []bool) bool {
+	for _, b := range bs {
+		if b {
+			return true
+		}
+	}
+	return false
 }

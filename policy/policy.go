@@ -211,8 +211,9 @@ func overridden(p *Policy, matched []int, name string) bool {
 }
 
 // checkScriptPlain judges the invocations of s alone, without resolved
-// copies or effects of the script's text; the fuzz tests compare it.
+// copies or effects of the script's text; the fuzz tests compare it. Paths
+// mktemp made are known in both (freshTempArgs).
 func (p *Policy) checkScriptPlain(s *parse.Script) Decision {
-	plain := &parse.Script{Invocations: s.Invocations}
+	plain := &parse.Script{Invocations: freshTempArgs(s)}
 	return p.checkScript(plain, nil)
 }
