@@ -183,6 +183,12 @@ var classTests = []struct {
 	{"fresh-temp", "d=$(mktemp -d)\nfor d in ~/.config; do rm -rf \"$d\"; done", Ask},
 	{"fresh-temp", "d=$(mktemp -d)\nread -r d < paths.txt\nrm -rf \"$d\"", Ask},
 	{"fresh-temp", "d=$(mktemp -d)\nrm -rf \"$d/../..\"", Deny},
+	// A file-name pattern stands for files under its static directory.
+	{"glob-path", "od -c ~/.ssh/id_*", Deny},
+	{"glob-path", "head -n 3 \"$HOME\"/.aws/cred*", Deny},
+	{"glob-path", "strings ~/.config/chromium/*/Cookies", Deny},
+	{"glob-path", "wc -l src/*.go", Allow},
+	{"glob-path", "cat ~/.config/*/settings.toml", Allow},
 	// ${!x} may evaluate a subscript: still judged as such
 }
 

@@ -397,13 +397,20 @@ func operands(sig *signature, inv *parse.Invocation) (ops []word, opts []option)
 	args := inv.Args
 	var home []bool // words that are "$HOME/..." with nothing else dynamic: paths under ~
 	for i, d := range inv.DynamicArgs {
-		if d && homePath(args[i]) != "" {
+		if !d {
+			continue
+		}
+		p := homePath(args[i])
+		if p == "" {
+			p = globPath(args[i])
+		}
+		if p != "" {
 			if home == nil {
 				home = make([]bool, len(args))
 				args = append([]string(nil), args...)
 			}
 			home[i] = true
-			args[i] = homePath(args[i])
+			args[i] = p
 		}
 	}
 	dyn := func(i int) bool { return inv.DynamicArgs != nil && inv.DynamicArgs[i] && (home == nil || !home[i]) }
@@ -557,6 +564,27 @@ func (ctx *scriptCtx) programUnseen(i int) bool {
 		}
 	}
 	return false
+}
+
+// globPath returns w as a path when it is a pattern of static text the
+// shell expands to file names (~/.ssh/id_*, "$HOME"/.gnupg/*.key): every
+// file it names is under its static directory, so the pattern itself
+// stands for them, for globs and deny-read directories to match. "" when
+// w has anything but static text and pattern characters.
+func globPath(w string) string {
+	if !strings.ContainsAny(w, "*?[") {
+		return ""
+	}
+	u := strings.ReplaceAll(w, `"`, "")
+	if r, ok := strings.CutPrefix(u, "$HOME"); ok {
+		u = "~" + r
+	} else if r, ok := strings.CutPrefix(u, "${HOME}"); ok {
+		u = "~" + r
+	}
+	if u == "" || strings.ContainsAny(u, "$`'\\{}") || u[0] == '-' {
+		return ""
+	}
+	return u
 }
 
 // homePath returns w as a path under ~ when w is $HOME or ${HOME}, quoted
