@@ -78,7 +78,7 @@ var signatures = map[string]*signature{
 	"mv": moveLike, "ln": {writes: last, valueShort: "tS", valueLong: []string{"target-directory", "suffix"}, abbrev: true},
 	"rsync": {reads: butLast, writes: last, valueShort: "eBfT", valueLong: []string{"rsh", "rsync-path", "exclude", "include", "filter", "files-from", "temp-dir", "partial-dir", "backup-dir", "log-file", "password-file", "chown", "chmod"}, abbrev: true, optionFiles: map[string]byte{"e": 'x', "rsh": 'x', "rsync-path": 'x'}},
 	"scp":   {reads: butLast, writes: last, valueShort: "cFiloPSJ", optionFiles: map[string]byte{"S": 'x', "F": 'X', "i": 'r'}},
-	"tee":   writeAll, "touch": {writes: all, valueShort: "dtr", valueLong: []string{"date", "reference"}, abbrev: true}, "mkdir": {writes: all, valueShort: "m", valueLong: []string{"mode"}, abbrev: true},
+	"tee":   writeAll, "sponge": writeAll, "touch": {writes: all, valueShort: "dtr", valueLong: []string{"date", "reference"}, abbrev: true}, "mkdir": {writes: all, valueShort: "m", valueLong: []string{"mode"}, abbrev: true},
 	"truncate": {writes: all, valueShort: "sr", valueLong: []string{"size", "reference"}, abbrev: true},
 	"chmod":    {writes: afterMode, abbrev: true}, "chown": {writes: afterMode, abbrev: true}, "chgrp": {writes: afterMode, abbrev: true}, "chattr": {writes: afterMode},
 	"rm": deleteAll, "unlink": deleteAll, "rmdir": deleteAll, "shred": {deletes: all, writes: all, valueShort: "ns", valueLong: []string{"iterations", "size", "random-source"}, abbrev: true},
