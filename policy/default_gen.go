@@ -1485,11 +1485,23 @@ func defaultGo() *Policy {
 				Decision: Verdict("ask"),
 				Reason:   "downloads and runs a program from a module path, a third-party tap or a git URL: code nobody has reviewed",
 				Matcher: Matcher{
-					Command:   []string{"go", "brew", "uvx", "uv", "pipx"},
-					ArgsRegex: []string{"^[a-z0-9.-]+\\.[a-z]{2,}/[^ ]*@[^ ]+$", "^[A-Za-z0-9_-]+/[A-Za-z0-9_-]+/[A-Za-z0-9@._+-]+$", "^git\\+", "^(--from=)?(git\\+|https?://)"},
+					Command:   []string{"brew", "uvx", "uv", "pipx"},
+					ArgsRegex: []string{"^[A-Za-z0-9_-]+/[A-Za-z0-9_-]+/[A-Za-z0-9@._+-]+$", "^(--from=)?(git\\+|https?://)"},
 				},
-				Examples:    []string{"go run golang.example/x/tool@v1.2.3 -h", "brew install someone/tap/tool", "uvx --from git+https://git.example/x tool", "uv tool install git+https://git.example/t"},
-				NotExamples: []string{"go run ./cmd/server", "brew install jq", "uvx ruff check .", "go install ./..."},
+				Examples:    []string{"brew install someone/tap/tool", "uvx --from git+https://git.example/x tool", "uv tool install git+https://git.example/t"},
+				NotExamples: []string{"brew install jq", "uvx ruff check ."},
+			},
+			{
+				Name:     "go-run-remote",
+				Decision: Verdict("ask"),
+				Reason:   "go run of a module at a version downloads and runs a program nobody has reviewed",
+				Matcher: Matcher{
+					Command:    []string{"go"},
+					Subcommand: []string{"run"},
+					ArgsRegex:  []string{"^[a-z0-9.-]+\\.[a-z]{2,}/[^ ]*@[^ ]+$"},
+				},
+				Examples:    []string{"go run golang.example/x/tool@v1.2.3 -h"},
+				NotExamples: []string{"go run ./cmd/server", "go run main.go"},
 			},
 			{
 				Name:     "cloud-credentials-create",
