@@ -220,6 +220,11 @@ var classTests = []struct {
 	{"outside", "aws iam create-login-profile --user-name x --password y", Ask},
 	{"outside", "pulumi stack rm staging --force", Ask},
 	{"outside", "go run ./cmd/gen", Allow},
+	// ${v:-word}: when v comes unset from the environment, the value is word.
+	{"default-value", "rm -fr \"${CACHE_DIR:-$HOME}\"", Deny},
+	{"default-value", "od -An \"${KEYFILE-$HOME/.ssh/id_ed25519}\"", Deny},
+	{"default-value", "rm -rf \"${OUT_DIR:-dist}\"", Ask},
+	{"default-value", "echo \"${GOFLAGS:-none}\"", Allow},
 	// ${!x} may evaluate a subscript: still judged as such
 }
 

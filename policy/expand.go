@@ -506,6 +506,34 @@ func (x *expander) expandWord(src string, at parse.Pos, pos []string, havePos bo
 			}
 			return arr, name[len(name)-2] == '@', next, true
 		}
+		if k := strings.IndexAny(name, ":-="); k > 0 && validEnvName(name[:k]) {
+			// ${v:-word}, ${v-word}, ${v:=word}, ${v=word}: the script's
+			// value of v, or else word, the value when v comes unset
+			// from the environment (one of the values it may take).
+			base, op, word := name[:k], name[k:], ""
+			switch {
+			case strings.HasPrefix(op, ":-") || strings.HasPrefix(op, ":="):
+				word = op[2:]
+			case op[0] == '-' || op[0] == '=':
+				word = op[1:]
+			default:
+				return nil, false, 0, false
+			}
+			v, arr, ok := x.value(base, at)
+			if ok && arr == nil && (v != "" || op[0] != ':') {
+				return []string{v}, false, next, true
+			}
+			if ok && arr != nil || x.depth >= 4 {
+				return nil, false, 0, false
+			}
+			x.depth++
+			ws, ok := x.expandWord(word, at, pos, havePos)
+			x.depth--
+			if !ok || len(ws) != 1 {
+				return nil, false, 0, false
+			}
+			return ws, false, next, true
+		}
 		if ref, ok := strings.CutPrefix(name, "!"); ok && validEnvName(ref) {
 			// ${!ref}: the variable ref names, when ref holds a plain
 			// name (a subscript in it would be evaluated: not resolved).
