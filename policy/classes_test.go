@@ -225,6 +225,9 @@ var classTests = []struct {
 	{"default-value", "od -An \"${KEYFILE-$HOME/.ssh/id_ed25519}\"", Deny},
 	{"default-value", "rm -rf \"${OUT_DIR:-dist}\"", Ask},
 	{"default-value", "echo \"${GOFLAGS:-none}\"", Allow},
+	// A command word made by an old-style backquote substitution.
+	{"backquote-name", "`printf %s rm` -fr \"$HOME\"", Deny},
+	{"backquote-name", "`echo ls` -la", Ask},
 	// ${!x} may evaluate a subscript: still judged as such
 }
 

@@ -640,6 +640,18 @@ func (x *expander) expandWord(src string, at parse.Pos, pos []string, havePos bo
 				return nil, false
 			}
 			i = next
+		case c == '`':
+			// `...` is $(...) in the old spelling; with a backslash inside,
+			// quoting differs: left unresolved.
+			end := strings.IndexByte(src[i+1:], '`')
+			if end < 0 || strings.ContainsRune(src[i+1:i+1+end], '\\') {
+				return nil, false
+			}
+			out, _, ok := x.substitution("$("+src[i+1:i+1+end]+")", 0, at, pos, havePos)
+			if !ok || !splitInto(out) {
+				return nil, false
+			}
+			i += end + 2
 		case c == '$':
 			vals, _, next, ok := param(i + 1)
 			if !ok {
