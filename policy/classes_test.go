@@ -228,6 +228,10 @@ var classTests = []struct {
 	// A command word made by an old-style backquote substitution.
 	{"backquote-name", "`printf %s rm` -fr \"$HOME\"", Deny},
 	{"backquote-name", "`echo ls` -la", Ask},
+	// Arrays whose elements are values the script set.
+	{"array", "cmd=(rm -r -f \"$HOME/\")\n\"${cmd[@]}\"", Deny},
+	{"array", "k=(base64 \"$HOME/.aws/credentials\")\n\"${k[@]}\" | head", Deny},
+	{"array", "opts=(-race -count=1 \"./...\")\ngo test \"${opts[@]}\"", Allow},
 	// ${!x} may evaluate a subscript: still judged as such
 }
 

@@ -286,6 +286,13 @@ func (x *expander) value(name string, p parse.Pos) (val string, array []string, 
 		if v := last.Value; len(v) >= 2 && v[0] == '(' && v[len(v)-1] == ')' && !strings.ContainsAny(v[1:len(v)-1], "$`\"'\\()[]*?{}<>|&;") {
 			return "", strings.Fields(v[1 : len(v)-1]), true
 		}
+		if v := last.Value; len(v) >= 2 && v[0] == '(' && v[len(v)-1] == ')' {
+			// a=(rm -rf "$HOME"): elements made of values the script set.
+			if arr, ok := x.arrayLiteral(v[1:len(v)-1], last.Pos); ok {
+				return "", arr, true
+			}
+			return "", nil, false
+		}
 		// c="rm,-rf,$HOME": a value made of values the script set. An
 		// assignment does not split words; a value that would split here
 		// is left unresolved.
@@ -1242,4 +1249,36 @@ func anyTrue(bs []bool) bool {
 		}
 	}
 	return false
+}
+
+// arrayLiteral returns the elements of an array assignment's parenthesised
+// list, when each resolves; a substitution or an unresolved word in it and
+// the list stays unknown.
+func (x *expander) arrayLiteral(list string, at parse.Pos) ([]string, bool) {
+	if x.depth >= 4 || strings.ContainsAny(list, "`\n;&|<>") || strings.Contains(list, "$(") || strings.Contains(list, "[") {
+		return nil, false
+	}
+	inner, err := parseScript(": " + list)
+	if err != nil || len(inner.Invocations) != 1 || len(inner.Assignments) != 0 {
+		return nil, false
+	}
+	inv := &inner.Invocations[0]
+	if inv.Name != ":" || inv.Dynamic || len(inv.Via) > 0 || len(inv.Redirects) > 0 {
+		return nil, false
+	}
+	x.depth++
+	defer func() { x.depth-- }()
+	var out []string
+	for k, a := range inv.Args {
+		if inv.DynamicArgs != nil && inv.DynamicArgs[k] {
+			ws, ok := x.expandWord(a, at, nil, false)
+			if !ok {
+				return nil, false
+			}
+			out = append(out, ws...)
+			continue
+		}
+		out = append(out, a)
+	}
+	return out, true
 }
