@@ -232,6 +232,13 @@ var classTests = []struct {
 	{"array", "cmd=(rm -r -f \"$HOME/\")\n\"${cmd[@]}\"", Deny},
 	{"array", "k=(base64 \"$HOME/.aws/credentials\")\n\"${k[@]}\" | head", Deny},
 	{"array", "opts=(-race -count=1 \"./...\")\ngo test \"${opts[@]}\"", Allow},
+	// A link to or copy of a program runs that program.
+	{"renamed-program", "ln -sf /usr/bin/rm bin/cleanup\nbin/cleanup -r -f \"$HOME\"", Deny},
+	{"renamed-program", "cp /bin/cat ./viewer && ./viewer ~/.ssh/id_ed25519", Deny},
+	{"renamed-program", "ln -s \"$(which rm)\" ./x; ./x -rf ~", Ask},
+	{"renamed-program", "ln -sf ../tools/lint.sh ./lint && ./lint --fix", Allow},
+	// Code hidden in a subscript bash evaluates.
+	{"code-in-subscript", "printf -v 'r[$(touch /tmp/x)]' %s 1", Deny},
 	// ${!x} may evaluate a subscript: still judged as such
 }
 

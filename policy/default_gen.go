@@ -1528,6 +1528,16 @@ func defaultGo() *Policy {
 				NotExamples: []string{"pulumi preview", "firebase deploy --only hosting", "pulumi stack ls"},
 			},
 			{
+				Name:     "code-in-subscript",
+				Decision: Verdict("deny"),
+				Reason:   "runs a command hidden in text that bash evaluates as an array subscript or arithmetic (printf -v 'a[$(cmd)]', x='a[$(cmd)]'; $((x))): a way to hide what runs",
+				Matcher: Matcher{
+					Via: []string{"value"},
+				},
+				Examples:    []string{"printf -v 'v[$(touch /tmp/p)]' %s 1", "n='x[$(id)]'; echo $((n))"},
+				NotExamples: []string{"printf -v out '%s' x", "n=$(date); echo $n"},
+			},
+			{
 				Name:     "reads-project-env",
 				Decision: Verdict("ask"),
 				Reason:   "reads a project's .env file, which often holds tokens and passwords",

@@ -204,7 +204,7 @@ var hiddenTests = []struct {
 	// is what refuses it (testdata/script/run_sandbox.txtar relies on it).
 	{`cat "$(printf %s ~/.ssh/id_rsa)"`, Allow},
 	{`p='rm -rf ~'; q=p; eval "${!q}"`, Deny},
-	{`q='a[$(id)]'; eval "${!q}"`, Ask},
+	{`q='a[$(id)]'; eval "${!q}"`, Deny}, // code hidden in a subscript (code-in-subscript)
 	{"IFS=:; c='rm:-fr:/'; $c", Deny},
 	{"IFS=', '; c='rm, -fr, /'; $c", Ask}, // a mixed IFS is not resolved
 }

@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"path"
 	"regexp"
 	"strings"
 
@@ -28,7 +29,7 @@ const maxExpansions = 256
 // judged as the declare that says the same (declare FOO=1), added at the
 // end: PROMPT_COMMAND=..., PATH=.:$PATH.
 func expandScript(s *parse.Script) []parse.Invocation {
-	invs := resolveScript(s)
+	invs := linkedPrograms(resolveScript(s))
 	if len(s.Assignments) == 0 && !anyCommandArg(invs) {
 		return invs
 	}
@@ -1281,4 +1282,56 @@ func (x *expander) arrayLiteral(list string, at parse.Pos) ([]string, bool) {
 		out = append(out, a)
 	}
 	return out, true
+}
+
+// linkedPrograms adds, after each invocation that runs a file an earlier
+// command made as a link to or a copy of a program (ln -s /bin/rm ./tidy;
+// ./tidy -rf ~), a copy that runs that program by its own name.
+func linkedPrograms(invs []parse.Invocation) []parse.Invocation {
+	type program struct {
+		name    string
+		dynamic bool // known only at run time: ln -s "$(command -v rm)" t
+	}
+	var links map[string]program
+	var out []parse.Invocation
+	for i := range invs {
+		inv := &invs[i]
+		if !inv.Dynamic {
+			if t, ok := links[path.Clean(inv.Name)]; ok && strings.Contains(inv.Name, "/") {
+				if out == nil {
+					out = append(make([]parse.Invocation, 0, len(invs)+1), invs[:i]...)
+				}
+				out = append(out, *inv)
+				c := *inv
+				c.Name, c.Dynamic = t.name, t.dynamic
+				c.Via = append(append([]string(nil), inv.Via...), "link")
+				out = append(out, c)
+				continue
+			}
+			switch commandName(inv.Name) {
+			case "ln", "cp", "install":
+				var ops []string
+				var dyn []bool
+				for k, a := range inv.Args {
+					d := inv.DynamicArgs != nil && inv.DynamicArgs[k]
+					if d || !strings.HasPrefix(a, "-") {
+						ops, dyn = append(ops, a), append(dyn, d)
+					}
+				}
+				if len(ops) == 2 && !dyn[1] && len(links) < 64 {
+					if links == nil {
+						links = map[string]program{}
+					}
+					links[path.Clean(ops[1])] = program{ops[0], dyn[0]}
+				}
+			}
+		}
+		if out != nil {
+			out = append(out, *inv)
+		}
+	}
+	if out == nil {
+		return invs
+	}
+	return out
 }
