@@ -276,6 +276,12 @@ var substTests = []struct{ setup, word string }{
 	{``, `"$(printf 'a\tb\n\n')"`},
 	{``, `"$(printf '100%%')"`},
 	{``, `x"$(echo)"y`},
+	{``, `$(printf '\x72\x6d -\x7')`},
+	{``, `"$(printf '\162\155\0401x\17')"`},
+	{``, `"$(printf 'a\x4g')"`},
+	{`a=(x "y z")`, `"${a[@]}"`},
+	{`S=v`, `"${UNSET_HERE:-$S}/x"`},
+	{`S=v`, `${S-w}${NONE-z}`},
 }
 
 func TestSubstitutionAgainstBash(t *testing.T) {

@@ -857,8 +857,26 @@ func printfOutput(args []string) (string, bool) {
 					b.WriteByte('\t')
 				case '\\':
 					b.WriteByte('\\')
-				case '0':
-					b.WriteByte(0)
+				case 'x':
+					// \xHH: one or two hex digits.
+					n, v := 0, 0
+					for n < 2 && i+1 < len(format) && isHex(format[i+1]) {
+						i++
+						v = v*16 + hexVal(format[i])
+						n++
+					}
+					if n == 0 {
+						return "", false
+					}
+					b.WriteByte(byte(v))
+				case '0', '1', '2', '3', '4', '5', '6', '7':
+					// \NNN: up to three octal digits.
+					v := int(format[i] - '0')
+					for n := 1; n < 3 && i+1 < len(format) && format[i+1] >= '0' && format[i+1] <= '7'; n++ {
+						i++
+						v = v*8 + int(format[i]-'0')
+					}
+					b.WriteByte(byte(v))
 				default:
 					return "", false
 				}
@@ -1334,4 +1352,16 @@ func linkedPrograms(invs []parse.Invocation) []parse.Invocation {
 		return invs
 	}
 	return out
+}
+
+func isHex(c byte) bool { return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F' }
+
+func hexVal(c byte) int {
+	switch {
+	case c >= 'a':
+		return int(c-'a') + 10
+	case c >= 'A':
+		return int(c-'A') + 10
+	}
+	return int(c - '0')
 }
