@@ -282,6 +282,7 @@ var substTests = []struct{ setup, word string }{
 	{`a=(x "y z")`, `"${a[@]}"`},
 	{`S=v`, `"${UNSET_HERE:-$S}/x"`},
 	{`S=v`, `${S-w}${NONE-z}`},
+	{`S=v`, `a${IFS}b"${IFS}"c`},
 }
 
 func TestSubstitutionAgainstBash(t *testing.T) {

@@ -281,6 +281,9 @@ func (x *expander) value(name string, p parse.Pos) (val string, array []string, 
 		}
 	}
 	if !found {
+		if name == "IFS" {
+			return " \t\n", nil, true // bash sets it at start, whatever the environment says
+		}
 		return "", nil, false
 	}
 	if last.Dynamic {
@@ -449,6 +452,9 @@ func (x *expander) expandWord(src string, at parse.Pos, pos []string, havePos bo
 		}
 		parts := strings.Fields(v)
 		if len(parts) == 0 {
+			if v != "" {
+				flush() // white space alone still ends the word before it
+			}
 			return true
 		}
 		if v[0] == ' ' || v[0] == '\t' || v[0] == '\n' {
