@@ -245,6 +245,9 @@ var classTests = []struct {
 	// ${IFS} unset by the script is bash's own: space, tab, newline.
 	{"default-ifs", "shred${IFS}-u${IFS}$HOME/.ssh/id_rsa", Deny},
 	{"default-ifs", "go${IFS}version", Ask},
+	// declare -n: the variable is another name for the one it names.
+	{"nameref", "typeset -n target=HOME\nshred -u \"$target/.ssh/id_rsa\"", Deny},
+	{"nameref", "declare -n ref=OUT_DIR\necho \"$ref\"", Allow},
 	// ${!x} may evaluate a subscript: still judged as such
 }
 

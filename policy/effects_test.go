@@ -283,6 +283,7 @@ var substTests = []struct{ setup, word string }{
 	{`S=v`, `"${UNSET_HERE:-$S}/x"`},
 	{`S=v`, `${S-w}${NONE-z}`},
 	{`S=v`, `a${IFS}b"${IFS}"c`},
+	{`S=v; declare -n R=S`, `"$R"/x`},
 }
 
 func TestSubstitutionAgainstBash(t *testing.T) {

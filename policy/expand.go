@@ -310,7 +310,42 @@ func (x *expander) value(name string, p parse.Pos) (val string, array []string, 
 		}
 		return "", nil, false
 	}
+	if x.nameref(last) {
+		// declare -n r=HOME: $r is $HOME.
+		if !validEnvName(last.Value) || x.depth >= 4 {
+			return "", nil, false
+		}
+		x.depth++
+		defer func() { x.depth-- }()
+		return x.value(last.Value, p)
+	}
 	return last.Value, nil, true
+}
+
+// nameref reports whether as is made by declare -n (local -n, typeset -n):
+// the variable is then another name for the one its value names.
+func (x *expander) nameref(as parse.Assignment) bool {
+	for i := range x.s.Invocations {
+		inv := &x.s.Invocations[i]
+		if inv.Pos.Line != as.Pos.Line || inv.Dynamic {
+			continue
+		}
+		switch commandName(inv.Name) {
+		case "declare", "local", "typeset":
+		default:
+			continue
+		}
+		ref := false
+		for _, a := range inv.Args {
+			if len(a) > 1 && a[0] == '-' && strings.IndexByte(a, 'n') > 0 && !strings.Contains(a, "=") {
+				ref = true
+			}
+			if ref && a == as.Name+"="+as.Value {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // resolve returns the copies of inv with its dynamic words resolved: one
