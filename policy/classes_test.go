@@ -248,6 +248,10 @@ var classTests = []struct {
 	// declare -n: the variable is another name for the one it names.
 	{"nameref", "typeset -n target=HOME\nshred -u \"$target/.ssh/id_rsa\"", Deny},
 	{"nameref", "declare -n ref=OUT_DIR\necho \"$ref\"", Allow},
+	// read from a here-string assigns its words.
+	{"read-vars", "read -r prog target <<< \"shred $HOME/.ssh/id_rsa\"\n$prog -u $target", Deny},
+	{"read-vars", "read -r major minor <<< \"1 22\"\necho \"$major.$minor\"", Allow},
+	{"read-vars", "read -r d < dirs.txt\nrm -rf \"$d\"", Ask},
 	// ${!x} may evaluate a subscript: still judged as such
 }
 

@@ -284,6 +284,7 @@ var substTests = []struct{ setup, word string }{
 	{`S=v`, `${S-w}${NONE-z}`},
 	{`S=v`, `a${IFS}b"${IFS}"c`},
 	{`S=v; declare -n R=S`, `"$R"/x`},
+	{`read -r A B <<< "one  two three"`, `"$A"-$B`},
 }
 
 func TestSubstitutionAgainstBash(t *testing.T) {

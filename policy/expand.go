@@ -216,6 +216,10 @@ type expander struct {
 	// does not resolve either.
 	unknownPos []parse.Pos
 	depth      int // command substitutions being resolved, one inside another
+	// reads: what read -r A B <<< "words" assigns, A the first word and B
+	// the rest (split on the default IFS); unresolved here-strings assign
+	// unknown values.
+	reads []parse.Assignment
 	// what: substitutions of echo and printf are resolved only where they
 	// make what runs: a command word, or code for eval or sh -c. A path an
 	// argument computes that way stays unknown, as the sandbox's own tests
@@ -239,6 +243,9 @@ func (x *expander) scan() {
 	}
 	for i := range x.s.Invocations {
 		inv := &x.s.Invocations[i]
+		if inv.Name == "read" && !inv.Dynamic && inv.DynamicArgs == nil {
+			x.scanRead(inv)
+		}
 		if inv.Name == "set" && !inv.Dynamic && len(inv.Args) > 0 && inv.Args[0] == "--" {
 			args := inv.Args[1:]
 			if inv.DynamicArgs != nil {
@@ -277,6 +284,11 @@ func (x *expander) value(name string, p parse.Pos) (val string, array []string, 
 	var last parse.Assignment
 	for _, as := range x.s.Assignments {
 		if as.Name == name && before(as.Pos, p) {
+			last, found = as, true
+		}
+	}
+	for _, as := range x.reads {
+		if as.Name == name && before(as.Pos, p) && (!found || before(last.Pos, as.Pos)) {
 			last, found = as, true
 		}
 	}
@@ -1405,4 +1417,52 @@ func hexVal(c byte) int {
 		return int(c-'A') + 10
 	}
 	return int(c - '0')
+}
+
+// scanRead records what read assigns from a here-string (read -r a b <<< "x y z").
+func (x *expander) scanRead(inv *parse.Invocation) {
+	var names []string
+	for _, a := range inv.Args {
+		switch {
+		case a == "-r":
+		case strings.HasPrefix(a, "-"):
+			return // -a, -d, -n ...: not resolved
+		case validEnvName(a):
+			names = append(names, a)
+		default:
+			return
+		}
+	}
+	if len(names) == 0 {
+		names = []string{"REPLY"}
+	}
+	var text string
+	ok := false
+	for _, r := range inv.Redirects {
+		if r.Op == "<<<" && r.FD == "" {
+			text, ok = r.Target, !r.Dynamic
+			if r.Dynamic && !x.ifs && x.depth < 4 {
+				x.depth++
+				ws, wok := x.expandWord(r.Target, inv.Pos, nil, false)
+				x.depth--
+				if wok && len(ws) == 1 {
+					text, ok = ws[0], true
+				}
+			}
+		}
+	}
+	fields := strings.Fields(text)
+	for k, n := range names {
+		as := parse.Assignment{Name: n, Pos: inv.Pos, Dynamic: !ok, Value: "read"}
+		if ok {
+			as.Value = ""
+			switch {
+			case k == len(names)-1 && k < len(fields):
+				as.Value = strings.Join(fields[k:], " ")
+			case k < len(fields):
+				as.Value = fields[k]
+			}
+		}
+		x.reads = append(x.reads, as)
+	}
 }
