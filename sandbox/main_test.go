@@ -13,6 +13,10 @@ import (
 // is stopped through the process bound's cgroup, or caught by the parent's
 // leakcheck, which is the child subreaper of everything below it.
 func TestMain(m *testing.M) {
+	if os.Getenv("STOCKADE_TEST_START_ON_MAIN_THREAD") != "" {
+		startOnMainThread()
+		os.Exit(0)
+	}
 	if os.Getenv("STOCKADE_TEST_CHILD") != "" {
 		os.Exit(m.Run())
 	}

@@ -33,6 +33,13 @@ import (
 // shell would. A *StartError says whether the sandbox could not be applied
 // (nothing ran) or the command could not be started in it.
 //
+// The thread must not be the process's main thread: a signal to the process
+// (kill(pid), kill(-1)) is checked against the main thread's Landlock domain,
+// so a command could kill stockade from inside a sandbox that main thread is
+// in. Start refuses to run there; a program that calls it locks its main
+// goroutine to the main thread in an init function (see [MainThreadLocked]),
+// so that no other goroutine is ever scheduled on it.
+//
 // netns is the network namespace to join when spec.NetNS (see NewNetNS).
 func Start(spec Spec, cmd *exec.Cmd, netns *os.File) (a Applied, release func(), err error) {
 	if spec.UserNS {
@@ -92,6 +99,9 @@ func (e *StartError) ExitStatus() int {
 }
 
 func startLocked(spec Spec, cmd *exec.Cmd) (Applied, error) {
+	if syscall.Gettid() == syscall.Getpid() {
+		return Applied{}, &StartError{"sandbox", errors.New("the sandbox would be applied to the process's main thread, which signals to the process are checked against; lock the main goroutine to it in an init function")}
+	}
 	a, err := apply(spec, false)
 	if err != nil {
 		return a, &StartError{"sandbox", err}

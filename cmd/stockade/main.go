@@ -16,6 +16,11 @@ import (
 	"github.com/stockade/stockade/sandbox"
 )
 
+// init keeps the main goroutine on the process's main thread: stockade run
+// restricts another thread and forks the command from it, and a signal to
+// stockade is checked against the main thread's sandbox (none).
+func init() { sandbox.MainThreadLocked() }
+
 func main() {
 	// The sandboxed child is this same binary; it must not pay for anything else.
 	if len(os.Args) > 1 && os.Args[1] == sandbox.ChildArg {

@@ -1,0 +1,6 @@
+//go:build !linux
+
+package sandbox
+
+// startOnMainThread: Start is Linux only.
+func startOnMainThread() {}
