@@ -76,7 +76,9 @@ func userNSServer(t *testing.T, args ...string) (*server, string) {
 	id := plainUser()
 	requireUserNS(t, id)
 	work := id.dir(t)
-	gitRepo(t, id, work)
+	if _, err := exec.LookPath("git"); err == nil {
+		gitRepo(t, id, work)
+	} // else the tests that need git skip (the kernel matrix's guests have none)
 	s := startServer(t, id, id.dir(t), work, args...)
 	applied, _ := s.bash(map[string]any{"command": "true"})["applied"].(map[string]any)
 	for _, k := range []string{"userns", "caps_dropped", "ipc_namespace", "netns", "read_only_mounts", "seccomp", "no_new_privs"} {
@@ -248,8 +250,8 @@ git log --oneline | wc -l`})
 func TestUserNSRefused(t *testing.T) {
 	requireSuite(t)
 	id := plainUser()
-	if _, err := exec.LookPath("setpriv"); err != nil {
-		t.Skip("no setpriv")
+	if exec.Command("setpriv", "--reuid", "0", "--regid", "0", "--clear-groups", "--", "true").Run() != nil {
+		t.Skip("no setpriv that changes ids (util-linux's; busybox's cannot)")
 	}
 	// Root in a user namespace of its own that maps root and the plain user
 	// to themselves sets the limit there, then becomes the plain user.
