@@ -12,18 +12,19 @@ import (
 	"os"
 	osexec "os/exec"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/stockade/stockade/internal/rounds"
 )
 
 func main() {
 	bin := flag.String("stockade", "bin/stockade", "the stockade binary")
-	rounds := flag.Int("rounds", 400, "interleaved rounds")
+	nrounds := flag.Int("rounds", 400, "interleaved rounds")
 	streamMiB := flag.Int("stream-mib", 1024, "MiB to stream for the throughput run")
 	inFlight := flag.Int("in-flight", 64, "concurrent calls for the memory figure")
 	flag.Parse()
@@ -37,31 +38,18 @@ func main() {
 	boxed := connect(*bin, work)
 	defer boxed.close()
 
-	series := map[string][]time.Duration{}
 	order := []string{"direct bash -c true", "mcp bash true (no sandbox)", "mcp bash true (sandbox)"}
-	run := map[string]func(){
-		order[0]: func() { check(osexec.Command("bash", "-c", "true").Run()) },
-		order[1]: func() { plain.call("true") },
-		order[2]: func() { boxed.call("true") },
-	}
-	for i := range 20 { // warm up
-		run[order[i%3]]()
-	}
-	for i := range *rounds {
-		for j := range order {
-			name := order[(i+j)%len(order)] // rotate so no series always goes first
-			start := time.Now()
-			run[name]()
-			series[name] = append(series[name], time.Since(start))
-		}
-	}
-	fmt.Printf("MCP round-trip, %d interleaved rounds\n", *rounds)
+	series := rounds.Run(*nrounds, 20, []func(){
+		func() { check(osexec.Command("bash", "-c", "true").Run()) },
+		func() { plain.call("true") },
+		func() { boxed.call("true") },
+	})
+	fmt.Printf("MCP round-trip, %d interleaved rounds\n", *nrounds)
 	fmt.Printf("  %-30s %10s %10s %10s %8s\n", "", "calls/s", "p50", "p99", "p50 ×")
-	base := pct(series[order[0]], 50)
-	for _, name := range order {
-		d := series[name]
-		fmt.Printf("  %-30s %10.0f %10s %10s %8.2f\n", name, float64(len(d))/sum(d).Seconds(), pct(d, 50).Round(time.Microsecond),
-			pct(d, 99).Round(time.Microsecond), float64(pct(d, 50))/float64(base))
+	for k, name := range order {
+		d := series[k]
+		fmt.Printf("  %-30s %10.0f %10s %10s %8.2f\n", name, float64(len(d))/sum(d).Seconds(), rounds.Pct(d, 50).Round(time.Microsecond),
+			rounds.Pct(d, 99).Round(time.Microsecond), rounds.Ratio(d, series[0]))
 	}
 
 	// Throughput: the sandboxed server captures the stream (the first 30000
@@ -167,12 +155,6 @@ func (s *server) childPSS() (total int64) {
 }
 
 func (s *server) close() { s.session.Close() }
-
-func pct(d []time.Duration, p int) time.Duration {
-	s := slices.Clone(d)
-	slices.Sort(s)
-	return s[min(len(s)-1, len(s)*p/100)]
-}
 
 func sum(d []time.Duration) (t time.Duration) {
 	for _, x := range d {

@@ -11,13 +11,14 @@ import (
 	"os"
 	osexec "os/exec"
 	"path/filepath"
-	"slices"
 	"time"
+
+	"github.com/stockade/stockade/internal/rounds"
 )
 
 func main() {
 	bin := flag.String("stockade", "bin/stockade", "the stockade binary")
-	rounds := flag.Int("rounds", 300, "rounds")
+	nrounds := flag.Int("rounds", 300, "rounds")
 	flag.Parse()
 
 	work, err := os.MkdirTemp("", "stockade-benchrun-")
@@ -37,39 +38,25 @@ func main() {
 	check(os.Mkdir(home, 0o700))
 	check(os.Mkdir(proj, 0o700))
 	env := []string{"PATH=/usr/local/bin:/usr/bin:/bin", "HOME=" + home, "LANG=C.UTF-8"}
-	once := func(argv []string) time.Duration {
+	once := func(argv []string) {
 		cmd := osexec.Command(argv[0], argv[1:]...)
 		cmd.Dir, cmd.Env = proj, env
-		start := time.Now()
 		if out, err := cmd.CombinedOutput(); err != nil {
 			fmt.Fprintf(os.Stderr, "benchrun: %v: %v\n%s", argv, err, out)
 			os.Exit(1)
 		}
-		return time.Since(start)
 	}
-	for i := range 10 { // warm up
-		once(commands[i%len(commands)])
+	fns := make([]func(), len(commands))
+	for k, argv := range commands {
+		fns[k] = func() { once(argv) }
 	}
-	series := make([][]time.Duration, len(commands))
-	for i := range *rounds {
-		for j := range commands {
-			k := (i + j) % len(commands) // rotate so no command always goes first
-			series[k] = append(series[k], once(commands[k]))
-		}
-	}
-	fmt.Printf("stockade run, %d interleaved rounds (full default sandbox and analysis)\n", *rounds)
+	series := rounds.Run(*nrounds, 10, fns)
+	fmt.Printf("stockade run, %d interleaved rounds (full default sandbox and analysis)\n", *nrounds)
 	fmt.Printf("  %-36s %10s %10s %8s\n", "", "p50", "p99", "p50 ×")
-	base := pct(series[0], 50)
 	for k, name := range names {
-		fmt.Printf("  %-36s %10s %10s %8.2f\n", name, pct(series[k], 50).Round(time.Microsecond),
-			pct(series[k], 99).Round(time.Microsecond), float64(pct(series[k], 50))/float64(base))
+		fmt.Printf("  %-36s %10s %10s %8.2f\n", name, rounds.Pct(series[k], 50).Round(time.Microsecond),
+			rounds.Pct(series[k], 99).Round(time.Microsecond), rounds.Ratio(series[k], series[0]))
 	}
-}
-
-func pct(d []time.Duration, p int) time.Duration {
-	s := slices.Clone(d)
-	slices.Sort(s)
-	return s[min(len(s)-1, len(s)*p/100)]
 }
 
 func check(err error) {
