@@ -6,10 +6,11 @@ import (
 	"errors"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/stockade/stockade/internal/testexe"
 )
 
 // TestUserNamespacesThisHost checks the probe against util-linux's unshare,
@@ -52,27 +53,7 @@ func TestUserNamespacesAsNobody(t *testing.T) {
 		t.Skip("no unshare(1) to compare with")
 	}
 	nobody := &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: 65534, Gid: 65534}}
-	// A copy of the test binary that nobody can reach and run.
-	self, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := os.ReadFile(self)
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir, err := os.MkdirTemp("", "hostfacts-userns-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(dir) })
-	exe := filepath.Join(dir, "hostfacts.test")
-	if err := os.WriteFile(exe, b, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Chmod(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
+	exe := testexe.ReachableCopy(t) // a copy of the test binary that nobody can reach and run
 	cmd := exec.Command(exe, "-test.run=^TestUserNamespacesAsNobody$")
 	cmd.Env = append(os.Environ(), "STOCKADE_HOSTFACTS_USERNS=1")
 	cmd.Dir = "/"

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/stockade/stockade/hostfacts"
+	"github.com/stockade/stockade/internal/testexe"
 	"golang.org/x/sys/unix"
 )
 
@@ -39,7 +40,7 @@ func TestProcLimitWhereDetected(t *testing.T) {
 		return
 	}
 	t.Run("nobody", func(t *testing.T) {
-		checkProcLimitWhereDetected(t, copyForNobody(t), &syscall.Credential{Uid: 65534, Gid: 65534})
+		checkProcLimitWhereDetected(t, testexe.ReachableCopy(t), &syscall.Credential{Uid: 65534, Gid: 65534})
 	})
 }
 
@@ -80,28 +81,6 @@ func lineValue(out, prefix string) string {
 		}
 	}
 	return ""
-}
-
-// copyForNobody copies the test binary into a directory the user nobody can
-// reach, and returns its path.
-func copyForNobody(t *testing.T) string {
-	b, err := os.ReadFile(os.Args[0])
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir, err := os.MkdirTemp("", "sandbox-nobody-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(dir) })
-	exe := filepath.Join(dir, "sandbox.test")
-	if err := os.WriteFile(exe, b, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Chmod(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	return exe
 }
 
 // TestProcLimitCgroupMountedElsewhere moves the pids cgroup's hierarchy to a
