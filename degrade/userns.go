@@ -1,5 +1,3 @@
-//go:build linux
-
 package degrade
 
 import "github.com/stockade/stockade/hostfacts"
