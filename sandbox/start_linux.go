@@ -27,7 +27,9 @@ import (
 // forked it ends; then it ends with its goroutine.
 //
 // The process bound (spec.MaxProcs) is a pids cgroup that this process joins
-// only for the fork, so the command starts in it, and leaves at once.
+// only for the fork, so the command starts in it, and leaves at once; release
+// removes it (call it once the command and what it started are gone), and a
+// failed Start removes it itself.
 //
 // cmd.Path is looked up from the restricted thread with cmd's PATH, the way a
 // shell would. A *StartError says whether the sandbox could not be applied
@@ -73,9 +75,13 @@ func Start(spec Spec, cmd *exec.Cmd, netns *os.File) (a Applied, release func(),
 		moveOutOfProcLimit(s.a.ProcLimit)
 	}
 	if s.err != nil {
+		removeProcLimit(s.a.ProcLimit)
 		return s.a, func() {}, s.err
 	}
-	return s.a, sync.OnceFunc(func() { close(stop) }), nil
+	return s.a, sync.OnceFunc(func() {
+		close(stop)
+		removeProcLimit(s.a.ProcLimit)
+	}), nil
 }
 
 // StartError is a failure of Start; Stage is "sandbox" when nothing ran, and

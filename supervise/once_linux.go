@@ -6,7 +6,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"log/slog"
 	"os"
 	"os/exec"
 	"sync"
@@ -137,7 +136,6 @@ func (c *Child) Run(ctx context.Context, req OnceRequest) (OnceResult, error) {
 	res.Applied = applied
 	if err != nil {
 		c.drainOutput(time.Second)
-		removeProcLimit(applied.ProcLimit)
 		res.Duration = time.Since(c.start)
 		if ranNothing {
 			res.ExitCode = se.ExitStatus()
@@ -159,7 +157,6 @@ func (c *Child) Run(ctx context.Context, req OnceRequest) (OnceResult, error) {
 	end := await(ctx, command[error]{exited: waited, signal: group}, req.Timeout, req.Grace, nil)
 	res.Leftovers = killGroupAndStrays(pid)
 	c.drainOutput(2 * time.Second)
-	removeProcLimit(res.Applied.ProcLimit)
 	res.Duration = time.Since(c.start)
 	return res, finish(&res, end)
 }
@@ -172,11 +169,4 @@ func killGroupAndStrays(pgid int) int {
 		n++
 	}
 	return n + killStrays()
-}
-
-// removeProcLimit stops what is left in a process-bound cgroup and removes it.
-func removeProcLimit(dir string) {
-	if err := sandbox.RemoveProcLimit(dir); err != nil {
-		slog.Warn("could not remove the process-bound cgroup", "dir", dir, "error", err)
-	}
 }
