@@ -234,9 +234,12 @@ func (z *Supervisor) readLoop() {
 	}
 }
 
-// Spawn starts argv in the sandbox with files as its descriptors 0 to 3, in
-// a process group of its own.
-func (z *Supervisor) Spawn(argv, env []string, dir string, files [4]*os.File) (Command, error) {
+// Spawn starts argv in the sandbox with files as its descriptors 0 to 3, and
+// extra (at most one) from descriptor 4 on, in a process group of its own.
+func (z *Supervisor) Spawn(argv, env []string, dir string, files [4]*os.File, extra ...*os.File) (Command, error) {
+	if len(extra) > maxExtraFiles {
+		return Command{}, fmt.Errorf("%d extra descriptors; at most %d", len(extra), maxExtraFiles)
+	}
 	id := z.nextID.Add(1)
 	b, err := json.Marshal(zygoteMsg{Op: opSpawn, ID: id, Argv: argv, Env: env, Dir: dir})
 	if err != nil {
@@ -245,9 +248,9 @@ func (z *Supervisor) Spawn(argv, env []string, dir string, files [4]*os.File) (C
 	if len(b) > maxPacket {
 		return Command{}, fmt.Errorf("the command and its environment are %d bytes; at most %d fit", len(b), maxPacket)
 	}
-	var fds [4]int
-	for i, f := range files {
-		fds[i] = int(f.Fd())
+	fds := make([]int, 0, len(files)+len(extra))
+	for _, f := range append(files[:], extra...) {
+		fds = append(fds, int(f.Fd()))
 	}
 	w := &waiter{started: make(chan zygoteMsg, 1), exited: make(chan Exit, 1)}
 	z.mu.Lock()
@@ -261,7 +264,7 @@ func (z *Supervisor) Spawn(argv, env []string, dir string, files [4]*os.File) (C
 	z.mu.Unlock()
 
 	z.sendMu.Lock()
-	err = unix.Sendmsg(z.fd, b, unix.UnixRights(fds[:]...), nil, 0)
+	err = unix.Sendmsg(z.fd, b, unix.UnixRights(fds...), nil, 0)
 	z.sendMu.Unlock()
 	if err != nil {
 		z.mu.Lock()

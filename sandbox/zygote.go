@@ -4,9 +4,11 @@ package sandbox
 // exchange zygoteMsg packets on the seqpacket socket at controlFD, one JSON
 // object per packet. A "spawn" packet carries, as SCM_RIGHTS, the descriptors that
 // become the command's fds 0, 1, 2 and 3 (stdin, stdout, stderr, and the channel
-// on which the shell reports its final cwd and environment).
+// on which the shell reports its final cwd and environment), and at most
+// maxExtraFiles more, which become fds 4 and up (a prepared shell reads its
+// script from fd 4).
 //
-//	parent -> zygote  spawn  {id, argv, env, dir}   + 4 descriptors
+//	parent -> zygote  spawn  {id, argv, env, dir}   + 4 to 4+maxExtraFiles descriptors
 //	zygote -> parent  started {id, pid}  or  failed {id, error}
 //	parent -> zygote  signal {id, signal}           signal the command's process group
 //	zygote -> parent  exited {id, status, leftovers}
@@ -44,6 +46,9 @@ const (
 	opSignal  = "signal"
 	opExited  = "exited"
 )
+
+// maxExtraFiles bounds the descriptors a spawn passes beyond the first four.
+const maxExtraFiles = 1
 
 // maxPacket bounds one protocol packet; the parent refuses bigger requests.
 const maxPacket = 4 << 20

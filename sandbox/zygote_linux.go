@@ -154,7 +154,7 @@ func (z *zygote) handle(m zygoteMsg, fds []int) {
 	}()
 	switch m.Op {
 	case opSpawn:
-		if len(fds) != 4 || len(m.Argv) == 0 {
+		if len(fds) < 4 || len(fds) > 4+maxExtraFiles || len(m.Argv) == 0 {
 			z.send(zygoteMsg{Op: opFailed, ID: m.ID, Error: fmt.Sprintf("bad spawn request (%d descriptors)", len(fds))})
 			return
 		}
@@ -164,10 +164,14 @@ func (z *zygote) handle(m zygoteMsg, fds []int) {
 			return
 		}
 		env := append(m.Env[:len(m.Env):len(m.Env)], TaskEnv+"="+strconv.FormatUint(m.ID, 10))
+		files := make([]uintptr, len(fds))
+		for i, fd := range fds {
+			files[i] = uintptr(fd)
+		}
 		pid, err := syscall.ForkExec(path, m.Argv, &syscall.ProcAttr{
 			Dir:   m.Dir,
 			Env:   env,
-			Files: []uintptr{uintptr(fds[0]), uintptr(fds[1]), uintptr(fds[2]), uintptr(fds[3])},
+			Files: files,
 			Sys:   &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL},
 		})
 		if err != nil {

@@ -9,9 +9,9 @@ import (
 // the cwd and the exported variables reach the next command. Traps, shell
 // options, functions, aliases, unexported variables, positional parameters,
 // the umask... and a shell that exits or fails under set -e leave nothing
-// behind. (A shell prepared ahead of the call must keep this true.)
+// behind; every command here runs in the shell prepared for it.
 func TestEachCommandGetsAFreshShell(t *testing.T) {
-	s := newTestSession(t, Config{})
+	s := newPreparedSession(t)
 	dir := t.TempDir()
 	setups := []string{
 		"cd " + dir + "; export CARRIED=yes; LOCAL=leaked",
@@ -32,13 +32,13 @@ func TestEachCommandGetsAFreshShell(t *testing.T) {
 		`echo "args=$# umask=$(umask) fd7=$( { true >&7; } 2>/dev/null && echo open || echo closed) nofile=$(ulimit -S -n)"`,
 		`type -t echo; true && echo true-works`,
 	}, "\n")
-	fresh := run(t, s, check) // what a fresh shell says, before any setup
+	fresh := prepRun(t, s, check) // what a fresh shell says, before any setup
 	if fresh.ExitCode != 0 || strings.Contains(fresh.Stdout.Text, "leaked") {
 		t.Fatalf("fresh shell: %d %q %q", fresh.ExitCode, fresh.Stdout.Text, fresh.Stderr.Text)
 	}
 	for _, setup := range setups {
-		run(t, s, setup)
-		got := run(t, s, check)
+		prepRun(t, s, setup)
+		got := prepRun(t, s, check)
 		want := strings.Replace(fresh.Stdout.Text, "carried= ", "carried=yes ", 1)
 		want = strings.Replace(want, "cwd="+fresh.Cwd+" ", "cwd="+dir+" ", 1)
 		if got.Stdout.Text != want || got.Stderr.Text != "" || got.ExitCode != 0 {

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -32,6 +33,9 @@ type Config struct {
 	Stderr io.Writer // the sandbox child's own diagnostics (default os.Stderr)
 	// Shell runs the commands; default DetectShell(): /bin/bash, else /bin/sh.
 	Shell Shell
+	// preparedIdle overrides how long a prepared shell waits for a call
+	// (tests); below zero: no shell is prepared.
+	preparedIdle time.Duration
 	// Egress serves the allowlist proxy on a listener at ProxyAddr inside the
 	// session's network namespace (Spec.NetNS), until the listener is closed;
 	// nil: no proxy.
@@ -56,6 +60,12 @@ type Session struct {
 	tasks     map[string]*task
 	nextID    int
 	closed    bool
+
+	// The shell prepared for the next command (prepared.go).
+	prep         *preparedShell // nil: none ready
+	preparing    chan struct{}  // closed when the one on its way is ready or failed; nil: none
+	prepWG       sync.WaitGroup
+	preparedRuns atomic.Int64 // calls that ran in a prepared shell
 }
 
 // Request is one command to run.
@@ -142,6 +152,7 @@ func NewSession(cfg Config) (*Session, error) {
 		s.devnull.Close()
 		return fail(err)
 	}
+	s.prepareNext()
 	return s, nil
 }
 
@@ -194,23 +205,23 @@ func (s *Session) Run(ctx context.Context, req Request) (Result, error) {
 
 	var p pipes
 	defer p.closeAll()
-	stdoutR, stdoutW, err := p.pipe()
-	if err != nil {
-		return Result{}, &Error{ErrSpawn, err.Error()}
+	cmd, out, prepared := s.runPrepared(req.Script, env, dir)
+	if prepared {
+		p.readers = out[:]
+	} else {
+		var err error
+		for i := range out {
+			if out[i], _, err = p.pipe(); err != nil {
+				return Result{}, &Error{ErrSpawn, err.Error()}
+			}
+		}
+		cmd, err = s.spawner.spawn(argv, env, dir, [4]*os.File{s.devnull, p.writers[0], p.writers[1], p.writers[2]})
+		p.closeWriters()
+		if err != nil {
+			return Result{}, &Error{ErrSpawn, fmt.Sprintf("could not start %s: %v", s.cfg.Shell.Path, err)}
+		}
 	}
-	stderrR, stderrW, err := p.pipe()
-	if err != nil {
-		return Result{}, &Error{ErrSpawn, err.Error()}
-	}
-	reportR, reportW, err := p.pipe()
-	if err != nil {
-		return Result{}, &Error{ErrSpawn, err.Error()}
-	}
-	cmd, err := s.spawner.spawn(argv, env, dir, [4]*os.File{s.devnull, stdoutW, stderrW, reportW})
-	p.closeWriters()
-	if err != nil {
-		return Result{}, &Error{ErrSpawn, fmt.Sprintf("could not start %s: %v", s.cfg.Shell.Path, err)}
-	}
+	stdoutR, stderrR, reportR := out[0], out[1], out[2]
 
 	outCap := NewCapture(s.cfg.Limit, s.cfg.Truncate, s.out, "stdout", streamTo(req.OnOutput, "stdout"))
 	errCap := NewCapture(s.cfg.Limit, s.cfg.Truncate, s.out, "stderr", streamTo(req.OnOutput, "stderr"))
@@ -257,6 +268,7 @@ func (s *Session) Run(ctx context.Context, req Request) (Result, error) {
 	}
 	res.Cwd = s.cwd
 	s.mu.Unlock()
+	s.prepareNext()
 	return res, nil
 }
 
@@ -292,6 +304,7 @@ func (s *Session) Close() error {
 		return nil
 	}
 	s.closed = true
+	s.dropPrepared()
 	tasks := make([]*task, 0, len(s.tasks))
 	for _, t := range s.tasks {
 		tasks = append(tasks, t)
@@ -300,6 +313,7 @@ func (s *Session) Close() error {
 	for _, t := range tasks {
 		s.spawner.signal(t.zid, syscall.SIGKILL)
 	}
+	s.prepWG.Wait() // a shell being prepared is dropped when it is ready
 	s.spawner.close()
 	for _, t := range tasks {
 		<-t.done

@@ -55,6 +55,10 @@ func DetectShell() Shell {
 	return Shell{Path: "/bin/sh"}
 }
 
+// initLastArg is the last argument of the init file's last command (trap
+// ... EXIT): what $_ holds when the script starts.
+const initLastArg = "EXIT"
+
 // reportFD is the descriptor the shell's exit trap writes its report to.
 const reportFD = 3
 
@@ -76,7 +80,7 @@ func newShellInit(dir string) (*shellInit, error) {
 	si := &shellInit{nonce: "stockade-report-" + hex.EncodeToString(b[:])}
 	si.path = filepath.Join(dir, "bash_env.sh")
 	script := "# stockade: reports the cwd and environment when the command's shell exits.\nunset BASH_ENV\ntrap '" +
-		strings.ReplaceAll(si.trap(true), "'", `'\''`) + "' EXIT\n"
+		strings.ReplaceAll(si.trap(true), "'", `'\''`) + "' " + initLastArg + "\n"
 	if err := os.WriteFile(si.path, []byte(script), 0o444); err != nil {
 		return nil, err
 	}

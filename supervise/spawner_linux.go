@@ -96,12 +96,16 @@ func (s *zygoteSpawner) current() (*zygote, error) {
 	return s.z, nil
 }
 
-func (s *zygoteSpawner) spawn(argv, env []string, dir string, files [4]*os.File) (sandbox.Command, error) {
+// canPrepare: the zygote passes a spawn extra descriptors, so a session
+// can keep a shell prepared for its next command (prepared.go).
+const canPrepare = true
+
+func (s *zygoteSpawner) spawn(argv, env []string, dir string, files [4]*os.File, extra ...*os.File) (sandbox.Command, error) {
 	z, err := s.current()
 	if err != nil {
 		return sandbox.Command{}, err
 	}
-	return z.Spawn(argv, env, dir, files)
+	return z.Spawn(argv, env, dir, files, extra...)
 }
 
 func (s *zygoteSpawner) signal(id uint64, sig syscall.Signal) {
@@ -136,4 +140,13 @@ func growPipe(f *os.File) {
 	if rc, err := f.SyscallConn(); err == nil {
 		rc.Control(func(fd uintptr) { unix.FcntlInt(fd, unix.F_SETPIPE_SZ, 1<<20) })
 	}
+}
+
+// pipeCapacity is how many bytes the pipe of f holds.
+func pipeCapacity(f *os.File) int {
+	n := 0
+	if rc, err := f.SyscallConn(); err == nil {
+		rc.Control(func(fd uintptr) { n, _ = unix.FcntlInt(fd, unix.F_GETPIPE_SZ, 0) })
+	}
+	return n
 }

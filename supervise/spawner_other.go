@@ -31,7 +31,13 @@ func newSpawner(spec sandbox.Spec, stderr io.Writer, egress func(net.Listener)) 
 	return &directSpawner{procs: map[uint64]*os.Process{}, never: make(chan struct{})}, nil
 }
 
-func (d *directSpawner) spawn(argv, env []string, dir string, files [4]*os.File) (sandbox.Command, error) {
+// canPrepare: commands are started one by one here, without prepared shells.
+const canPrepare = false
+
+func (d *directSpawner) spawn(argv, env []string, dir string, files [4]*os.File, extra ...*os.File) (sandbox.Command, error) {
+	if len(extra) > 0 {
+		return sandbox.Command{}, fmt.Errorf("extra descriptors are not passed here")
+	}
 	id := d.nextID.Add(1)
 	env = append(env[:len(env):len(env)], fmt.Sprintf("%s=%d", sandbox.TaskEnv, id))
 	p, err := startDirect(argv, env, dir, files)
@@ -74,3 +80,5 @@ func (d *directSpawner) close() {
 }
 
 func growPipe(*os.File) {}
+
+func pipeCapacity(*os.File) int { return 0 }
