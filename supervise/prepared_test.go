@@ -88,6 +88,7 @@ func TestPreparedShellIsBashC(t *testing.T) {
 		"cat; read -r line; echo \"read=$? [$line]\"",
 		"compgen -v __; compgen -A function; alias; trap -p | grep -v EXIT; echo done",
 		"set +o | md5sum; shopt | md5sum",
+		"compgen -v | tr '\\n' ' '; declare -p SECONDS _",
 		"printf 'é\\xff\\n'; echo $'a\\tb'",
 		"kill -TERM $$",
 		big,

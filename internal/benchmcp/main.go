@@ -27,6 +27,7 @@ func main() {
 	nrounds := flag.Int("rounds", 400, "interleaved rounds")
 	streamMiB := flag.Int("stream-mib", 1024, "MiB to stream for the throughput run")
 	inFlight := flag.Int("in-flight", 64, "concurrent calls for the memory figure")
+	idleWait := flag.Duration("idle", 4*time.Second, "how long a session waits before its memory is measured as idle")
 	flag.Parse()
 
 	work, err := os.MkdirTemp("", "stockade-bench-")
@@ -80,12 +81,20 @@ func main() {
 	fmt.Printf("%d calls in flight (sleep 1, all done in %s) on one sandboxed server\n", *inFlight, time.Since(start).Round(time.Millisecond))
 	fmt.Printf("  server peak RSS %d MiB\n", busy.peakRSS()>>20)
 
-	// An idle session's zygote: its proportional set size.
+	// An idle session's zygote: its proportional set size, right after a
+	// call (with the shell prepared for the next one, below it) and once the
+	// session is idle (the prepared shell dropped, the zygote's freed heap
+	// returned).
 	idle := connect(*bin, work)
 	defer idle.close()
 	idle.call("true")
+	time.Sleep(100 * time.Millisecond)
+	zygote, below := idle.childPSS()
 	fmt.Printf("An idle session's sandboxed supervisor (zygote)\n")
-	fmt.Printf("  PSS %d KiB\n", idle.childPSS()>>10)
+	fmt.Printf("  right after a call: PSS %d KiB, and %d KiB below it\n", zygote>>10, below>>10)
+	time.Sleep(*idleWait)
+	zygote, below = idle.childPSS()
+	fmt.Printf("  after %s idle: PSS %d KiB, and %d KiB below it\n", *idleWait, zygote>>10, below>>10)
 }
 
 type server struct {
@@ -131,24 +140,42 @@ func (s *server) peakRSS() int64 {
 }
 
 // childPSS sums the proportional set size of the server's children (the
-// session's zygote), from /proc/PID/smaps_rollup.
-func (s *server) childPSS() (total int64) {
-	tasks, err := filepath.Glob(fmt.Sprintf("/proc/%d/task/*/children", s.cmd.Process.Pid))
-	check(err)
-	var pids []string
-	for _, t := range tasks {
-		b, err := os.ReadFile(t)
-		check(err)
-		pids = append(pids, strings.Fields(string(b))...)
+// session's zygote), and of the processes below them, from
+// /proc/PID/smaps_rollup.
+func (s *server) childPSS() (children, below int64) {
+	for _, pid := range childrenOf(s.cmd.Process.Pid) {
+		children += pss(pid)
+		queue := childrenOf(pid)
+		for len(queue) > 0 {
+			p := queue[0]
+			queue = append(queue[1:], childrenOf(p)...)
+			below += pss(p)
+		}
 	}
-	for _, pid := range pids {
-		r, err := os.ReadFile("/proc/" + pid + "/smaps_rollup")
-		check(err)
-		for line := range strings.Lines(string(r)) {
-			if rest, ok := strings.CutPrefix(line, "Pss:"); ok {
-				kb, _ := strconv.ParseInt(strings.Fields(rest)[0], 10, 64)
-				total += kb << 10
-			}
+	return children, below
+}
+
+func childrenOf(pid int) []int {
+	tasks, err := filepath.Glob(fmt.Sprintf("/proc/%d/task/*/children", pid))
+	check(err)
+	var pids []int
+	for _, t := range tasks {
+		b, _ := os.ReadFile(t)
+		for _, f := range strings.Fields(string(b)) {
+			p, _ := strconv.Atoi(f)
+			pids = append(pids, p)
+		}
+	}
+	return pids
+}
+
+// pss is a process's proportional set size; 0 when it is gone.
+func pss(pid int) (total int64) {
+	r, _ := os.ReadFile(fmt.Sprintf("/proc/%d/smaps_rollup", pid))
+	for line := range strings.Lines(string(r)) {
+		if rest, ok := strings.CutPrefix(line, "Pss:"); ok {
+			kb, _ := strconv.ParseInt(strings.Fields(rest)[0], 10, 64)
+			total += kb << 10
 		}
 	}
 	return total
