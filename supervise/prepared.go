@@ -15,7 +15,7 @@ import (
 // call: spawned by the zygote into the same sandbox, with the environment and
 // cwd the next command gets, stdin /dev/null, stdout, stderr and the report on
 // fresh pipes. bash reads the init file (BASH_ENV), then runs preparedStub,
-// which waits for the script on descriptor 4. A call whose environment and cwd
+// which waits for the script on descriptor 4 (scriptChannel). A call whose environment and cwd
 // are the ones the shell was prepared with writes its script there; any other
 // call, or one that finds no shell ready, starts a fresh shell as before. A
 // session keeps at most one prepared shell, and drops it after preparedIdle
@@ -25,8 +25,8 @@ import (
 const preparedIdle = 2 * time.Second
 
 // maxPreparedScript bounds the scripts a prepared shell runs: they are
-// written in one go into its pipe, which must hold them (bigger ones start a
-// fresh shell; bash -c takes at most 128 KiB anyway).
+// written in one go to its descriptor 4, which must hold them (bigger ones
+// start a fresh shell; bash -c takes at most 128 KiB anyway).
 const maxPreparedScript = 64 << 10
 
 // scriptMark starts what is written to a prepared shell: its script, after
@@ -35,8 +35,8 @@ const scriptMark = ":"
 
 // preparedStub is what a prepared shell runs: on one line, so that the
 // script, evaluated there, has the line numbers it has under bash -c. It reads
-// the script from descriptor 4 to its end (read -N reads a pipe in blocks,
-// read -d ” a byte at a time), closes the descriptor, and leaves quietly when
+// the script from descriptor 4 to its end (read -N reads a socket in blocks,
+// a read up to a NUL, byte by byte), closes the descriptor, and leaves quietly when
 // it got nothing. Before it evaluates the script, it makes the shell look as
 // bash -c SCRIPT would: BASH_EXECUTION_STRING is the script, SECONDS counts
 // from now, its variable is gone, and $_ (the last argument of the previous
@@ -72,8 +72,8 @@ type preparedShell struct {
 	dir     string
 	dirInfo os.FileInfo
 	out     [3]*os.File // the read ends of stdout, stderr and the report
-	script  *os.File    // the write end of its descriptor 4
-	max     int         // the longest script the pipe takes at once
+	script  *os.File    // our end of its descriptor 4
+	max     int         // the longest script written there at once
 	idle    *time.Timer
 }
 
@@ -156,7 +156,7 @@ func (s *Session) startPrepared(env []string, dir string) *preparedShell {
 			return nil
 		}
 	}
-	scriptR, scriptW, err := os.Pipe()
+	scriptR, scriptW, max, err := scriptChannel()
 	if err != nil {
 		return nil
 	}
@@ -172,7 +172,7 @@ func (s *Session) startPrepared(env []string, dir string) *preparedShell {
 	}
 	ok = true
 	return &preparedShell{cmd: cmd, env: env, dir: dir, dirInfo: fi, out: out, script: scriptW,
-		max: min(pipeCapacity(scriptW)-len(scriptMark), maxPreparedScript)}
+		max: min(max-len(scriptMark), maxPreparedScript)}
 }
 
 // runPrepared runs script in the prepared shell when there is one for env

@@ -1,6 +1,8 @@
 package supervise
 
 import (
+	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -37,5 +39,32 @@ func TestPreparedShellIsSandboxed(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(root, "outside")); err == nil {
 		t.Error("the prepared shell wrote beside the workdir")
+	}
+}
+
+// TestPreparedScriptCannotBeInjected: another command of the session (a
+// background task) cannot write into the descriptor on which the prepared
+// shell waits for its script, so what the next call runs is the script the
+// call sent, and nothing before it.
+func TestPreparedScriptCannotBeInjected(t *testing.T) {
+	s := newPreparedSession(t)
+	waitPrepared(t, s)
+	s.mu.Lock()
+	pid := s.prep.cmd.Pid
+	s.mu.Unlock()
+	task, err := s.Start(Request{Script: fmt.Sprintf("printf ':echo injected; ' >/proc/%d/fd/4; echo rc=$?", pid)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := s.Output(context.Background(), task.ID, nil, time.Minute)
+	if err != nil || st.Status != "completed" {
+		t.Fatalf("the task: %v %+v", err, st)
+	}
+	if !strings.Contains(st.Output.Text, "rc=1") {
+		t.Errorf("the task opened the prepared shell's script descriptor: %q", st.Output.Text)
+	}
+	got := prepRun(t, s, "echo mine")
+	if got.Stdout.Text != "mine\n" || got.Stderr.Text != "" {
+		t.Errorf("the call ran %q %q", got.Stdout.Text, got.Stderr.Text)
 	}
 }

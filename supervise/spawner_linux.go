@@ -142,11 +142,21 @@ func growPipe(f *os.File) {
 	}
 }
 
-// pipeCapacity is how many bytes the pipe of f holds.
-func pipeCapacity(f *os.File) int {
-	n := 0
-	if rc, err := f.SyscallConn(); err == nil {
-		rc.Control(func(fd uintptr) { n, _ = unix.FcntlInt(fd, unix.F_GETPIPE_SZ, 0) })
+// scriptChannel makes the channel a prepared shell reads its script from:
+// a socket pair, not a pipe, because no other process can open a socket
+// through /proc/PID/fd (a pipe can be opened there, for writing, by any
+// process of the user in the sandbox). max is the longest script one write
+// hands over without waiting for the reader.
+func scriptChannel() (shell, ours *os.File, max int, err error) {
+	fds, err := unix.Socketpair(unix.AF_UNIX, unix.SOCK_STREAM|unix.SOCK_CLOEXEC, 0)
+	if err != nil {
+		return nil, nil, 0, err
 	}
-	return n
+	unix.Shutdown(fds[0], unix.SHUT_WR)
+	unix.Shutdown(fds[1], unix.SHUT_RD)
+	unix.SetsockoptInt(fds[1], unix.SOL_SOCKET, unix.SO_SNDBUF, 256<<10)
+	buf, _ := unix.GetsockoptInt(fds[1], unix.SOL_SOCKET, unix.SO_SNDBUF)
+	// A write may take up to half the buffer in one piece, and its
+	// overhead counts too.
+	return os.NewFile(uintptr(fds[0]), "script"), os.NewFile(uintptr(fds[1]), "script"), buf / 4, nil
 }
