@@ -169,6 +169,12 @@ func TestPreparedShellOnlyWhenItFits(t *testing.T) {
 	if got := freshRun(t, withFunc, "read"); got.Stdout.Text != "exported-function\n" {
 		t.Errorf("exported function: %q %q", got.Stdout.Text, got.Stderr.Text)
 	}
+	for _, kv := range []string{"BASHOPTS=extdebug", "TMOUT=1", "POSIXLY_CORRECT=1", "BASH_COMPAT=50"} {
+		other := newTestSession(t, Config{preparedIdle: time.Hour, Env: []string{"PATH=/usr/bin:/bin", kv}})
+		if got := freshRun(t, other, "echo ok"); got.Stdout.Text != "ok\n" {
+			t.Errorf("with %s: %q %q", kv, got.Stdout.Text, got.Stderr.Text)
+		}
+	}
 
 	// The prepared shell was killed before the call: a fresh one runs it.
 	waitPrepared(t, s)
@@ -183,13 +189,13 @@ func TestPreparedShellOnlyWhenItFits(t *testing.T) {
 	prepRun(t, s, "true")
 }
 
-// TestPreparedShellLeavesWhenIdle: an idle session drops its prepared shell,
-// which leaves without running anything or reporting.
+// TestPreparedShellLeavesWhenIdle: a session idle for 2 s drops its prepared
+// shell, which leaves without running anything or reporting.
 func TestPreparedShellLeavesWhenIdle(t *testing.T) {
 	if !canPrepare {
 		t.Skip("no prepared shells on this OS")
 	}
-	s := newTestSession(t, Config{preparedIdle: 50 * time.Millisecond})
+	s := newTestSession(t, Config{}) // the default: 2 s
 	waitPrepared(t, s)
 	s.mu.Lock()
 	ps := s.prep
