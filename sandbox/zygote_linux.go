@@ -132,7 +132,7 @@ func zygoteMain() int {
 			z.killAll()
 			return 0
 		}
-		idle(len(z.running) > 0)
+		idle()
 	}
 }
 

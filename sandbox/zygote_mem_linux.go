@@ -36,24 +36,19 @@ func packetBuffer() []byte {
 // what setting up allocated, and the pages of the binary it read, go back to
 // the system; from then on the collector runs when the heap has grown by a
 // tenth (each spawn allocates little; the default would keep 4 MiB of
-// garbage). Call the function it returns after each event with whether a
-// command is running: a second after the last command ends, the freed heap
-// goes back to the system (the runtime keeps it otherwise). The binary's
+// garbage). Call the function it returns after each event: a second after
+// the last one, the freed heap goes back to the system (the runtime keeps it
+// otherwise), whether or not a command still runs (the shell a session keeps
+// prepared for its next call waits as a running command). The binary's
 // pages are dropped only here: the spawn path maps its own again at the next
 // command, which cost about 2 ms a call when they were dropped at each idle.
-func idleRelease() func(running bool) {
+func idleRelease() func() {
 	debug.SetGCPercent(10)
 	debug.FreeOSMemory()
 	dropBinaryPages()
 	t := time.AfterFunc(time.Hour, debug.FreeOSMemory)
 	t.Stop()
-	return func(running bool) {
-		if running {
-			t.Stop()
-		} else {
-			t.Reset(time.Second)
-		}
-	}
+	return func() { t.Reset(time.Second) }
 }
 
 // dropBinaryPages unmaps, from this process only, the resident pages of the

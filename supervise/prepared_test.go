@@ -147,6 +147,7 @@ func TestPreparedShellOnlyWhenItFits(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "d")
 	os.Mkdir(dir, 0o755)
 	prepRun(t, s, "cd "+dir)
+	waitPrepared(t, s) // in the directory that is then replaced
 	os.Remove(dir)
 	os.Mkdir(dir, 0o755)
 	os.WriteFile(filepath.Join(dir, "new"), nil, 0o644)
@@ -189,13 +190,13 @@ func TestPreparedShellOnlyWhenItFits(t *testing.T) {
 	prepRun(t, s, "true")
 }
 
-// TestPreparedShellLeavesWhenIdle: a session idle for 2 s drops its prepared
-// shell, which leaves without running anything or reporting.
+// TestPreparedShellLeavesWhenIdle: an idle session drops its prepared shell,
+// which leaves without running anything or reporting.
 func TestPreparedShellLeavesWhenIdle(t *testing.T) {
 	if !canPrepare {
 		t.Skip("no prepared shells on this OS")
 	}
-	s := newTestSession(t, Config{}) // the default: 2 s
+	s := newTestSession(t, Config{preparedIdle: 100 * time.Millisecond})
 	waitPrepared(t, s)
 	s.mu.Lock()
 	ps := s.prep

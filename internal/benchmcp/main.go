@@ -27,6 +27,7 @@ func main() {
 	nrounds := flag.Int("rounds", 400, "interleaved rounds")
 	streamMiB := flag.Int("stream-mib", 1024, "MiB to stream for the throughput run")
 	inFlight := flag.Int("in-flight", 64, "concurrent calls for the memory figure")
+	pause := flag.Duration("pause", 20*time.Millisecond, "between two timed calls, as an agent reads a result before it calls again")
 	idleWait := flag.Duration("idle", 4*time.Second, "how long a session waits before its memory is measured as idle")
 	flag.Parse()
 
@@ -40,12 +41,12 @@ func main() {
 	defer boxed.close()
 
 	order := []string{"direct bash -c true", "mcp bash true (no sandbox)", "mcp bash true (sandbox)"}
-	series := rounds.Run(*nrounds, 20, []func(){
+	series := rounds.RunPaced(*nrounds, 20, *pause, []func(){
 		func() { check(osexec.Command("bash", "-c", "true").Run()) },
 		func() { plain.call("true") },
 		func() { boxed.call("true") },
 	})
-	fmt.Printf("MCP round-trip, %d interleaved rounds\n", *nrounds)
+	fmt.Printf("MCP round-trip, %d interleaved rounds, %s between calls\n", *nrounds, *pause)
 	fmt.Printf("  %-30s %10s %10s %10s %8s\n", "", "calls/s", "p50", "p99", "p50 ×")
 	for k, name := range order {
 		d := series[k]

@@ -13,6 +13,13 @@ import (
 // Run calls each of fns once per round for n rounds, after warmup calls
 // spread over them, and returns each one's durations, in the order of fns.
 func Run(n, warmup int, fns []func()) [][]time.Duration {
+	return RunPaced(n, warmup, 0, fns)
+}
+
+// RunPaced is Run with a pause, not timed, before each call: what a call
+// leaves to do in the background then does not slow the next one, as when
+// an agent reads each result before it calls again.
+func RunPaced(n, warmup int, pause time.Duration, fns []func()) [][]time.Duration {
 	for i := range warmup {
 		fns[i%len(fns)]()
 	}
@@ -20,6 +27,7 @@ func Run(n, warmup int, fns []func()) [][]time.Duration {
 	for i := range n {
 		for j := range fns {
 			k := (i + j) % len(fns)
+			time.Sleep(pause)
 			start := time.Now()
 			fns[k]()
 			series[k] = append(series[k], time.Since(start))
