@@ -601,7 +601,9 @@ func assertDead(t *testing.T, pid int) {
 		time.Sleep(10 * time.Millisecond)
 	}
 	if alive(pid) {
-		syscall.Kill(pid, syscall.SIGKILL)
+		if p, err := os.FindProcess(pid); err == nil {
+			p.Kill()
+		}
 		t.Fatalf("process %d outlived its command", pid)
 	}
 }
