@@ -657,7 +657,23 @@ func (ctx *scriptCtx) insideMatches(i int, m *Matcher) bool {
 			best = j
 		}
 	}
-	return best >= 0 && m.match(ctx, best, ctx.arg(best))
+	if best < 0 {
+		return false
+	}
+	if m.match(ctx, best, ctx.arg(best)) {
+		return true
+	}
+	// builtin eval "$(...)", sudo sh -c "$(...)": the command the
+	// substitution is an argument of is the one that command wraps.
+	w := ctx.invs[best].Name
+	for j := range ctx.invs {
+		o := &ctx.invs[j]
+		if j != i && len(o.Via) == len(outer)+1 && o.Via[len(outer)] == w && sameVia(o.Via[:len(outer)], outer) &&
+			o.Pos.Line == inv.Pos.Line && o.Pos.Col < inv.Pos.Col && !o.Dynamic && m.match(ctx, j, ctx.arg(j)) {
+			return true
+		}
+	}
+	return false
 }
 
 func sameVia(a, b []string) bool {
