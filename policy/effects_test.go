@@ -454,6 +454,12 @@ func FuzzEffects(f *testing.F) {
 	for _, tc := range substTests {
 		f.Add(tc.setup + "; " + tc.word + " -rf ~")
 	}
+	for _, tc := range loopPatternTests {
+		f.Add("for f in " + tc.list + "; do rm -rf " + tc.use + "; done")
+	}
+	for _, tc := range targetTests {
+		f.Add(tc.setup + "\necho x >> " + tc.target)
+	}
 	p := Default()
 	f.Fuzz(func(t *testing.T, script string) {
 		if !utf8.ValidString(script) || len(script) > 4096 {
