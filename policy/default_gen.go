@@ -1690,7 +1690,7 @@ func defaultGo() *Policy {
 				Decision: Verdict("deny"),
 				Reason:   "publishes a package, an image or a release to the world outside, which the sandbox cannot take back",
 				Matcher: Matcher{
-					Command:   []string{"gem", "poetry", "twine", "cargo", "npm", "pnpm", "yarn", "bun", "docker", "podman", "buildah", "skopeo", "gh", "flit", "hatch", "uv", "mvn", "gradle", "dotnet", "nuget", "helm", "vsce", "ovsx", "goreleaser", "crane", "jsr", "deno", "ko", "pdm", "rye", "conda", "anaconda", "mix", "hex"},
+					Command:   []string{"gem", "poetry", "twine", "cargo", "npm", "pnpm", "yarn", "bun", "docker", "podman", "buildah", "skopeo", "gh", "flit", "hatch", "uv", "mvn", "gradle", "dotnet", "nuget", "helm", "vsce", "ovsx", "goreleaser", "crane", "jsr", "deno", "ko", "pdm", "rye", "conda", "anaconda", "mix", "hex", "huggingface-cli", "hf", "modal", "cog"},
 					NotArgs:   []string{"--dry-run"},
 					ArgsRegex: []string{"^(push|publish|upload|release|deploy|copy|unpublish|yank)$"},
 				},
@@ -1715,10 +1715,10 @@ func defaultGo() *Policy {
 				Reason:   "drops or wipes a database outside the sandbox",
 				Matcher: Matcher{
 					Command:   []string{"mongosh", "mongo", "psql", "mysql", "mariadb", "sqlite3", "redis-cli", "cqlsh", "clickhouse-client", "influx", "cockroach", "sqlcmd", "usql", "snowsql", "bq", "duckdb", "trino", "presto", "vsql", "isql", "sqlplus"},
-					ArgsRegex: []string{"(?i)(drop\\s+(database|table|schema|keyspace)|dropDatabase|\\.drop\\(|truncate\\s+table|^flushall$|^flushdb$|delete\\s+from\\s+\\w+\\s*;?\\s*$)"},
+					ArgsRegex: []string{"(?i)(drop\\s+(database|table|schema|keyspace|collection)|dropDatabase|\\.drop\\(|truncate\\s+(table\\s+)?[\\w.\"`\\[]+\\s*(;|$|,|cascade|restart)|^flushall$|^flushdb$|delete\\s+from\\s+[\\w.\"`\\[\\]]+\\s*;?\\s*$)"},
 				},
-				Examples:    []string{"mongosh --eval 'db.dropDatabase()'", "psql -c 'DROP DATABASE prod'", "redis-cli FLUSHALL", "mysql -e 'truncate table users'"},
-				NotExamples: []string{"psql -c 'select 1'", "redis-cli ping"},
+				Examples:    []string{"mongosh --eval 'db.dropDatabase()'", "psql -c 'DROP DATABASE prod'", "redis-cli FLUSHALL", "mysql -e 'truncate table users'", "psql -c 'TRUNCATE users CASCADE'", "psql -c 'TRUNCATE public.orders;'", "sqlcmd -Q \"DELETE FROM dbo.Customers\""},
+				NotExamples: []string{"psql -c 'select 1'", "redis-cli ping", "psql -c \"select * from pg_stat_activity where query like '%truncate%'\""},
 			},
 			{
 				Name:     "host-security-off",

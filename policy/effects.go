@@ -167,6 +167,9 @@ func (b *effectBuilder) resolve(p string) string {
 	return normPath(p, b.home)
 }
 
+// userHomes: spellings of the user's own home from the user's name.
+var userHomes = []string{"/home/$USER", "/home/${USER}", "/home/$LOGNAME", "/home/${LOGNAME}", "/home/$(whoami)", "/home/`whoami`", "/home/$(id -un)", "/home/`id -un`"}
+
 // homeAlias writes a path in some user's home directory (/root/..., and
 // /home/NAME/...) as one under ~: the analysis does not know whose home
 // the command will run in, and a secret or startup file there is one
@@ -732,12 +735,20 @@ func globPath(w string) string {
 }
 
 // homePath returns w as a path under ~ when w is $HOME or ${HOME}, quoted
-// or not, followed by static text ("$HOME/.config/x y"), or "".
+// or not, followed by static text ("$HOME/.config/x y"), or "". A user's
+// home spelled from the user's name (/home/$USER, /home/$(whoami)) is a
+// home directory too, whoever the user is (see homeAlias).
 func homePath(w string) string {
 	u := strings.ReplaceAll(w, `"`, "")
 	rest, ok := strings.CutPrefix(u, "$HOME")
 	if !ok {
 		rest, ok = strings.CutPrefix(u, "${HOME}")
+	}
+	for _, h := range userHomes {
+		if ok {
+			break
+		}
+		rest, ok = strings.CutPrefix(u, h)
 	}
 	if !ok || strings.ContainsAny(rest, "$`'\\*?[") || rest != "" && rest[0] != '/' {
 		return ""

@@ -85,6 +85,9 @@ var effectTests = []struct {
 	{"read", "cat //root//.ssh//id_rsa", effRead, "~/.ssh/id_rsa"},
 	{"write", "tee -a /home/ci/.bashrc < x", effWrite, "~/.bashrc"},
 	{"read", "cat /homework/notes", effRead, "/homework/notes"},
+	{"read", "xxd \"/home/$USER/.ssh/id_rsa\"", effRead, "~/.ssh/id_rsa"},
+	{"read", "base64 /home/$(whoami)/.aws/credentials", effRead, "~/.aws/credentials"},
+	{"read", "cat /home/$USER/$F", effRead, ""},
 	{"exec", "/home/ci/.pyenv/versions/3.11.7/bin/python3 -m pip --version", effExec, "/home/ci/.pyenv/versions/3.11.7/bin/python3"},
 	// archivers that remove what they pack
 	{"delete", "tar --remove-files -czf /tmp/x.tgz ~/work", effDelete, "~/work"},
