@@ -107,6 +107,12 @@ func init() {
 			func(ctx *scriptCtx, i int, a *argv) bool { return ctx.invs[i].Dynamic }),
 		boolKey("piped_into", func(m *Matcher) *bool { return m.PipedInto },
 			func(ctx *scriptCtx, i int, a *argv) bool { return ctx.invs[i].PipedInto }),
+		// upstream and inside come early: most invocations are in no pipe
+		// and no substitution, which they see at once, before the effects.
+		matcherKey("upstream", func(m *Matcher) *Matcher { return m.Upstream },
+			func(ctx *scriptCtx, i int, a *argv, m *Matcher) bool { return ctx.upstreamMatches(i, m) }),
+		matcherKey("inside", func(m *Matcher) *Matcher { return m.Inside },
+			func(ctx *scriptCtx, i int, a *argv, m *Matcher) bool { return ctx.insideMatches(i, m) }),
 		boolKey("dynamic_args", func(m *Matcher) *bool { return m.DynamicArgs },
 			func(ctx *scriptCtx, i int, a *argv) bool { return a.dynamicArg }),
 		boolKey("background", func(m *Matcher) *bool { return m.Background },
@@ -194,10 +200,6 @@ func init() {
 			}),
 		globKey("via", func(m *Matcher) []string { return m.Via },
 			func(ctx *scriptCtx, i int, a *argv, g []glob) bool { return anyVia(g, ctx.invs[i].Via) }),
-		matcherKey("upstream", func(m *Matcher) *Matcher { return m.Upstream },
-			func(ctx *scriptCtx, i int, a *argv, m *Matcher) bool { return ctx.upstreamMatches(i, m) }),
-		matcherKey("inside", func(m *Matcher) *Matcher { return m.Inside },
-			func(ctx *scriptCtx, i int, a *argv, m *Matcher) bool { return ctx.insideMatches(i, m) }),
 		matcherKey("after", func(m *Matcher) *Matcher { return m.After },
 			func(ctx *scriptCtx, i int, a *argv, m *Matcher) bool { return ctx.afterMatches(i, m) }),
 	}
