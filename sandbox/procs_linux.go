@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"slices"
@@ -33,16 +34,33 @@ import (
 // refuses anything else.
 const procLimitPrefix = "stockade-"
 
-// joinProcLimit creates the cgroup, bounds it to max tasks and moves this
-// process into it. It returns the cgroup's directory.
-func joinProcLimit(max int) (string, error) {
+// A cgroup's name is procLimitPrefix, its owner, a dash and a random suffix.
+// The owner is the stockade instance whose state directory the command works
+// in (PID-RANDOM, the name of its directory under Spec.PrivateRoot), so that
+// a later start can tell whether the stockade that made it still lives (see
+// RemoveDeadProcLimits); without a state directory, it is this process's pid.
+
+// procLimitOwner is the owner a cgroup made for spec is named after.
+func procLimitOwner(spec Spec) string {
+	if spec.PrivateRoot != "" && spec.SessionDir != "" {
+		instance := filepath.Dir(spec.SessionDir)
+		if filepath.Dir(instance) == filepath.Clean(spec.PrivateRoot) {
+			return filepath.Base(instance)
+		}
+	}
+	return strconv.Itoa(os.Getpid())
+}
+
+// joinProcLimit creates the cgroup, named after owner, bounds it to max tasks
+// and moves this process into it. It returns the cgroup's directory.
+func joinProcLimit(max int, owner string) (string, error) {
 	parent, err := pidsCgroupDir()
 	if err != nil {
 		return "", err
 	}
 	var rnd [4]byte
 	rand.Read(rnd[:])
-	dir := filepath.Join(parent, fmt.Sprintf("%s%d-%s", procLimitPrefix, os.Getpid(), hex.EncodeToString(rnd[:])))
+	dir := filepath.Join(parent, procLimitPrefix+owner+"-"+hex.EncodeToString(rnd[:]))
 	if err := os.Mkdir(dir, 0o755); err != nil {
 		return "", fmt.Errorf("process bound: %w", err)
 	}
@@ -153,4 +171,52 @@ func holdsSelf(dir string) bool {
 		}
 	}
 	return false
+}
+
+// RemoveDeadProcLimits stops the processes in, and removes, the process-bound
+// cgroups of this user that live says are no longer their owner's: those of
+// a stockade that died without removing them (SIGKILL, the OOM killer), with
+// whatever its command left there however it detached. It looks below the
+// pids cgroup a new cgroup would be made under (where a stockade started from
+// the same place made its own), and returns how many cgroups it removed and
+// how many processes were in them.
+func RemoveDeadProcLimits(live func(owner string) bool) (cgroups, processes int) {
+	parent, _ := hostfacts.FindPidsCgroup()
+	if parent == "" {
+		return 0, 0
+	}
+	entries, err := os.ReadDir(parent)
+	if err != nil {
+		return 0, 0
+	}
+	for _, e := range entries {
+		owner, ok := procLimitOwnerOf(e.Name())
+		if !ok || !e.IsDir() {
+			continue
+		}
+		dir := filepath.Join(parent, e.Name())
+		var st unix.Stat_t
+		if unix.Lstat(dir, &st) != nil || int(st.Uid) != os.Geteuid() || live(owner) {
+			continue
+		}
+		procs, _ := os.ReadFile(filepath.Join(dir, "cgroup.procs"))
+		if err := RemoveProcLimit(dir); err != nil {
+			slog.Warn("could not remove a dead stockade's process-bound cgroup", "dir", dir, "error", err)
+			continue
+		}
+		cgroups++
+		processes += len(strings.Fields(string(procs)))
+	}
+	return cgroups, processes
+}
+
+// procLimitOwnerOf is the owner a cgroup's name carries, if it is one of
+// stockade's.
+func procLimitOwnerOf(name string) (string, bool) {
+	rest, ok := strings.CutPrefix(name, procLimitPrefix)
+	i := strings.LastIndexByte(rest, '-')
+	if !ok || i <= 0 {
+		return "", false
+	}
+	return rest[:i], true
 }
