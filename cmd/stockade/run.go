@@ -230,14 +230,18 @@ func cmdRun(args []string, io stdio) int {
 // warmUp starts, each on a thread of its own, the set-up that does not
 // depend on what the policy says, so that on a machine with a core to spare
 // it overlaps with the state directory and the policy layers instead of
-// following them: loading the built-in policy, detecting the host, and as
-// root (unless --network on) the network namespace a command gets under the
-// default policy. Nothing is applied here; a namespace no spec asks for is
-// closed unused.
+// following them: loading the built-in policy, detecting the host (for a
+// plain user, whether it allows a user namespace), and as root (unless
+// --network on) the network namespace a command gets under the default
+// policy. Nothing is applied here; a namespace no spec asks for is closed
+// unused.
 func warmUp(sf sandboxFlags) *earlyWork {
 	go policy.Default()
 	if sf.hostFile == "" {
 		go hostfacts.Detect()
+		if os.Geteuid() != 0 {
+			go hostfacts.UserNamespaces()
+		}
 	}
 	w := &earlyWork{}
 	if os.Geteuid() == 0 && sf.network != "on" {
