@@ -178,10 +178,11 @@ func holdsSelf(dir string) bool {
 // a stockade that died without removing them (SIGKILL, the OOM killer), with
 // whatever its command left there however it detached. It looks below the
 // pids cgroup a new cgroup would be made under (where a stockade started from
-// the same place made its own), and returns how many cgroups it removed and
-// how many processes were in them.
+// the same place made its own; detection, which the plan needs anyway, finds
+// it), and returns how many cgroups it removed and how many processes were
+// in them.
 func RemoveDeadProcLimits(live func(owner string) bool) (cgroups, processes int) {
-	parent, _ := hostfacts.FindPidsCgroup()
+	parent := hostfacts.Detect().PidsCgroup
 	if parent == "" {
 		return 0, 0
 	}
