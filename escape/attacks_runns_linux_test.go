@@ -287,3 +287,48 @@ done; echo never up`)
 		}
 	})
 }
+
+// TestUserRunRefused: where the plain user cannot make a user namespace (a
+// namespace of the test's whose user.max_user_namespaces is 0), its `stockade
+// run` forks the command from a thread, as before: no namespaces, System V
+// IPC refused, a hook written and then named in the result's notes.
+func TestUserRunRefused(t *testing.T) {
+	requireSuite(t)
+	id := plainUser()
+	if exec.Command("setpriv", "--reuid", "0", "--regid", "0", "--clear-groups", "--", "true").Run() != nil {
+		t.Skip("no setpriv that changes ids (util-linux's; busybox's cannot)")
+	}
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("no git")
+	}
+	work := id.dir(t)
+	gitRepo(t, id, work)
+	u := strconv.Itoa(id.uid)
+	cmd := exec.Command("sh", "-c", `echo 0 > /proc/sys/user/max_user_namespaces && exec setpriv --reuid `+u+` --regid `+u+` --clear-groups -- "$@"`, "sh",
+		id.stockade, "run", "--json", "--policy", id.policy(t), "-c", `"$TOOL" shm-self && echo shm=ok; cd .git/hooks && echo planted > pre-commit; echo wrote=$?`)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Cloneflags: syscall.CLONE_NEWUSER,
+		UidMappings:                []syscall.SysProcIDMap{{ContainerID: 0, HostID: 0, Size: 1}, {ContainerID: id.uid, HostID: id.uid, Size: 1}},
+		GidMappings:                []syscall.SysProcIDMap{{ContainerID: 0, HostID: 0, Size: 1}, {ContainerID: id.uid, HostID: id.uid, Size: 1}},
+		GidMappingsEnableSetgroups: true}
+	cmd.Dir = work
+	cmd.Env = append(os.Environ(), "HOME="+id.dir(t), "XDG_RUNTIME_DIR="+id.dir(t), "TOOL="+tool)
+	out, err := cmd.Output()
+	var r userRunResult
+	if jerr := json.Unmarshal(out, &r); jerr != nil {
+		t.Fatalf("no JSON result from stockade run (%v, %v):\n%s", err, jerr, out)
+	}
+	for _, k := range []string{"userns", "ipc_namespace", "netns", "read_only_mounts"} {
+		if r.Applied[k] == true {
+			t.Errorf("%s applied without a user namespace: %v", k, r.Applied)
+		}
+	}
+	if strings.Contains(r.Stdout, "shm=ok") {
+		t.Errorf("System V IPC worked without an IPC namespace: %q", r.Stdout)
+	}
+	if !strings.Contains(r.Stdout, "wrote=0") {
+		t.Errorf("without read-only mounts the hook write should succeed and be reported: %q %q", r.Stdout, r.Stderr)
+	}
+	if notes := strings.Join(r.Notes, "\n"); !strings.Contains(notes, filepath.Join(".git", "hooks")) {
+		t.Errorf("the result does not name the changed hook: %s", notes)
+	}
+}
