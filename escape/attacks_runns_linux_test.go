@@ -265,6 +265,33 @@ done; echo never up`)
 		}
 	})
 
+	t.Run("exec failures", func(t *testing.T) {
+		// As from a shell, and as root's run says them: 127 when there is no
+		// such command, 126 when it cannot be executed.
+		for _, c := range []struct {
+			argv   []string
+			status int
+			stderr string
+		}{
+			{[]string{"no-such-command-xyz"}, 127, "stockade: no-such-command-xyz: command not found\n"},
+			{[]string{"./sub"}, 126, "stockade: ./sub: is a directory\n"},
+			{[]string{"./Makefile"}, 126, "stockade: ./Makefile: permission denied\n"},
+		} {
+			if _, err := os.Stat(filepath.Join(work, c.argv[0])); c.argv[0] != "no-such-command-xyz" && err != nil {
+				continue // no git: gitRepo made no repository
+			}
+			cmd := id.command(id.stockade, append([]string{"run", "--policy", id.policy(t), "--"}, c.argv...)...)
+			cmd.Dir = work
+			cmd.Env = append(os.Environ(), "HOME="+id.dir(t), "XDG_RUNTIME_DIR="+id.dir(t))
+			var stderr strings.Builder
+			cmd.Stderr = &stderr
+			cmd.Run()
+			if got := cmd.ProcessState.ExitCode(); got != c.status || stderr.String() != c.stderr {
+				t.Errorf("stockade run -- %s: exit %d, stderr %q; want %d, %q", c.argv[0], got, stderr.String(), c.status, c.stderr)
+			}
+		}
+	})
+
 	t.Run("killed", func(t *testing.T) {
 		const spawn = `sleep 1000 & echo $! >> pids; setsid sh -c 'cd /; TMPDIR=/ exec sleep 1001' & echo $! >> pids; (sleep 1002 & echo $! >> pids) ; echo $$ >> pids; wait`
 		kwork := id.dir(t)
