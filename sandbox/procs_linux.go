@@ -110,7 +110,10 @@ func enablePidsV2(dir string) bool {
 // RemoveProcLimit stops every process left in the cgroup a child reported in
 // Applied.ProcLimit, then removes the cgroup. The parent calls it once the
 // child has exited. It refuses any directory stockade did not create.
-func RemoveProcLimit(dir string) error {
+func RemoveProcLimit(dir string) error { return removeProcLimitWithin(dir, 10*time.Second) }
+
+// removeProcLimitWithin is RemoveProcLimit, giving up after d.
+func removeProcLimitWithin(dir string, d time.Duration) error {
 	if dir == "" {
 		return nil
 	}
@@ -139,7 +142,7 @@ func RemoveProcLimit(dir string) error {
 	// processes may fork while they are being killed (there are at most
 	// pids.max of them, so it ends).
 	os.WriteFile(filepath.Join(dir, "cgroup.kill"), []byte("1"), 0)
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(d)
 	for {
 		err := unix.Rmdir(dir)
 		if err == nil || errors.Is(err, unix.ENOENT) {
@@ -149,7 +152,7 @@ func RemoveProcLimit(dir string) error {
 			return fmt.Errorf("remove process bound: %w", err)
 		}
 		if time.Now().After(deadline) {
-			return fmt.Errorf("remove process bound: %s still holds processes after 10s", dir)
+			return fmt.Errorf("remove process bound: %s still holds processes after %s", dir, d)
 		}
 		procs, _ := os.ReadFile(filepath.Join(dir, "cgroup.procs"))
 		for _, f := range strings.Fields(string(procs)) {
@@ -181,7 +184,13 @@ func holdsSelf(dir string) bool {
 // the same place made its own; detection, which the plan needs anyway, finds
 // it), and returns how many cgroups it removed and how many processes were
 // in them.
+//
+// Once deadProcLimitBudget has passed (50 ms more for each cgroup still to
+// do), it gives up on a cgroup whose processes fork as fast as they are
+// killed (cgroup v1 has no cgroup.kill): it is left, with fewer processes, to
+// the next start, rather than hold this one up for long.
 func RemoveDeadProcLimits(live func(owner string) bool) (cgroups, processes int) {
+	deadline := time.Now().Add(deadProcLimitBudget)
 	parent := hostfacts.Detect().PidsCgroup
 	if parent == "" {
 		return 0, 0
@@ -201,8 +210,8 @@ func RemoveDeadProcLimits(live func(owner string) bool) (cgroups, processes int)
 			continue
 		}
 		procs, _ := os.ReadFile(filepath.Join(dir, "cgroup.procs"))
-		if err := RemoveProcLimit(dir); err != nil {
-			slog.Warn("could not remove a dead stockade's process-bound cgroup", "dir", dir, "error", err)
+		if err := removeProcLimitWithin(dir, max(time.Until(deadline), 50*time.Millisecond)); err != nil {
+			slog.Warn("could not remove a dead stockade's process-bound cgroup yet; the next start tries again", "dir", dir, "error", err)
 			continue
 		}
 		cgroups++
@@ -210,6 +219,10 @@ func RemoveDeadProcLimits(live func(owner string) bool) (cgroups, processes int)
 	}
 	return cgroups, processes
 }
+
+// deadProcLimitBudget bounds the time one start spends removing dead
+// stockades' cgroups.
+const deadProcLimitBudget = 2 * time.Second
 
 // procLimitOwnerOf is the owner a cgroup's name carries, if it is one of
 // stockade's.
