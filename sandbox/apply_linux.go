@@ -59,7 +59,7 @@ func apply(spec Spec, all bool) (a Applied, err error) {
 	}
 
 	if spec.MaxProcs > 0 {
-		dir, err := joinProcLimit(spec.MaxProcs)
+		dir, err := joinProcLimit(spec.MaxProcs, procLimitOwner(spec))
 		if err != nil {
 			return a, err
 		}
