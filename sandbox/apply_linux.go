@@ -59,7 +59,7 @@ func apply(spec Spec, all bool) (a Applied, err error) {
 	}
 
 	if spec.MaxProcs > 0 {
-		dir, err := joinProcLimit(spec.MaxProcs)
+		dir, err := joinProcLimit(spec.MaxProcs, procLimitOwner(spec))
 		if err != nil {
 			return a, err
 		}
@@ -314,7 +314,7 @@ func writesProc(spec Spec) bool {
 // installFilter installs the socket filter on every thread.
 func installFilter(spec Spec, sysvIPC, all bool) error {
 	arch, _ := seccompArchFor(runtime.GOARCH)
-	raw, err := socketFilter(arch, filterRules{networkOff: spec.NetworkOff, inet: spec.NetNS, unixSocketsOff: spec.UnixSocketsOff, sysvIPC: sysvIPC})
+	raw, err := socketFilter(arch, filterRules{networkOff: spec.NetworkOff, inet: spec.NetNS, unixSocketsOff: spec.UnixSocketsOff, sysvIPC: sysvIPC, guardTID: uint32(spec.guardTID)})
 	if err != nil {
 		return fmt.Errorf("seccomp: %w", err)
 	}
