@@ -73,6 +73,7 @@ type world struct {
 	mu     sync.Mutex
 	events []Event
 	names  map[string]string // name -> IP
+	grants *Grants
 }
 
 func newWorld(t *testing.T, allow ...string) *world {
@@ -81,7 +82,7 @@ func newWorld(t *testing.T, allow ...string) *world {
 	if err != nil {
 		t.Fatal(err)
 	}
-	w := &world{proxy: New(a), names: map[string]string{
+	w := &world{proxy: New(a), grants: &Grants{}, names: map[string]string{
 		"pkg.test": "127.0.0.1", "example.com": "127.0.0.1", "meta.test": "169.254.169.254", "evil.test": "127.0.0.1",
 	}}
 	w.proxy.Resolve = func(ctx context.Context, host string) ([]netip.Addr, error) {
@@ -99,7 +100,7 @@ func newWorld(t *testing.T, allow ...string) *world {
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		w.proxy.Serve(ln, func(e Event) {
+		w.proxy.Serve(ln, w.grants, func(e Event) {
 			w.mu.Lock()
 			w.events = append(w.events, e)
 			w.mu.Unlock()

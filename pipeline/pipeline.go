@@ -175,6 +175,7 @@ func Prepare(o Overrides, tmpdir string) (*Setup, error) {
 	if sb.Network == policy.NetworkAllowlist && spec.NetNS {
 		st.Egress = netproxy.New(allowlist)
 		st.Egress.Resolve = pins.Resolver(nil)
+		st.Egress.Suggest = grantHint(p)
 		for k, v := range netproxy.Env(supervise.ProxyAddr) {
 			st.Env = envlist.Set(st.Env, k, v)
 		}

@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -183,6 +184,7 @@ func cmdRun(args []string, io stdio) int {
 		defer netns.Close()
 	}
 	var egress netproxy.Recorder
+	var grants netproxy.Grants
 	if st.Egress != nil && netns != nil {
 		ln, err := sandbox.ListenIn(netns, supervise.ProxyAddr)
 		if err != nil {
@@ -190,12 +192,20 @@ func cmdRun(args []string, io stdio) int {
 			return finish(pipeline.Fail(err, st.Workdir), exitFailed)
 		}
 		defer ln.Close()
-		go st.Egress.Serve(ln, egress.Record)
+		go st.Egress.Serve(ln, &grants, egress.Record)
 	}
+	// Hosts a rule grants this command, with a credential in its
+	// environment alone.
+	grantEnv, granted, revoke := st.Grant(command, &grants)
+	defer revoke()
 	start := time.Now()
 
 	st.Spec.PrivateRoot, st.Spec.SessionDir = state.Root, tmpdir
 	env := envlist.Set(st.Env, "TMPDIR", tmpdir)
+	for _, kv := range grantEnv {
+		name, value, _ := strings.Cut(kv, "=")
+		env = envlist.Set(env, name, value)
+	}
 	req := supervise.OnceRequest{Argv: argv, Env: env, Dir: st.Workdir, Spec: st.Spec, Timeout: timeout.d, NetNS: netns}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -208,6 +218,9 @@ func cmdRun(args []string, io stdio) int {
 	if r.Status == pipeline.Failed {
 		printError(io.err, errors.New(r.Error))
 		return finish(r, exitFailed)
+	}
+	if granted != "" {
+		r.Notes = append(r.Notes, granted)
 	}
 	r.Notes = append(r.Notes, st.NetworkNotes(egress.Since(start), r, stderrTail.String())...)
 	// The notes: a timeout, processes stopped, what the sandbox refused.
