@@ -1,0 +1,92 @@
+package server_test
+
+import (
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/stockade/stockade/hostfacts"
+)
+
+// TestGrantedCall is a host granted to one command, as an agent meets it in
+// an MCP session: the call that runs that command reaches the host; another
+// command in the same session does not, and is told which rule grants it;
+// the credential the granted call held is dead once the call has ended, and
+// the next call has the session's proxy URL again.
+func TestGrantedCall(t *testing.T) {
+	if !hostfacts.Detect().CanNetNS() {
+		t.Skip("no network namespace for a session on this host (needs root with CAP_SYS_ADMIN)")
+	}
+	for _, tool := range []string{"curl", "python3"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			t.Skip("no " + tool)
+		}
+	}
+	ln, err := net.Listen("tcp4", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	up := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.WriteString(w, "hello from the registry")
+	})}
+	go up.Serve(ln)
+	t.Cleanup(func() { up.Close() })
+	_, port, _ := net.SplitHostPort(ln.Addr().String())
+	url := "http://pkg.test:" + port + "/"
+
+	policy := filepath.Join(t.TempDir(), "grants.toml")
+	if err := os.WriteFile(policy, []byte(`version = 1
+extends = "none"
+default = "allow"
+[sandbox]
+network = "allowlist"
+[[rule]]
+name = "curl-registry"
+decision = "allow"
+command = ["curl"]
+allow_hosts = ["pkg.test", "127.0.0.1"]
+`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s := start(t, serverOpts{args: []string{"--policy", policy, "--resolve", "pkg.test=127.0.0.1"}})
+
+	// The granted command, alone in its call; it prints the proxy URL it was given.
+	r := decode(t, s.call("bash", map[string]any{"command": `curl -sS "` + url + `" --write-out " proxy=$HTTP_PROXY"`}))
+	m := regexp.MustCompile(` proxy=(http://stockade:[0-9a-f]{32}@127\.0\.0\.1:3128)$`).FindStringSubmatch(r.Stdout)
+	if r.ExitCode != 0 || !strings.HasPrefix(r.Stdout, "hello from the registry") || m == nil {
+		t.Fatalf("the granted call: exit %d, stdout %q, stderr %q, notes %q", r.ExitCode, r.Stdout, r.Stderr, r.Notes)
+	}
+	leaked := m[1]
+	if notes := strings.Join(r.Notes, "\n"); !strings.Contains(notes, `network: this call may also reach pkg.test, 127.0.0.1, granted by rule "curl-registry"`) {
+		t.Errorf("the granted call's notes do not say what it was granted: %q", r.Notes)
+	}
+
+	// Another command of the same session, and the granted one's credential
+	// after its call ended: refused, with the rule that grants the host.
+	fetch := `python3 -c 'import sys, urllib.request as u; h = {"http": sys.argv[2]} if len(sys.argv) > 2 else {}; print(u.build_opener(u.ProxyHandler(h) if h else u.ProxyHandler()).open(sys.argv[1]).read().decode())' "` + url + `"`
+	wantNote := `network: refused pkg.test:` + port + `: pkg.test:` + port + ` is not on the allowlist; rule "curl-registry" grants it to curl; run such a command in a call of its own`
+	for name, script := range map[string]string{
+		"another command":            fetch,
+		"the revoked credential":     fetch + ` "` + leaked + `"`,
+		"curl after another command": `true && python3 -c pass && curl -sSf "` + url + `"`,
+	} {
+		r := decode(t, s.call("bash", map[string]any{"command": script}))
+		if r.ExitCode == 0 || strings.Contains(r.Stdout, "hello") {
+			t.Errorf("%s reached the granted host: exit %d, stdout %q", name, r.ExitCode, r.Stdout)
+		}
+		if notes := strings.Join(r.Notes, "\n"); !strings.Contains(notes, wantNote) {
+			t.Errorf("%s: notes %q, want %q", name, r.Notes, wantNote)
+		}
+	}
+
+	r = decode(t, s.call("bash", map[string]any{"command": `echo "$HTTP_PROXY $https_proxy"`}))
+	if got := strings.TrimSpace(r.Stdout); got != "http://127.0.0.1:3128 http://127.0.0.1:3128" {
+		t.Errorf("the next call's proxy URL: %q, want the session's, without a credential", got)
+	}
+}
