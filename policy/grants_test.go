@@ -121,3 +121,40 @@ func TestGrantChecked(t *testing.T) {
 		t.Errorf("the same file outside the workdir: %v", err)
 	}
 }
+
+// TestDefaultGrantExamples: the rules `stockade policy default` ships in a
+// comment, uncommented into a policy file, load over the built-in policy
+// and grant each registry to its tool's commands, and to no others.
+func TestDefaultGrantExamples(t *testing.T) {
+	text := string(DefaultTOML)
+	start := strings.Index(text, "\n# [[rule]]\n")
+	end := strings.Index(text, "\n[env]\n")
+	if start < 0 || end < start {
+		t.Fatal("default.toml has no commented [[rule]] before [env]")
+	}
+	var file strings.Builder
+	file.WriteString("version = 1\n")
+	for _, line := range strings.Split(text[start+1:end], "\n") {
+		file.WriteString(strings.TrimPrefix(strings.TrimPrefix(line, "#"), " ") + "\n")
+	}
+	p, err := Parse([]byte(file.String()), "examples.toml")
+	if err != nil {
+		t.Fatalf("the commented rules do not load: %v\n%s", err, file.String())
+	}
+	for script, want := range map[string][]string{
+		"npm install":                      {"registry.npmjs.org"},
+		"cd web && npm ci":                 {"registry.npmjs.org"},
+		"pip install -r requirements.txt":  {"pypi.org", "files.pythonhosted.org"},
+		"python3 -m pip download requests": {"pypi.org", "files.pythonhosted.org"},
+		"go mod download":                  {"proxy.golang.org", "sum.golang.org"},
+		"go build ./...":                   {"proxy.golang.org", "sum.golang.org"},
+		"cargo build --release":            {"crates.io", "index.crates.io", "static.crates.io"},
+		"npm test":                         nil,
+		"curl https://registry.npmjs.org/": nil,
+		"npm install && go build ./...":    nil,
+	} {
+		if got := p.GrantFor(script).Hosts; !slices.Equal(got, want) {
+			t.Errorf("%q: granted %q, want %q", script, got, want)
+		}
+	}
+}

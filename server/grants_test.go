@@ -9,7 +9,9 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/stockade/stockade/hostfacts"
 )
@@ -88,5 +90,60 @@ allow_hosts = ["pkg.test", "127.0.0.1"]
 	r = decode(t, s.call("bash", map[string]any{"command": `echo "$HTTP_PROXY $https_proxy"`}))
 	if got := strings.TrimSpace(r.Stdout); got != "http://127.0.0.1:3128 http://127.0.0.1:3128" {
 		t.Errorf("the next call's proxy URL: %q, want the session's, without a credential", got)
+	}
+}
+
+// TestGrantWhileItRuns is the limit SECURITY.md states: while a granted call
+// runs, another process of the same session that reads its credential (here
+// from the granted curl's /proc/PID/environ) reaches the granted host too.
+// The upstream holds the granted call's request until that other fetch has
+// arrived, so the order is certain.
+func TestGrantWhileItRuns(t *testing.T) {
+	if !hostfacts.Detect().CanNetNS() {
+		t.Skip("no network namespace for a session on this host (needs root with CAP_SYS_ADMIN)")
+	}
+	for _, tool := range []string{"curl", "python3"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			t.Skip("no " + tool)
+		}
+	}
+	ln, err := net.Listen("tcp4", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	reached := make(chan struct{})
+	var once sync.Once
+	up := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/held" {
+			select {
+			case <-reached:
+			case <-time.After(60 * time.Second):
+			}
+		} else {
+			once.Do(func() { close(reached) })
+		}
+		io.WriteString(w, "hello from the registry")
+	})}
+	go up.Serve(ln)
+	t.Cleanup(func() { up.Close() })
+	_, port, _ := net.SplitHostPort(ln.Addr().String())
+	url := "http://pkg.test:" + port + "/"
+
+	policy := filepath.Join(t.TempDir(), "grants.toml")
+	if err := os.WriteFile(policy, []byte("version = 1\nextends = \"none\"\ndefault = \"allow\"\n[sandbox]\nnetwork = \"allowlist\"\n"+
+		"[[rule]]\nname = \"curl-registry\"\ndecision = \"allow\"\ncommand = [\"curl\"]\nallow_hosts = [\"pkg.test\", \"127.0.0.1\"]\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s := start(t, serverOpts{args: []string{"--policy", policy, "--resolve", "pkg.test=127.0.0.1"}})
+	thief := `for i in $(seq 600); do tok=$(cat /proc/[0-9]*/environ 2>/dev/null | tr '\0' '\n' | grep -o -m1 'http://stockade:[0-9a-f]*@127.0.0.1:3128'); [ -n "$tok" ] && break; sleep 0.1; done; ` +
+		`python3 -c 'import sys, urllib.request as u; print(u.build_opener(u.ProxyHandler({"http": sys.argv[2]})).open(sys.argv[1]).read().decode())' "` + url + `" "$tok"`
+	bg := decode(t, s.call("bash", map[string]any{"command": thief, "run_in_background": true}))
+	r := decode(t, s.call("bash", map[string]any{"command": `curl -sS "` + url + `held"`}))
+	if r.ExitCode != 0 || r.Stdout != "hello from the registry" {
+		t.Fatalf("the granted call: exit %d, stdout %q, stderr %q", r.ExitCode, r.Stdout, r.Stderr)
+	}
+	st := decode(t, s.call("task_output", map[string]any{"task_id": bg.TaskID, "wait": 30000}))
+	if !strings.Contains(st.Output, "hello from the registry") {
+		t.Errorf("a background task of the session did not use the granted call's credential while it ran (SECURITY.md says it can): %q", st.Output)
 	}
 }
