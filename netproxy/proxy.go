@@ -65,6 +65,9 @@ type Proxy struct {
 	// connection's grant lack (a policy rule that grants it to some
 	// commands); "" leaves the proxy's own hint.
 	Suggest func(host string, port int) string
+	// Granted describes, one entry each, the hosts that policy rules grant
+	// to some commands only, for the model's description of the network.
+	Granted []string
 }
 
 // New returns a proxy that allows what allow allows.
@@ -386,18 +389,31 @@ func splitHostPort(s string, defPort int) (string, int, error) {
 
 // pipe copies both ways until both directions end, and returns the bytes
 // each way. Nothing goes up until check, called on the up side, says it may
-// ("" ); otherwise both connections are cut and pipe returns why. Between two
-// TCP connections, io.Copy splices in the kernel.
+// ("" ); otherwise both connections are cut and pipe returns why. br holds
+// what the client sent after its request (it may have sent its first bytes
+// with it): that goes up first, and then the copies run between the two
+// connections themselves, which for two TCP connections is splice(2) in the
+// kernel, never a copy through this process (io.Copy hands the copy to
+// TCPConn.ReadFrom, which splices when the reader is a TCPConn).
 func pipe(client net.Conn, br *bufio.Reader, up net.Conn, check func() string) (upN, downN int64, refused string) {
 	var wg sync.WaitGroup
 	wg.Go(func() {
+		defer closeWrite(up)
 		if refused = check(); refused != "" {
 			client.Close()
 			up.Close()
 			return
 		}
-		upN, _ = io.Copy(up, br) // what br holds, then the connection itself
-		closeWrite(up)
+		if held, _ := br.Peek(br.Buffered()); len(held) > 0 {
+			n, err := up.Write(held)
+			upN += int64(n)
+			br.Discard(n)
+			if err != nil {
+				return
+			}
+		}
+		n, _ := io.Copy(up, client)
+		upN += n
 	})
 	downN, _ = io.Copy(client, up)
 	closeWrite(client)
