@@ -49,6 +49,19 @@ func quoteRules(names []string) string {
 	return "rules " + strings.Join(q, ", ")
 }
 
+// grantedHosts describes the grants of p's rules, one entry each, for the
+// description of the network: `pkg.test (granted by rule "x" to curl alone,
+// in a call of its own)`.
+func grantedHosts(p *policy.Policy) []string {
+	var out []string
+	for _, r := range p.Rules {
+		if len(r.AllowHosts) > 0 {
+			out = append(out, fmt.Sprintf("%s (granted by rule %q to %s alone, in a call of its own)", strings.Join(r.AllowHosts, ", "), r.Name, r.GrantedTo()))
+		}
+	}
+	return out
+}
+
 // grantHint is the proxy's Suggest for p: the rules that would grant a host
 // the allowlist lacks, and to which commands.
 func grantHint(p *policy.Policy) func(host string, port int) string {

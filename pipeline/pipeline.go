@@ -176,6 +176,7 @@ func Prepare(o Overrides, tmpdir string) (*Setup, error) {
 		st.Egress = netproxy.New(allowlist)
 		st.Egress.Resolve = pins.Resolver(nil)
 		st.Egress.Suggest = grantHint(p)
+		st.Egress.Granted = grantedHosts(p)
 		for k, v := range netproxy.Env(supervise.ProxyAddr) {
 			st.Env = envlist.Set(st.Env, k, v)
 		}

@@ -44,12 +44,13 @@ func (s *Server) description(cwd string) string {
 	return b.String()
 }
 
-// allowEntries lists what the proxy allows; none without a proxy.
+// allowEntries lists what the proxy allows, and to which commands alone;
+// none without a proxy.
 func allowEntries(p *netproxy.Proxy) []string {
 	if p == nil {
 		return nil
 	}
-	return p.Allowlist().Entries()
+	return append(p.Allowlist().Entries(), p.Granted...)
 }
 
 // toolError is an isError result whose text starts with the stable code.

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stockade/stockade/hostfacts"
 )
 
@@ -57,6 +58,15 @@ allow_hosts = ["pkg.test", "127.0.0.1"]
 		t.Fatal(err)
 	}
 	s := start(t, serverOpts{args: []string{"--policy", policy, "--resolve", "pkg.test=127.0.0.1"}})
+	tools, err := s.session.ListTools(t.Context(), &mcp.ListToolsParams{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tl := range tools.Tools {
+		if want := `through stockade's proxy (HTTP_PROXY and HTTPS_PROXY are set; tools that ignore them get no connection): pkg.test, 127.0.0.1 (granted by rule "curl-registry" to curl alone, in a call of its own)`; tl.Name == "bash" && !strings.Contains(tl.Description, want) {
+			t.Errorf("the bash tool does not say which hosts one command is granted:\n%s", tl.Description)
+		}
+	}
 
 	// The granted command, alone in its call; it prints the proxy URL it was given.
 	r := decode(t, s.call("bash", map[string]any{"command": `curl -sS "` + url + `" --write-out " proxy=$HTTP_PROXY"`}))
