@@ -97,6 +97,18 @@ allow_hosts = ["pkg.test", "127.0.0.1"]
 		}
 	}
 
+	// A granted call in the background: its credential dies when it ends.
+	bg := decode(t, s.call("bash", map[string]any{"command": `curl -sS "` + url + `" --write-out " proxy=$HTTP_PROXY"`, "run_in_background": true}))
+	st := decode(t, s.call("task_output", map[string]any{"task_id": bg.TaskID, "wait": 30000}))
+	m = regexp.MustCompile(` proxy=(http://stockade:[0-9a-f]{32}@127\.0\.0\.1:3128)`).FindStringSubmatch(st.Output)
+	if st.Status != "completed" || !strings.HasPrefix(st.Output, "hello from the registry") || m == nil {
+		t.Fatalf("the granted background task: %+v", st)
+	}
+	r = decode(t, s.call("bash", map[string]any{"command": fetch + ` "` + m[1] + `"`}))
+	if r.ExitCode == 0 || strings.Contains(r.Stdout, "hello") {
+		t.Errorf("the credential of a background task that ended still works: exit %d, stdout %q", r.ExitCode, r.Stdout)
+	}
+
 	r = decode(t, s.call("bash", map[string]any{"command": `echo "$HTTP_PROXY $https_proxy"`}))
 	if got := strings.TrimSpace(r.Stdout); got != "http://127.0.0.1:3128 http://127.0.0.1:3128" {
 		t.Errorf("the next call's proxy URL: %q, want the session's, without a credential", got)
