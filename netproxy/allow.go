@@ -125,6 +125,13 @@ func (a *Allowlist) Entries() []string {
 	return out
 }
 
+// AllowsName reports whether an entry allows the host name at port (what
+// the name resolves to aside).
+func (a *Allowlist) AllowsName(name string, port int) bool {
+	_, ok := a.host(strings.ToLower(strings.TrimSuffix(name, ".")), port)
+	return ok
+}
+
 // host returns the entry that allows name at port.
 func (a *Allowlist) host(name string, port int) (string, bool) {
 	if a == nil {

@@ -4,8 +4,16 @@ package netproxy
 // variables curl, git, pip, npm, go, cargo and most HTTP libraries read.
 // Loopback stays direct, so a command's own servers are reached without the
 // proxy.
-func Env(addr string) map[string]string {
-	url := "http://" + addr
+func Env(addr string) map[string]string { return envFor("http://" + addr) }
+
+// GrantEnv is Env with a grant's credential in the proxy URL, for the one
+// command the grant is for (see Grants). The user name is a constant: git
+// asks for a password it lacks, never for a user name it has.
+func GrantEnv(addr, token string) map[string]string {
+	return envFor("http://stockade:" + token + "@" + addr)
+}
+
+func envFor(url string) map[string]string {
 	noProxy := "localhost,127.0.0.1,::1"
 	return map[string]string{
 		"HTTP_PROXY": url, "HTTPS_PROXY": url, "ALL_PROXY": url, "NO_PROXY": noProxy,

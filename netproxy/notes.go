@@ -41,16 +41,23 @@ func (r *Recorder) Since(t time.Time) []Event {
 }
 
 // Notes says, once per host, which connections the proxy refused and what
-// would allow them.
+// would allow them. A refusal that asked for a credential is left out when a
+// connection to the same host and port went through (the client's retry).
 func Notes(events []Event) []string {
 	var out []string
 	seen := map[string]bool{}
+	allowed := map[string]bool{}
+	for _, e := range events {
+		if e.Allowed {
+			allowed[fmt.Sprintf("%s:%d", e.Host, e.Port)] = true
+		}
+	}
 	for _, e := range events {
 		if e.Allowed || e.Reason == "" {
 			continue
 		}
 		key := fmt.Sprintf("%s:%d", e.Host, e.Port)
-		if seen[key] {
+		if seen[key] || e.Challenged && allowed[key] {
 			continue
 		}
 		seen[key] = true

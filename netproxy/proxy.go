@@ -41,6 +41,11 @@ type Event struct {
 	Hint    string    `json:"hint,omitempty"`   // what would allow it
 	Up      int64     `json:"bytes_up"`         // client to server
 	Down    int64     `json:"bytes_down"`       // server to client
+	// Challenged: refused with a request for a credential (see
+	// refuseUnlisted); the client's retry with one is an event of its own.
+	Challenged bool `json:"challenged,omitempty"`
+
+	unlisted bool // refused for want of an entry, which a grant may hold
 }
 
 // Proxy serves connections on listeners; one Proxy may serve many sessions,
@@ -56,6 +61,13 @@ type Proxy struct {
 	Log *slog.Logger
 	// Timeout bounds reading the request, resolving and dialling (default 30s).
 	Timeout time.Duration
+	// Suggest, if set, says what would allow a host the allowlist and the
+	// connection's grant lack (a policy rule that grants it to some
+	// commands); "" leaves the proxy's own hint.
+	Suggest func(host string, port int) string
+	// Granted describes, one entry each, the hosts that policy rules grant
+	// to some commands only, for the model's description of the network.
+	Granted []string
 }
 
 // New returns a proxy that allows what allow allows.
@@ -66,10 +78,11 @@ func New(allow *Allowlist) *Proxy {
 // Allowlist is what the proxy allows.
 func (p *Proxy) Allowlist() *Allowlist { return p.allow }
 
-// Serve accepts connections on ln until it is closed, and serves each; record
-// (if not nil) gets every Event. Connections already accepted go on when ln
-// is closed.
-func (p *Proxy) Serve(ln net.Listener, record func(Event)) error {
+// Serve accepts connections on ln until it is closed, and serves each; a
+// connection with a credential of grants (nil: none) may reach that grant's
+// hosts too. record (if not nil) gets every Event. Connections already
+// accepted go on when ln is closed.
+func (p *Proxy) Serve(ln net.Listener, grants *Grants, record func(Event)) error {
 	for {
 		c, err := ln.Accept()
 		if err != nil {
@@ -82,7 +95,7 @@ func (p *Proxy) Serve(ln net.Listener, record func(Event)) error {
 			}
 			return err
 		}
-		go p.ServeConn(c, record)
+		go p.ServeConn(c, grants, record)
 	}
 }
 
@@ -92,7 +105,7 @@ const bufSize = 5 + 16384 + 2048
 var readers = sync.Pool{New: func() any { return bufio.NewReaderSize(nil, bufSize) }}
 
 // ServeConn serves one client connection and closes it.
-func (p *Proxy) ServeConn(c net.Conn, record func(Event)) {
+func (p *Proxy) ServeConn(c net.Conn, grants *Grants, record func(Event)) {
 	defer c.Close()
 	timeout := p.Timeout
 	if timeout <= 0 {
@@ -110,6 +123,7 @@ func (p *Proxy) ServeConn(c net.Conn, record func(Event)) {
 	}
 	ev := Event{Time: time.Now()}
 	defer func() { p.finish(ev, record) }()
+	gr, _ := grants.of(req.Header)
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
 
@@ -121,9 +135,9 @@ func (p *Proxy) ServeConn(c net.Conn, record func(Event)) {
 			refuse(c, http.StatusBadRequest, ev.Reason)
 			return
 		}
-		up, err := p.connect(ctx, &ev)
+		up, err := p.connect(ctx, &ev, gr)
 		if err != nil {
-			refuse(c, http.StatusForbidden, ev.Reason)
+			refuseUnlisted(c, &ev, req.Header, grants)
 			return
 		}
 		defer up.Close()
@@ -175,9 +189,9 @@ func (p *Proxy) ServeConn(c net.Conn, record func(Event)) {
 			return
 		}
 	}
-	up, err := p.connect(ctx, &ev)
+	up, err := p.connect(ctx, &ev, gr)
 	if err != nil {
-		refuse(c, http.StatusForbidden, ev.Reason)
+		refuseUnlisted(c, &ev, req.Header, grants)
 		return
 	}
 	defer up.Close()
@@ -196,12 +210,13 @@ func (p *Proxy) ServeConn(c net.Conn, record func(Event)) {
 	ev.Down = n
 }
 
-// connect decides on ev's host and port, and dials the address it checked.
-// A refusal is in ev.Reason.
-func (p *Proxy) connect(ctx context.Context, ev *Event) (net.Conn, error) {
-	target, rule, reason, hint := p.decide(ctx, ev.Host, ev.Port)
+// connect decides on ev's host and port, with the connection's grant (the
+// zero grant: none), and dials the address it checked. A refusal is in
+// ev.Reason.
+func (p *Proxy) connect(ctx context.Context, ev *Event, gr grant) (net.Conn, error) {
+	target, rule, reason, hint, unlisted := p.decide(ctx, ev.Host, ev.Port, gr)
 	if reason != "" {
-		ev.Reason, ev.Hint = reason, hint
+		ev.Reason, ev.Hint, ev.unlisted = reason, hint, unlisted
 		return nil, errors.New(reason)
 	}
 	ev.Rule, ev.Addr = rule, target.String()
@@ -219,22 +234,41 @@ func (p *Proxy) connect(ctx context.Context, ev *Event) (net.Conn, error) {
 	return up, nil
 }
 
-// decide checks host and port against the allowlist, resolves the name, and
-// returns the address to dial and the entry that allows it, or why not and
-// what would allow it.
-func (p *Proxy) decide(ctx context.Context, host string, port int) (target netip.AddrPort, rule, reason, hint string) {
+// decide checks host and port against the allowlist and the connection's
+// grant, resolves the name, and returns the address to dial and the entry
+// that allows it, or why not and what would allow it.
+func (p *Proxy) decide(ctx context.Context, host string, port int, gr grant) (target netip.AddrPort, rule, reason, hint string, unlisted bool) {
+	named := func(ip netip.Addr) (string, bool) {
+		if rule, ok := p.allow.addr(ip); ok {
+			return rule, true
+		}
+		if rule, ok := gr.allow.addr(ip); ok {
+			return rule + " (granted by " + gr.by + ")", true
+		}
+		return "", false
+	}
 	if ip, err := netip.ParseAddr(host); err == nil {
 		ip = ip.Unmap()
-		if rule, ok := p.allow.addr(ip); ok {
-			return netip.AddrPortFrom(ip, uint16(port)), rule, "", ""
+		if rule, ok := named(ip); ok {
+			return netip.AddrPortFrom(ip, uint16(port)), rule, "", "", false
 		}
 		return target, "", fmt.Sprintf("%s is an IP address, and no allow entry names it", host),
-			fmt.Sprintf("connect by host name, or add %q to [network] allow", ip.String())
+			fmt.Sprintf("connect by host name, or add %q to [network] allow", ip.String()), true
 	}
 	rule, ok := p.allow.host(host, port)
 	if !ok {
-		return target, "", fmt.Sprintf("%s:%d is not on the allowlist", host, port),
-			fmt.Sprintf("to allow it, add %q to [network] allow in the policy, or pass --allow-host %s", host, host)
+		if rule, ok = gr.allow.host(host, port); ok {
+			rule += " (granted by " + gr.by + ")"
+		}
+	}
+	if !ok {
+		hint := fmt.Sprintf("to allow it, add %q to [network] allow in the policy, or pass --allow-host %s", host, host)
+		if p.Suggest != nil {
+			if s := p.Suggest(host, port); s != "" {
+				hint = s
+			}
+		}
+		return target, "", fmt.Sprintf("%s:%d is not on the allowlist", host, port), hint, true
 	}
 	resolve := p.Resolve
 	if resolve == nil {
@@ -244,26 +278,26 @@ func (p *Proxy) decide(ctx context.Context, host string, port int) (target netip
 	}
 	addrs, err := resolve(ctx, host)
 	if err != nil {
-		return target, "", fmt.Sprintf("%s does not resolve: %v", host, err), ""
+		return target, "", fmt.Sprintf("%s does not resolve: %v", host, err), "", false
 	}
 	var refused []string
 	for _, ip := range addrs {
 		ip = ip.Unmap()
 		kind := nonPublic(ip)
 		if kind == "" {
-			return netip.AddrPortFrom(ip, uint16(port)), rule, "", ""
+			return netip.AddrPortFrom(ip, uint16(port)), rule, "", "", false
 		}
-		if named, ok := p.allow.addr(ip); ok {
-			return netip.AddrPortFrom(ip, uint16(port)), rule + " + " + named, "", ""
+		if entry, ok := named(ip); ok {
+			return netip.AddrPortFrom(ip, uint16(port)), rule + " + " + entry, "", "", false
 		}
 		refused = append(refused, fmt.Sprintf("%s (%s)", ip, kind))
 	}
 	if len(refused) == 0 {
-		return target, "", fmt.Sprintf("%s has no address", host), ""
+		return target, "", fmt.Sprintf("%s has no address", host), "", false
 	}
 	first, _, _ := strings.Cut(refused[0], " ")
 	return target, "", fmt.Sprintf("%s resolves to %s, which no allow entry names", host, strings.Join(refused, ", ")),
-		fmt.Sprintf("if %s is meant to lead there, add the address %q to [network] allow as well", host, first)
+		fmt.Sprintf("if %s is meant to lead there, add the address %q to [network] allow as well", host, first), false
 }
 
 func (p *Proxy) finish(ev Event, record func(Event)) {
@@ -314,6 +348,20 @@ func peekHostHeader(br *bufio.Reader) (host string, ok bool) {
 	}
 }
 
+// refuseUnlisted answers a request that no entry allows. A client that
+// sent no credential while a grant of this listener is live is asked for one
+// (407, a Basic challenge): git, and other users of libcurl's "any" proxy
+// authentication, send the credential of their proxy URL only when asked.
+func refuseUnlisted(c net.Conn, ev *Event, h http.Header, grants *Grants) {
+	if !ev.unlisted || h.Get("Proxy-Authorization") != "" || grants.Live() == 0 {
+		refuse(c, http.StatusForbidden, ev.Reason)
+		return
+	}
+	ev.Challenged = true
+	body := "stockade: " + ev.Reason + " (a command granted it sends its credential)\n"
+	fmt.Fprintf(c, "HTTP/1.1 407 Proxy Authentication Required\r\nProxy-Authenticate: Basic realm=\"stockade\"\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: %d\r\nConnection: close\r\n\r\n%s", len(body), body)
+}
+
 // refuse answers a request the proxy will not carry out.
 func refuse(c net.Conn, status int, reason string) {
 	body := "stockade: " + reason + "\n"
@@ -341,18 +389,31 @@ func splitHostPort(s string, defPort int) (string, int, error) {
 
 // pipe copies both ways until both directions end, and returns the bytes
 // each way. Nothing goes up until check, called on the up side, says it may
-// ("" ); otherwise both connections are cut and pipe returns why. Between two
-// TCP connections, io.Copy splices in the kernel.
+// ("" ); otherwise both connections are cut and pipe returns why. br holds
+// what the client sent after its request (it may have sent its first bytes
+// with it): that goes up first, and then the copies run between the two
+// connections themselves, which for two TCP connections is splice(2) in the
+// kernel, never a copy through this process (io.Copy hands the copy to
+// TCPConn.ReadFrom, which splices when the reader is a TCPConn).
 func pipe(client net.Conn, br *bufio.Reader, up net.Conn, check func() string) (upN, downN int64, refused string) {
 	var wg sync.WaitGroup
 	wg.Go(func() {
+		defer closeWrite(up)
 		if refused = check(); refused != "" {
 			client.Close()
 			up.Close()
 			return
 		}
-		upN, _ = io.Copy(up, br) // what br holds, then the connection itself
-		closeWrite(up)
+		if held, _ := br.Peek(br.Buffered()); len(held) > 0 {
+			n, err := up.Write(held)
+			upN += int64(n)
+			br.Discard(n)
+			if err != nil {
+				return
+			}
+		}
+		n, _ := io.Copy(up, client)
+		upN += n
 	})
 	downN, _ = io.Copy(client, up)
 	closeWrite(client)

@@ -73,6 +73,7 @@ type world struct {
 	mu     sync.Mutex
 	events []Event
 	names  map[string]string // name -> IP
+	grants *Grants
 }
 
 func newWorld(t *testing.T, allow ...string) *world {
@@ -81,7 +82,7 @@ func newWorld(t *testing.T, allow ...string) *world {
 	if err != nil {
 		t.Fatal(err)
 	}
-	w := &world{proxy: New(a), names: map[string]string{
+	w := &world{proxy: New(a), grants: &Grants{}, names: map[string]string{
 		"pkg.test": "127.0.0.1", "example.com": "127.0.0.1", "meta.test": "169.254.169.254", "evil.test": "127.0.0.1",
 	}}
 	w.proxy.Resolve = func(ctx context.Context, host string) ([]netip.Addr, error) {
@@ -99,7 +100,7 @@ func newWorld(t *testing.T, allow ...string) *world {
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		w.proxy.Serve(ln, func(e Event) {
+		w.proxy.Serve(ln, w.grants, func(e Event) {
 			w.mu.Lock()
 			w.events = append(w.events, e)
 			w.mu.Unlock()
@@ -370,5 +371,46 @@ func TestRebinding(t *testing.T) {
 	defer mu.Unlock()
 	if len(dialled) != 1 || dialled[0] != "192.0.2.1:443" {
 		t.Errorf("dialled %q, want only the public address of the first answer", dialled)
+	}
+}
+
+// TestTunnelSendsWhatCameWithTheRequest: bytes a client sends in the same
+// write as its CONNECT (held in the proxy's buffer while the request is
+// read) go up first, before what it sends later, and the answer comes back.
+func TestTunnelSendsWhatCameWithTheRequest(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ln.Close() })
+	go func() {
+		c, err := ln.Accept()
+		if err != nil {
+			return
+		}
+		defer c.Close()
+		io.Copy(c, c) // echo until the client closes its side
+	}()
+	w := newWorld(t, "pkg.test", "127.0.0.1")
+	_, p, _ := net.SplitHostPort(ln.Addr().String())
+	c, err := net.Dial("tcp", w.addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	fmt.Fprintf(c, "CONNECT pkg.test:%s HTTP/1.1\r\nHost: pkg.test:%s\r\n\r\nfirst,", p, p)
+	br := bufio.NewReader(c)
+	if status, _ := br.ReadString('\n'); !strings.Contains(status, "200") {
+		t.Fatalf("CONNECT: %q", status)
+	}
+	br.ReadString('\n') // the empty line
+	io.WriteString(c, "second")
+	c.(*net.TCPConn).CloseWrite()
+	got, _ := io.ReadAll(br)
+	if string(got) != "first,second" {
+		t.Errorf("echoed %q, want %q", got, "first,second")
+	}
+	if e := w.lastEvent(t); !e.Allowed || e.Up != int64(len("first,second")) || e.Down != e.Up {
+		t.Errorf("event %+v", e)
 	}
 }

@@ -165,6 +165,8 @@ func Prepare(o Overrides, tmpdir string) (*Setup, error) {
 	if sb.Network == policy.NetworkAllowlist && spec.NetNS {
 		st.Egress = netproxy.New(allowlist)
 		st.Egress.Resolve = pins.Resolver(nil)
+		st.Egress.Suggest = grantHint(p)
+		st.Egress.Granted = grantedHosts(p)
 		for k, v := range netproxy.Env(supervise.ProxyAddr) {
 			st.Env = envlist.Set(st.Env, k, v)
 		}

@@ -111,11 +111,15 @@ func (s *Setup) RunIn(ctx context.Context, sess Session, req supervise.Request, 
 	return r
 }
 
-// StartIn starts a judged command as a background task of a session.
-func (s *Setup) StartIn(sess Session, script string) Result {
+// StartIn starts a judged command as a background task of a session. If it
+// does not start, req.Ended is called at once.
+func (s *Setup) StartIn(sess Session, req supervise.Request) Result {
 	start := time.Now()
-	info, err := sess.Start(supervise.Request{Script: script})
+	info, err := sess.Start(req)
 	if err != nil {
+		if req.Ended != nil {
+			req.Ended()
+		}
 		return Fail(err, sess.Cwd())
 	}
 	applied := withoutNotes(sess.Applied())

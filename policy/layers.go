@@ -366,6 +366,10 @@ func (out *Policy) mergeLayer(p *Policy, v *validator, f layerFile, names map[st
 			restricted(key+".decision", fmt.Sprintf("rule %q allows", r.Name))
 			continue
 		}
+		if f.restricted && len(r.AllowHosts) > 0 {
+			restricted(key+".allow_hosts", fmt.Sprintf("rule %q grants hosts", r.Name))
+			continue
+		}
 		if r.Override != "" {
 			switch {
 			case f.restricted:

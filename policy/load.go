@@ -187,6 +187,7 @@ func (p *Policy) prepare(v *validator, trusted, verifyExamples bool) (*Policy, e
 		if r.Reason == "" && r.Decision != Allow {
 			v.add(key, fmt.Sprintf("rule %q has no reason: say why, for the person who reads the decision", r.Name), "")
 		}
+		checkGrant(v, key, r)
 		r.Matcher.compile(reporter{v: v, index: i, rule: r.Name}, trusted)
 	}
 	if len(v.errs) > before || (len(v.errs) > 0 && !verifyExamples && !v.collect) {

@@ -52,6 +52,11 @@ type Rule struct {
 	Override string `toml:"override" json:"override,omitempty"`
 	// Origin says which layer (and file) the rule comes from.
 	Origin string `toml:"-" json:"origin,omitempty"`
+	// AllowHosts grants hosts, in the forms of [network] allow, to the
+	// commands the rule matches and to nothing else: with network =
+	// "allowlist", a call whose every command is granted a host reaches it
+	// through the proxy (grants.go). Never in a workdir layer.
+	AllowHosts []string `toml:"allow_hosts" json:"allow_hosts,omitempty"`
 	Matcher
 	// Examples are scripts this rule must match and the policy must give
 	// Decision; NotExamples are scripts this rule must not match. Load fails

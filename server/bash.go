@@ -44,12 +44,13 @@ func (s *Server) description(cwd string) string {
 	return b.String()
 }
 
-// allowEntries lists what the proxy allows; none without a proxy.
+// allowEntries lists what the proxy allows, and to which commands alone;
+// none without a proxy.
 func allowEntries(p *netproxy.Proxy) []string {
 	if p == nil {
 		return nil
 	}
-	return p.Allowlist().Entries()
+	return append(p.Allowlist().Entries(), p.Granted...)
 }
 
 // toolError is an isError result whose text starts with the stable code.
@@ -152,15 +153,22 @@ func (s *Server) handleBash(ctx context.Context, req mcp.CallToolRequest) (*mcp.
 	}
 	var r pipeline.Result
 	started := time.Now()
+	// Hosts a rule grants this call alone: the credential is in its
+	// environment only, and revoked when it ends.
+	env, granted, revoke := s.opts.Grant(pipeline.Command{Script: a.command}, s.grants(ctx))
 	if a.background {
-		r = s.opts.StartIn(sess, a.command)
+		r = s.opts.StartIn(sess, supervise.Request{Script: a.command, Env: env, Ended: revoke})
 	} else {
 		progress := s.progressSender(ctx, req)
-		r = s.opts.RunIn(ctx, sess, supervise.Request{Script: a.command, Timeout: a.timeout, OnOutput: progress.add}, pipeline.Advice{
+		r = s.opts.RunIn(ctx, sess, supervise.Request{Script: a.command, Timeout: a.timeout, OnOutput: progress.add, Env: env}, pipeline.Advice{
 			Timeout:   "; increase timeout, use mode \"slow\", or run it in the background",
 			Leftovers: "; use run_in_background: true to keep a process running",
 		})
 		progress.stop()
+		revoke()
+	}
+	if granted != "" && r.Status != pipeline.Failed {
+		r.Notes = append(r.Notes, granted)
 	}
 	if r.Status == pipeline.Completed {
 		r.Notes = append(r.Notes, s.opts.NetworkNotes(s.egressSince(ctx, started), r, "")...)

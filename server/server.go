@@ -60,6 +60,7 @@ type Server struct {
 // clientSession is one client's supervise.Session and when it was last used.
 type clientSession struct {
 	egress  netproxy.Recorder // what the proxy did for this session's commands
+	grants  netproxy.Grants   // the hosts the policy grants single calls
 	once    sync.Once
 	exec    *supervise.Session
 	err     error
@@ -127,7 +128,7 @@ func (s *Server) session(ctx context.Context) (*supervise.Session, error) {
 	cs.once.Do(func() {
 		var egress func(net.Listener)
 		if p := s.opts.Egress; p != nil {
-			egress = func(ln net.Listener) { p.Serve(ln, cs.egress.Record) }
+			egress = func(ln net.Listener) { p.Serve(ln, &cs.grants, cs.egress.Record) }
 		}
 		cs.exec, cs.err = supervise.NewSession(supervise.Config{
 			Workdir: s.opts.Workdir, Spec: s.opts.Spec, Env: s.opts.Env, MaxTasks: s.opts.MaxTasks,
@@ -156,6 +157,19 @@ func (s *Server) egressSince(ctx context.Context, t time.Time) []netproxy.Event 
 		return nil
 	}
 	return cs.egress.Since(t)
+}
+
+// grants are the per-call grants of the session behind ctx; nil before it
+// started.
+func (s *Server) grants(ctx context.Context) *netproxy.Grants {
+	id := sessionID(ctx)
+	s.mu.Lock()
+	cs := s.sessions[id]
+	s.mu.Unlock()
+	if cs == nil {
+		return nil
+	}
+	return &cs.grants
 }
 
 // currentCwd is the cwd of the session behind ctx, or the workdir before its first call.

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -75,6 +76,14 @@ type Request struct {
 	// OnOutput, if set, receives the command's output as it appears
 	// ("stdout" or "stderr"); it must not block.
 	OnOutput func(stream string, p []byte)
+	// Env (NAME=value) is set for this command alone, over the session's
+	// environment, and not carried to the next call: a variable the
+	// command's shell still holds with this value when it exits is given
+	// back its value from before.
+	Env []string
+	// Ended, if set, is called once a background task that started
+	// (Start returned no error) has ended.
+	Ended func()
 }
 
 // Result is what a foreground command did.
@@ -201,7 +210,8 @@ func (s *Session) Run(ctx context.Context, req Request) (Result, error) {
 	start := time.Now()
 	dir, reset := s.startDir()
 	argv, extra := s.init.argv(s.cfg.Shell, req.Script)
-	env := append(s.Env(), extra...)
+	before := s.Env()
+	env := append(withEnv(before, req.Env), extra...)
 
 	var p pipes
 	defer p.closeAll()
@@ -262,7 +272,7 @@ func (s *Session) Run(ctx context.Context, req Request) (Result, error) {
 		if cwd, env, ok := s.init.parseReport(report.Bytes()); ok {
 			s.cwd = cwd
 			if env != nil {
-				s.env = envlist.Set(env, "TMPDIR", s.tmp)
+				s.env = envlist.Set(withoutCallEnv(env, req.Env, before), "TMPDIR", s.tmp)
 			}
 		}
 	}
@@ -270,6 +280,35 @@ func (s *Session) Run(ctx context.Context, req Request) (Result, error) {
 	s.mu.Unlock()
 	s.prepareNext()
 	return res, nil
+}
+
+// withEnv is env with the NAME=value entries of set over it.
+func withEnv(env, set []string) []string {
+	for _, kv := range set {
+		name, value, _ := strings.Cut(kv, "=")
+		env = envlist.Set(env, name, value)
+	}
+	return env
+}
+
+// withoutCallEnv is the environment a call reported (after), less what was
+// set for that call alone (set): a variable that still has its per-call value
+// gets back its value from before the call, or is removed if it had none.
+func withoutCallEnv(after, set, before []string) []string {
+	for _, kv := range set {
+		name, _, _ := strings.Cut(kv, "=")
+		i := slices.Index(after, kv)
+		if i < 0 {
+			continue // the command changed or removed it: its own doing
+		}
+		if j := slices.IndexFunc(before, func(b string) bool { return strings.HasPrefix(b, name+"=") }); j >= 0 {
+			after = slices.Clone(after)
+			after[i] = before[j]
+		} else {
+			after = slices.Delete(slices.Clone(after), i, i+1)
+		}
+	}
+	return after
 }
 
 // check refuses a call on a closed session. What a command may be (its size,

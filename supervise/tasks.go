@@ -44,6 +44,7 @@ type task struct {
 	zid    uint64
 	done   chan struct{} // closed when the task has ended and its log is complete
 	ended  time.Time
+	onEnd  func() // Request.Ended
 	status int
 }
 
@@ -78,12 +79,12 @@ func (s *Session) Start(req Request) (TaskInfo, error) {
 	defer log.Close()
 	argv, extra := s.init.argv(s.cfg.Shell, req.Script)
 	// A background task does not report a cwd: its fd 3 goes nowhere.
-	cmd, err := s.spawner.spawn(argv, append(s.Env(), extra...), dir, [4]*os.File{s.devnull, log, log, s.devnull})
+	cmd, err := s.spawner.spawn(argv, append(withEnv(s.Env(), req.Env), extra...), dir, [4]*os.File{s.devnull, log, log, s.devnull})
 	if err != nil {
 		return TaskInfo{}, &Error{ErrSpawn, fmt.Sprintf("could not start %s: %v", s.cfg.Shell.Path, err)}
 	}
 	t := &task{TaskInfo: TaskInfo{ID: id, Command: req.Script, Pid: cmd.Pid, Pgid: cmd.Pid, LogPath: logPath, Started: time.Now()},
-		zid: cmd.ID, done: make(chan struct{})}
+		zid: cmd.ID, done: make(chan struct{}), onEnd: req.Ended}
 	s.mu.Lock()
 	s.tasks[id] = t
 	s.mu.Unlock()
@@ -112,6 +113,9 @@ func (s *Session) watch(t *task, exited <-chan sandbox.Exit) {
 	s.mu.Lock()
 	t.status, t.ended = m.Status, time.Now()
 	s.mu.Unlock()
+	if t.onEnd != nil {
+		t.onEnd()
+	}
 	close(t.done)
 }
 

@@ -21,7 +21,8 @@ const (
 const checkUsage = `usage: stockade check [--policy FILE] [--json] 'SCRIPT'
 
 Prints the decision for SCRIPT (allow, ask or deny), the rule that decided,
-its reason, and every command the script would run. Nothing is run.
+its reason, every command the script would run, and the hosts rules grant
+it (allow_hosts). Nothing is run.
 
 Exit status: 0 allow, 1 ask, 126 deny, 2 usage or policy-file error.
 `
@@ -52,6 +53,9 @@ func cmdCheck(args []string, io stdio) int {
 		}
 	} else {
 		printDecision(io, d)
+		if g := p.GrantFor(fs.Arg(0)); len(g.Hosts) > 0 && d.Verdict != policy.Deny {
+			fmt.Fprintf(io.out, "grants:   %s (%s; with network = \"allowlist\")\n", strings.Join(g.Hosts, ", "), strings.Join(g.Rules, ", "))
+		}
 	}
 	return verdictStatus(d.Verdict)
 }

@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -178,9 +179,10 @@ func cmdRun(args []string, io stdio) int {
 	// sandbox makes the namespace and opens the proxy's listener itself.
 	var netns *os.File
 	var egress netproxy.Recorder
+	var grants netproxy.Grants
 	var serveEgress func(net.Listener)
 	if st.Egress != nil {
-		serveEgress = func(ln net.Listener) { st.Egress.Serve(ln, egress.Record) }
+		serveEgress = func(ln net.Listener) { st.Egress.Serve(ln, &grants, egress.Record) }
 	}
 	if st.Spec.NetNS && !st.Spec.UserNS {
 		if netns, err = early.netNS(); err != nil {
@@ -199,10 +201,18 @@ func cmdRun(args []string, io stdio) int {
 		go serveEgress(ln)
 		serveEgress = nil
 	}
+	// Hosts a rule grants this command, with a credential in its
+	// environment alone.
+	grantEnv, granted, revoke := st.Grant(command, &grants)
+	defer revoke()
 	start := time.Now()
 
 	st.Spec.PrivateRoot, st.Spec.SessionDir = state.Root, tmpdir
 	env := envlist.Set(st.Env, "TMPDIR", tmpdir)
+	for _, kv := range grantEnv {
+		name, value, _ := strings.Cut(kv, "=")
+		env = envlist.Set(env, name, value)
+	}
 	req := supervise.OnceRequest{Argv: argv, Env: env, Dir: st.Workdir, Spec: st.Spec, Timeout: timeout.d, NetNS: netns, Egress: serveEgress}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -215,6 +225,9 @@ func cmdRun(args []string, io stdio) int {
 	if r.Status == pipeline.Failed {
 		printError(io.err, errors.New(r.Error))
 		return finish(r, exitFailed)
+	}
+	if granted != "" {
+		r.Notes = append(r.Notes, granted)
 	}
 	r.Notes = append(r.Notes, st.NetworkNotes(egress.Since(start), r, stderrTail.String())...)
 	// The notes: a timeout, processes stopped, what the sandbox refused.
