@@ -192,10 +192,22 @@ func cmdRun(args []string, io stdio) int {
 		defer ln.Close()
 		go st.Egress.Serve(ln, egress.Record)
 	}
+	// Without a namespace, the proxy on the host's loopback, which the
+	// connect supervisor lets the command reach.
+	ln, spec, env, err := st.HostProxy(st.Spec, st.Env)
+	if err != nil {
+		printError(io.err, err)
+		return finish(pipeline.Fail(err, st.Workdir), exitFailed)
+	}
+	if ln != nil {
+		defer ln.Close()
+		go st.Egress.Serve(ln, egress.Record)
+	}
+	st.Spec = spec
 	start := time.Now()
 
 	st.Spec.PrivateRoot, st.Spec.SessionDir = state.Root, tmpdir
-	env := envlist.Set(st.Env, "TMPDIR", tmpdir)
+	env = envlist.Set(env, "TMPDIR", tmpdir)
 	req := supervise.OnceRequest{Argv: argv, Env: env, Dir: st.Workdir, Spec: st.Spec, Timeout: timeout.d, NetNS: netns}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
