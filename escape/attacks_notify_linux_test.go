@@ -18,6 +18,7 @@ import (
 	"strconv"
 	"strings"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"unsafe"
 
@@ -259,4 +260,50 @@ func TestSupervisedConnectRace(t *testing.T) {
 		t.Errorf("the race's connects to the proxy should work and none reach the forbidden server:\n%s", stderr)
 	}
 	t.Logf("outside: %s; supervised: %s", strings.TrimSpace(string(control)), lastLines(stderr, 2))
+}
+
+// TestSupervisedServe: stockade serve where the plain user gets no user
+// namespace (a namespace of the test's whose user.max_user_namespaces is 0):
+// the zygote hands its filter's listener to the server, and a session's
+// commands reach a listed name through the session's proxy and nothing
+// directly; the result says the connects were supervised.
+func TestSupervisedServe(t *testing.T) {
+	requireSupervisor(t)
+	if _, err := exec.LookPath("curl"); err != nil {
+		t.Skip("no curl")
+	}
+	if exec.Command("setpriv", "--reuid", "0", "--regid", "0", "--clear-groups", "--", "true").Run() != nil {
+		t.Skip("no setpriv that changes ids (util-linux's; busybox's cannot)")
+	}
+	id := plainUser()
+	secret := "upstream-" + randHex(8)
+	up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { io.WriteString(w, secret) }))
+	defer up.Close()
+	port := strconv.Itoa(up.Listener.Addr().(*net.TCPAddr).Port)
+
+	home := id.dir(t)
+	policy := home + "/policy.toml"
+	must(t, os.WriteFile(policy, []byte(allowAll+"[sandbox]\nnetwork = \"allowlist\"\n[network]\nallow = [\"pkg.test\", \"127.0.0.1\"]\n"), 0o644))
+	u := strconv.Itoa(id.uid)
+	cmd := exec.Command("sh", "-c", `echo 0 > /proc/sys/user/max_user_namespaces && exec setpriv --reuid `+u+` --regid `+u+` --clear-groups -- "$@"`, "sh",
+		id.stockade, "serve", "--policy", policy, "--workdir", id.dir(t), "--resolve", "pkg.test=127.0.0.1")
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Cloneflags: syscall.CLONE_NEWUSER,
+		UidMappings:                []syscall.SysProcIDMap{{ContainerID: 0, HostID: 0, Size: 1}, {ContainerID: id.uid, HostID: id.uid, Size: 1}},
+		GidMappings:                []syscall.SysProcIDMap{{ContainerID: 0, HostID: 0, Size: 1}, {ContainerID: id.uid, HostID: id.uid, Size: 1}},
+		GidMappingsEnableSetgroups: true}
+	cmd.Env = append(os.Environ(), "XDG_RUNTIME_DIR="+id.dir(t), "HOME="+home)
+	s := startServerCmd(t, cmd)
+	res := s.bash(map[string]any{"command": `echo "proxied: $(curl -s -m 10 http://pkg.test:` + port + `/)"
+echo "direct: $(curl -s -m 5 --noproxy '*' http://127.0.0.1:` + port + `/) exit=$?"`})
+	out := fmt.Sprint(res["stdout"], res["stderr"])
+	applied, _ := res["applied"].(map[string]any)
+	if applied["supervised"] != true || applied["netns"] == true {
+		t.Errorf("the session's connects were not supervised: %v", applied)
+	}
+	if !strings.Contains(out, "proxied: "+secret) {
+		t.Errorf("the session's proxy did not reach a listed name:\n%s", out)
+	}
+	if strings.Contains(out, "direct: "+secret) {
+		t.Errorf("ESCAPE: a direct connection skipped the proxy:\n%s", out)
+	}
 }
