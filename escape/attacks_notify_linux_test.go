@@ -122,7 +122,7 @@ func supervisedRun(t *testing.T, script string) (*runJSON, string) {
 	must(t, os.WriteFile(policy, []byte(allowAll+"[sandbox]\nnetwork = \"allowlist\"\n[network]\nallow = [\"pkg.test\", \"127.0.0.1\"]\n"), 0o644))
 	cmd := id.command(id.stockade, "run", "--json", "--policy", policy, "--resolve", "pkg.test=127.0.0.1", "-c", script)
 	cmd.Dir = id.dir(t)
-	cmd.Env = append(os.Environ(), "HOME="+home, "TOOL="+tool)
+	cmd.Env = append(os.Environ(), "HOME="+home, "TOOL="+tool, "PY="+python)
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
 	out, _ := cmd.Output()
@@ -160,8 +160,8 @@ func requireSupervisor(t *testing.T) {
 // TestSupervisedEgress: through the connect supervisor a listed name is
 // reached through the proxy (curl, and node, whose connects are
 // non-blocking); the same server straight, by its address, is not; nor is a
-// UDP listener (so no DNS either). Without stockade, the plain user reaches
-// both directly.
+// UDP listener (so no DNS either); and a TCP socket cannot listen. Without
+// stockade, the plain user reaches both directly and listens.
 func TestSupervisedEgress(t *testing.T) {
 	requireSupervisor(t)
 	if _, err := exec.LookPath("curl"); err != nil {
@@ -189,11 +189,17 @@ func TestSupervisedEgress(t *testing.T) {
 echo "direct: $(curl -s -m 5 --noproxy '*' http://127.0.0.1:` + port + `/) exit=$?"
 echo "literal: $(curl -s -m 5 -x '' http://127.0.0.1:` + port + `/) exit=$?"
 echo dns > /dev/udp/127.0.0.1/` + udpPort + `; echo "udp exit=$?"
-getent hosts pkg.test >/dev/null; echo "resolve exit=$?"`
+getent hosts pkg.test >/dev/null; echo "resolve exit=$?"
+"$PY" -c 'import socket; s = socket.socket(); s.listen(); print("listening on", s.getsockname())' 2>/dev/null; echo "listen exit=$?"`
 
 	// Without stockade: the attacks work.
-	control, _ := plainUser().command("bash", "-c", script).CombinedOutput()
-	if !strings.Contains(string(control), "direct: "+secret) || !strings.Contains(string(control), "literal: "+secret) {
+	if python == "" {
+		t.Skip("no python3")
+	}
+	ctl := plainUser().command("bash", "-c", script)
+	ctl.Env = append(os.Environ(), "PY="+python)
+	control, _ := ctl.CombinedOutput()
+	if !strings.Contains(string(control), "direct: "+secret) || !strings.Contains(string(control), "literal: "+secret) || !strings.Contains(string(control), "listen exit=0") {
 		t.Fatalf("without the sandbox the direct connection did not work; it proves nothing:\n%s", control)
 	}
 	waitFor(t, "the control's datagram", func() bool { return datagrams.Load() > 0 })
@@ -214,6 +220,9 @@ getent hosts pkg.test >/dev/null; echo "resolve exit=$?"`
 	}
 	if n := datagrams.Load(); n > 0 {
 		t.Errorf("ESCAPE: %d UDP datagrams left the sandbox", n)
+	}
+	if !strings.Contains(stderr, "listen exit=1") {
+		t.Errorf("a TCP socket listened on the host's addresses:\n%s", out)
 	}
 
 	if _, err := exec.LookPath("node"); err == nil {

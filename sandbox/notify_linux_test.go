@@ -34,6 +34,9 @@ func init() {
 	if os.Getenv(envConnectRace) != "" {
 		os.Exit(connectRace())
 	}
+	if os.Getenv(envConnectUnix) != "" {
+		os.Exit(connectUnix())
+	}
 }
 
 // connectRace is the racing command. It prints "proxy=P forbidden=F
@@ -236,4 +239,60 @@ func TestConnectSupervisorRace(t *testing.T) {
 		t.Errorf("no connect to the proxy worked (%v)", c)
 	}
 	t.Logf("the sandbox's supervisor: %v", c)
+}
+
+// envConnectUnix makes a copy of the test binary connect a unix socket to
+// the path it names and print the error.
+const envConnectUnix = "STOCKADE_TEST_CONNECT_UNIX"
+
+func connectUnix() int {
+	fd, err := unix.Socket(unix.AF_UNIX, unix.SOCK_STREAM|unix.SOCK_CLOEXEC, 0)
+	if err == nil {
+		err = unix.Connect(fd, &unix.SockaddrUnix{Name: os.Getenv(envConnectUnix)})
+	}
+	fmt.Printf("connect: %v\n", err)
+	return 0
+}
+
+// TestConnectSupervisorUnix: a supervised command's connect on a unix
+// socket is let through where Landlock refuses its own TCP connects (so a
+// TCP socket swapped in for the unix one after the check is refused), and
+// refused without Landlock's TCP rules.
+func TestConnectSupervisorUnix(t *testing.T) {
+	requireSupervisor(t)
+	requireABI(t, hostfacts.ABITCP)
+	path := t.TempDir() + "/s"
+	ln, err := net.Listen("unix", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			c.Close()
+		}
+	}()
+	for _, c := range []struct {
+		abi  int
+		want string
+	}{{kernelABI(), "connect: <nil>"}, {0, "connect: permission denied"}} {
+		spec := Spec{FS: FSOff, LandlockABI: c.abi, NetworkOff: true, Seccomp: true, Supervised: true}
+		cmd := exec.Command(os.Args[0], "-test.run=^$")
+		cmd.Env = append(os.Environ(), envConnectUnix+"="+path)
+		out := &strings.Builder{}
+		cmd.Stdout, cmd.Stderr = out, out
+		_, release, err := Start(spec, cmd, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = cmd.Wait()
+		release()
+		if err != nil || !strings.Contains(out.String(), c.want) {
+			t.Errorf("landlock abi %d: %v %q, want %q", c.abi, err, out, c.want)
+		}
+	}
 }
