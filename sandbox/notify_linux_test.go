@@ -11,10 +11,12 @@ import (
 	"os"
 	"os/exec"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 	"unsafe"
 
 	"github.com/stockade/stockade/hostfacts"
@@ -36,6 +38,9 @@ func init() {
 	}
 	if os.Getenv(envConnectUnix) != "" {
 		os.Exit(connectUnix())
+	}
+	if os.Getenv(envConnectLoop) != "" {
+		os.Exit(connectLoop())
 	}
 }
 
@@ -107,7 +112,7 @@ func nameServer(t *testing.T, name string) netip.AddrPort {
 	return netip.MustParseAddrPort(ln.Addr().String())
 }
 
-func requireSupervisor(t *testing.T) {
+func requireSupervisor(t testing.TB) {
 	t.Helper()
 	if h := hostfacts.Detect(); !h.SeccompNotify {
 		t.Skip(h.SeccompNotifyWhy())
@@ -294,5 +299,86 @@ func TestConnectSupervisorUnix(t *testing.T) {
 		if err != nil || !strings.Contains(out.String(), c.want) {
 			t.Errorf("landlock abi %d: %v %q, want %q", c.abi, err, out, c.want)
 		}
+	}
+}
+
+// envConnectLoop makes a copy of the test binary connect to an address
+// again and again, and print the median time of one connect.
+const envConnectLoop = "STOCKADE_TEST_CONNECT_LOOP" // "ADDR N"
+
+func connectLoop() int {
+	f := strings.Fields(os.Getenv(envConnectLoop))
+	a := netip.MustParseAddrPort(f[0])
+	n, _ := strconv.Atoi(f[1])
+	sa := &unix.SockaddrInet4{Addr: a.Addr().As4(), Port: int(a.Port())}
+	took := make([]time.Duration, 0, n)
+	for range n {
+		fd, err := unix.Socket(unix.AF_INET, unix.SOCK_STREAM|unix.SOCK_CLOEXEC, 0)
+		if err != nil {
+			fmt.Println("socket:", err)
+			return 1
+		}
+		start := time.Now()
+		err = unix.Connect(fd, sa)
+		took = append(took, time.Since(start))
+		unix.Close(fd)
+		if err != nil {
+			fmt.Println("connect:", err)
+			return 1
+		}
+	}
+	slices.Sort(took)
+	fmt.Printf("CONNECT_P50_NS=%d\n", took[len(took)/2].Nanoseconds())
+	return 0
+}
+
+// BenchmarkSupervisedConnect reports the median time of one connect to a
+// loopback listener, made by a command straight (no filter) and through the
+// connect supervisor.
+func BenchmarkSupervisedConnect(b *testing.B) {
+	requireSupervisor(b)
+	ln, err := net.Listen("tcp4", "127.0.0.1:0")
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer ln.Close()
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			c.Close()
+		}
+	}()
+	addr := ln.Addr().String()
+	for _, mode := range []string{"direct", "supervised"} {
+		b.Run(mode, func(b *testing.B) {
+			spec := Spec{FS: FSOff}
+			if mode == "supervised" {
+				spec = Spec{FS: FSOff, NetworkOff: true, Seccomp: true, Supervised: true, ProxyTo: addr}
+			}
+			var p50 []float64
+			for b.Loop() {
+				cmd := exec.Command(os.Args[0], "-test.run=^$")
+				cmd.Env = append(os.Environ(), envConnectLoop+"="+addr+" 200")
+				out := &strings.Builder{}
+				cmd.Stdout, cmd.Stderr = out, out
+				_, release, err := Start(spec, cmd, nil)
+				if err != nil {
+					b.Fatal(err)
+				}
+				err = cmd.Wait()
+				release()
+				_, v, ok := strings.Cut(out.String(), "CONNECT_P50_NS=")
+				ns, perr := strconv.ParseFloat(strings.TrimSpace(v), 64)
+				if err != nil || !ok || perr != nil {
+					b.Fatalf("%v\n%s", err, out)
+				}
+				p50 = append(p50, ns)
+			}
+			slices.Sort(p50)
+			b.ReportMetric(p50[len(p50)/2]/1e3, "µs/connect-p50")
+		})
 	}
 }
