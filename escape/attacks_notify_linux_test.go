@@ -275,7 +275,8 @@ func TestSupervisedConnectRace(t *testing.T) {
 // namespace (a namespace of the test's whose user.max_user_namespaces is 0):
 // the zygote hands its filter's listener to the server, and a session's
 // commands reach a listed name through the session's proxy and nothing
-// directly; the result says the connects were supervised.
+// directly; the result says the connects were supervised, and the bash
+// tool's description says what the network is.
 func TestSupervisedServe(t *testing.T) {
 	requireSupervisor(t)
 	if _, err := exec.LookPath("curl"); err != nil {
@@ -302,6 +303,10 @@ func TestSupervisedServe(t *testing.T) {
 		GidMappingsEnableSetgroups: true}
 	cmd.Env = append(os.Environ(), "XDG_RUNTIME_DIR="+id.dir(t), "HOME="+home)
 	s := startServerCmd(t, cmd)
+	tools := string(s.request("tools/list", map[string]any{}))
+	if want := "nothing else, not even loopback: servers cannot listen on 127.0.0.1"; !strings.Contains(tools, want) {
+		t.Errorf("the bash tool's description does not say the session's network (%q):\n%s", want, tools)
+	}
 	res := s.bash(map[string]any{"command": `echo "proxied: $(curl -s -m 10 http://pkg.test:` + port + `/)"
 echo "direct: $(curl -s -m 5 --noproxy '*' http://127.0.0.1:` + port + `/) exit=$?"`})
 	out := fmt.Sprint(res["stdout"], res["stderr"])
@@ -314,5 +319,9 @@ echo "direct: $(curl -s -m 5 --noproxy '*' http://127.0.0.1:` + port + `/) exit=
 	}
 	if strings.Contains(out, "direct: "+secret) {
 		t.Errorf("ESCAPE: a direct connection skipped the proxy:\n%s", out)
+	}
+	s.stop()
+	if log := s.stderr.String(); !strings.Contains(log, "addr=127.0.0.1:"+port+" allowed=false") {
+		t.Errorf("the server log has no line for the refused direct connection:\n%s", log)
 	}
 }

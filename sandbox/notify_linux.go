@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net/netip"
 	"os"
 	"runtime"
@@ -249,10 +250,17 @@ func (s *ConnectSupervisor) refuse(dest netip.AddrPort, ok bool, raw []byte) {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if len(s.refused) < 100 {
+	if len(s.refused) < maxRefusedLogged {
 		s.refused = append(s.refused, what)
+		// The server log's line, as the proxy writes one per connection.
+		slog.Info("egress", "addr", what, "allowed", false,
+			"reason", "a direct connection: only stockade's proxy ("+s.allowed.String()+") is reachable; use HTTP_PROXY and HTTPS_PROXY")
 	}
 }
+
+// maxRefusedLogged bounds what one supervisor keeps and logs of a command
+// that tries address after address.
+const maxRefusedLogged = 100
 
 // valid reports whether notification id is still pending: its caller is
 // alive and waiting, so the pid it names is still that caller.
