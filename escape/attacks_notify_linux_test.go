@@ -253,13 +253,13 @@ func TestSupervisedConnectRace(t *testing.T) {
 
 	// A server of its own for the control: the accepts of its connections may
 	// still be under way when the sandboxed run starts.
-	forbidden, reached := countingServer(t)
-	control, err := plainUser().command(tool, "connect-race", decoy.String(), forbidden.String(), rounds).CombinedOutput()
+	target, _ := countingServer(t)
+	control, err := plainUser().command(tool, "connect-race", decoy.String(), target.String(), rounds).CombinedOutput()
 	if err != nil {
 		t.Fatalf("without the sandbox the race never reached the forbidden server; it proves nothing: %v\n%s", err, control)
 	}
 
-	forbidden, reached = countingServer(t)
+	forbidden, reached := countingServer(t)
 
 	j, stderr := supervisedRun(t, `"$TOOL" connect-race "${HTTP_PROXY#http://}" `+forbidden.String()+` `+rounds+`; echo "race exit=$?"`)
 	if n := reached.Load(); n > 0 || !strings.Contains(stderr, "race exit=1") {
