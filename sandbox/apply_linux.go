@@ -369,7 +369,21 @@ func loadBPF(raw []bpf.RawInstruction, all, listener bool) (int, error) {
 			flags |= unix.SECCOMP_FILTER_FLAG_TSYNC_ESRCH
 		}
 	}
-	r, _, errno := unix.Syscall(unix.SYS_SECCOMP, unix.SECCOMP_SET_MODE_FILTER, flags, uintptr(unsafe.Pointer(&prog)))
+	load := func(flags uintptr) (uintptr, unix.Errno) {
+		r, _, errno := unix.Syscall(unix.SYS_SECCOMP, unix.SECCOMP_SET_MODE_FILTER, flags, uintptr(unsafe.Pointer(&prog)))
+		return r, errno
+	}
+	var r uintptr
+	var errno unix.Errno
+	if listener {
+		// Where the kernel has it (5.19), a call the supervisor has taken
+		// is not cut short by a signal (Go's runtime sends SIGURG often),
+		// so a connect is not made twice. EINVAL: an older kernel.
+		r, errno = load(flags | unix.SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV)
+	}
+	if !listener || errno == unix.EINVAL {
+		r, errno = load(flags)
+	}
 	runtime.KeepAlive(filter)
 	switch {
 	case errno == unix.ESRCH && listener:

@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 	"unsafe"
 
 	"golang.org/x/sys/unix"
@@ -105,13 +106,21 @@ func SuperviseConnects(f *os.File, spec Spec) (*ConnectSupervisor, error) {
 
 // Stop stops answering and closes the listener: a call the filter sends
 // afterwards fails.
+//
+// The loop may be waiting in SECCOMP_IOCTL_NOTIF_RECV for a notification
+// that was withdrawn after poll saw it (its caller was interrupted), which
+// nothing but a new notification ends: Stop then leaves it after a moment
+// instead of waiting for it.
 func (s *ConnectSupervisor) Stop() {
 	var one [8]byte
 	binary.NativeEndian.PutUint64(one[:], 1)
 	unix.Write(s.wake, one[:])
-	<-s.done
-	unix.Close(s.listener)
-	unix.Close(s.wake)
+	select {
+	case <-s.done:
+		unix.Close(s.listener)
+		unix.Close(s.wake)
+	case <-time.After(100 * time.Millisecond):
+	}
 }
 
 // Refused are the destinations refused so far, as "address:port".
@@ -176,8 +185,8 @@ func (s *ConnectSupervisor) decide(n seccompNotif) (val int64, errno unix.Errno,
 	switch uint32(n.nr) {
 	case arch.connect:
 		addrLen := n.args[2]
-		if addrLen > unix.SizeofSockaddrAny {
-			return 0, unix.EINVAL, false
+		if addrLen > sizeofSockaddrStorage {
+			return 0, unix.EINVAL, false // as the kernel answers
 		}
 		// The one read of the address.
 		addr := make([]byte, addrLen)
@@ -221,6 +230,12 @@ func (s *ConnectSupervisor) decide(n seccompNotif) (val int64, errno unix.Errno,
 			p = unsafe.Pointer(&addr[0])
 		}
 		_, _, e := unix.Syscall(unix.SYS_CONNECT, uintptr(sock), uintptr(p), uintptr(len(addr)))
+		if e == unix.EISCONN && family != unix.AF_UNSPEC && s.connectedToProxy(sock) {
+			// The call was made again after a signal cut the first short
+			// (before Linux 5.19's WAIT_KILLABLE_RECV), and the first
+			// connected the socket: to the caller, the connect succeeded.
+			return 0, 0, false
+		}
 		return 0, e, false
 	case arch.listen:
 		if !s.valid(n.id) {
@@ -242,6 +257,24 @@ func (s *ConnectSupervisor) decide(n seccompNotif) (val int64, errno unix.Errno,
 	}
 	return 0, unix.ENOSYS, false
 }
+
+// connectedToProxy reports whether sock is connected to the proxy.
+func (s *ConnectSupervisor) connectedToProxy(sock int) bool {
+	sa, err := unix.Getpeername(sock)
+	if err != nil {
+		return false
+	}
+	switch a := sa.(type) {
+	case *unix.SockaddrInet4:
+		return netip.AddrPortFrom(netip.AddrFrom4(a.Addr), uint16(a.Port)) == s.allowed
+	case *unix.SockaddrInet6:
+		return netip.AddrPortFrom(netip.AddrFrom16(a.Addr).Unmap(), uint16(a.Port)) == s.allowed
+	}
+	return false
+}
+
+// sizeofSockaddrStorage is the longest address connect(2) takes.
+const sizeofSockaddrStorage = 128
 
 func (s *ConnectSupervisor) refuse(dest netip.AddrPort, ok bool, raw []byte) {
 	what := fmt.Sprintf("an address of %d bytes", len(raw))
