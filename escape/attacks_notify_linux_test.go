@@ -205,7 +205,9 @@ getent hosts pkg.test >/dev/null; echo "resolve exit=$?"
 	waitFor(t, "the control's datagram", func() bool { return datagrams.Load() > 0 })
 	datagrams.Store(0)
 
-	j, stderr := supervisedRun(t, script)
+	// A command stockade may not read the memory of (not dumpable) cannot connect, not even to the proxy.
+	j, stderr := supervisedRun(t, script+`
+"$PY" -c 'import ctypes, os, socket; ctypes.CDLL(None).prctl(4, 0, 0, 0, 0); s = socket.socket(); s.connect(("127.0.0.1", int(os.environ["HTTP_PROXY"].rsplit(":", 1)[1]))); print("nondumpable connected")'; echo "nondumpable exit=$?"`)
 	out := stderr + fmt.Sprint(j.Notes)
 	if !strings.Contains(stderr, "proxied: "+secret) {
 		t.Errorf("the proxy did not reach a listed name:\n%s", out)
@@ -220,6 +222,9 @@ getent hosts pkg.test >/dev/null; echo "resolve exit=$?"
 	}
 	if n := datagrams.Load(); n > 0 {
 		t.Errorf("ESCAPE: %d UDP datagrams left the sandbox", n)
+	}
+	if !strings.Contains(stderr, "nondumpable exit=1") || strings.Contains(stderr, "nondumpable connected") {
+		t.Errorf("a non-dumpable command connected, or did not try:\n%s", out)
 	}
 	if !strings.Contains(stderr, "listen exit=1") {
 		t.Errorf("a TCP socket listened on the host's addresses:\n%s", out)

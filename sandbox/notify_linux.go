@@ -191,8 +191,10 @@ func (s *ConnectSupervisor) decide(n seccompNotif) (val int64, errno unix.Errno,
 		// The one read of the address.
 		addr := make([]byte, addrLen)
 		if addrLen > 0 {
-			if err := readMem(int(n.pid), uintptr(n.args[1]), addr); err != nil {
-				return 0, unix.EFAULT, false
+			if err := readMem(int(n.pid), uintptr(n.args[1]), addr); err == unix.EFAULT {
+				return 0, unix.EFAULT, false // a bad pointer, as the kernel answers
+			} else if err != nil {
+				return 0, unix.EACCES, false // not ours to read: a non-dumpable command
 			}
 		}
 		if !s.valid(n.id) {
