@@ -234,8 +234,8 @@ func planNetworkTCP(p *planning) Protection {
 		if p.abi >= hostfacts.ABITCP {
 			tcp.By += " + " + p.ll
 		}
-		return Protection{Status: Enforced, Required: true, By: tcp.By,
-			Note: "no loopback of its own (" + p.netnsWhy + "): other hosts only by name, through stockade's proxy on the host's loopback, which stockade connects the command to itself; every other destination, loopback included, is refused"}
+		tcp.Note = "no loopback of its own (" + p.netnsWhy + "): other hosts only by name, through stockade's proxy on the host's loopback, which stockade connects the command to itself; every other destination, loopback included, is refused"
+		return tcp
 	case p.spec.Seccomp && p.abi >= hostfacts.ABITCP:
 		tcp.Status, tcp.By = Enforced, "seccomp + "+p.ll
 	case p.spec.Seccomp:

@@ -37,7 +37,9 @@ import (
 //     set, the ambient set, then the effective, permitted and inheritable sets,
 //     on every thread;
 //  7. the Landlock ruleset is enforced on every thread, and probed;
-//  8. the seccomp filter is installed on every thread (TSYNC);
+//  8. the seccomp filter is installed on every thread (TSYNC); for a
+//     supervised spec with a listener, which Applied carries to the
+//     process's connect supervisor (notify_linux.go);
 //  9. /proc/self/task/*/status is read back for every thread.
 //
 // Any step that fails is an error naming it, and the command must not run: a
