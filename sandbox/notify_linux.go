@@ -13,7 +13,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"time"
+	"sync/atomic"
 	"unsafe"
 
 	"golang.org/x/sys/unix"
@@ -75,8 +75,8 @@ type ConnectSupervisor struct {
 	mayPass  bool           // Landlock refuses the command's own TCP connects
 	wake     int            // an eventfd that stops the loop
 	done     chan struct{}
-	mu       sync.Mutex
-	refused  []string
+	answers  sync.WaitGroup // the notifications being answered
+	refused  atomic.Int64   // refused connects, for the log's bound
 }
 
 // SuperviseConnects starts answering the notifications of the filter whose
@@ -104,30 +104,21 @@ func SuperviseConnects(f *os.File, spec Spec) (*ConnectSupervisor, error) {
 	return s, nil
 }
 
-// Stop stops answering and closes the listener: a call the filter sends
-// afterwards fails.
-//
-// The loop may be waiting in SECCOMP_IOCTL_NOTIF_RECV for a notification
-// that was withdrawn after poll saw it (its caller was interrupted), which
-// nothing but a new notification ends: Stop then leaves it after a moment
-// instead of waiting for it.
+// Stop stops answering, and closes the listener once the loop and the
+// answers under way are done: then a call the filter sends fails. Call it
+// once the command is gone. It does not wait: the loop may be held in
+// SECCOMP_IOCTL_NOTIF_RECV by a notification withdrawn after poll saw it
+// (its caller was interrupted), and an answer by a blocking connect.
 func (s *ConnectSupervisor) Stop() {
 	var one [8]byte
 	binary.NativeEndian.PutUint64(one[:], 1)
 	unix.Write(s.wake, one[:])
-	select {
-	case <-s.done:
+	go func() {
+		<-s.done
+		s.answers.Wait() // no answer may go to a reused descriptor number
 		unix.Close(s.listener)
 		unix.Close(s.wake)
-	case <-time.After(100 * time.Millisecond):
-	}
-}
-
-// Refused are the destinations refused so far, as "address:port".
-func (s *ConnectSupervisor) Refused() []string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return append([]string(nil), s.refused...)
+	}()
 }
 
 func (s *ConnectSupervisor) loop() {
@@ -156,7 +147,11 @@ func (s *ConnectSupervisor) loop() {
 		}
 		// Each on a goroutine of its own: a blocking connect must not hold
 		// up the others.
-		go s.answer(n)
+		s.answers.Add(1)
+		go func() {
+			defer s.answers.Done()
+			s.answer(n)
+		}()
 	}
 }
 
@@ -283,17 +278,14 @@ func (s *ConnectSupervisor) refuse(dest netip.AddrPort, ok bool, raw []byte) {
 	if ok {
 		what = dest.String()
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if len(s.refused) < maxRefusedLogged {
-		s.refused = append(s.refused, what)
+	if s.refused.Add(1) <= maxRefusedLogged {
 		// The server log's line, as the proxy writes one per connection.
 		slog.Info("egress", "addr", what, "allowed", false,
 			"reason", "a direct connection: only stockade's proxy ("+s.allowed.String()+") is reachable; use HTTP_PROXY and HTTPS_PROXY")
 	}
 }
 
-// maxRefusedLogged bounds what one supervisor keeps and logs of a command
+// maxRefusedLogged bounds what one supervisor logs of a command
 // that tries address after address.
 const maxRefusedLogged = 100
 
