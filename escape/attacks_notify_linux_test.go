@@ -157,6 +157,40 @@ func requireSupervisor(t *testing.T) {
 	}
 }
 
+// TestSupervisedReport: stockade doctor, for the plain user's stockade run
+// under network = "allowlist", names the connect supervisor on the
+// network-tcp line.
+func TestSupervisedReport(t *testing.T) {
+	requireSupervisor(t)
+	id := plainUser()
+	home := id.dir(t)
+	policy := home + "/policy.toml"
+	must(t, os.WriteFile(policy, []byte(allowAll+"[sandbox]\nnetwork = \"allowlist\"\n[network]\nallow = [\"pkg.test\"]\n"), 0o644))
+	cmd := id.command(stockade, "doctor", "--json", "--policy", policy)
+	cmd.Dir, cmd.Env = id.dir(t), append(os.Environ(), "HOME="+home)
+	out, _ := cmd.Output()
+	var d struct {
+		Report struct {
+			Protections []protection `json:"protections"`
+		} `json:"report"`
+	}
+	if err := json.Unmarshal(out, &d); err != nil {
+		t.Fatalf("stockade doctor --json: %v\n%s", err, out)
+	}
+	found := false
+	for _, p := range d.Report.Protections {
+		if p.Name == "network-tcp" {
+			found = true
+			if p.Status != "enforced" || !strings.HasPrefix(p.By, "seccomp connect supervisor") {
+				t.Errorf("network-tcp: %+v", p)
+			}
+		}
+	}
+	if !found {
+		t.Errorf("no network-tcp line in the report:\n%s", out)
+	}
+}
+
 // TestSupervisedEgress: through the connect supervisor a listed name is
 // reached through the proxy (curl, and node, whose connects are
 // non-blocking); the same server straight, by its address, is not; nor is a
