@@ -177,11 +177,21 @@ func seccompNotifyAvailable() (bool, string) {
 	// Yama's ptrace_scope 2 and 3 keep stockade from reading the command's
 	// memory and taking its sockets.
 	if b, err := os.ReadFile("/proc/sys/kernel/yama/ptrace_scope"); err == nil {
-		if v := strings.TrimSpace(string(b)); v == "2" || v == "3" {
-			return false, "kernel.yama.ptrace_scope = " + v + ": stockade may not read the command's memory"
+		if why := yamaRefuses(string(b)); why != "" {
+			return false, why
 		}
 	}
 	return true, ""
+}
+
+// yamaRefuses says why Yama's ptrace_scope (the file's content) keeps
+// stockade from its commands' memory and descriptors; "" when it does not
+// (0, or 1, which lets a process reach its descendants).
+func yamaRefuses(scope string) string {
+	if v := strings.TrimSpace(scope); v != "0" && v != "1" {
+		return "kernel.yama.ptrace_scope = " + v + ": stockade may not read the command's memory"
+	}
+	return ""
 }
 
 // procStatus reads the fields of /proc/self/status that detection needs.

@@ -382,3 +382,29 @@ func BenchmarkSupervisedConnect(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkStartTrue is what the connect supervisor adds to starting a
+// command (stockade run's Start): /bin/true with the network off, and
+// supervised (the filter's listener, the supervisor's loop, and stopping it).
+func BenchmarkStartTrue(b *testing.B) {
+	requireSupervisor(b)
+	for _, mode := range []string{"off", "supervised"} {
+		b.Run(mode, func(b *testing.B) {
+			spec := Spec{FS: FSOff, NetworkOff: true, UnixSocketsOff: true, Seccomp: true}
+			if mode == "supervised" {
+				spec.Supervised, spec.ProxyTo = true, "127.0.0.1:9"
+			}
+			for b.Loop() {
+				cmd := exec.Command("/bin/true")
+				_, release, err := Start(spec, cmd, nil)
+				if err != nil {
+					b.Fatal(err)
+				}
+				if err := cmd.Wait(); err != nil {
+					b.Fatal(err)
+				}
+				release()
+			}
+		})
+	}
+}
