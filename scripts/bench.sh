@@ -47,3 +47,5 @@ echo "  an MCP call pays nothing per call: the namespace is made once, when the 
 echo "== network: the connect supervisor (allowlist without a network namespace)"
 go test -run '^$' -count 1 -benchtime 20x -bench 'BenchmarkSupervisedConnect' ./sandbox/ | grep -E '^Benchmark' || true
 echo "  what one connect of the command costs: made straight, and made by stockade on its behalf"
+go test -run '^$' -count 1 -benchtime 100x -bench 'BenchmarkStartTrue' ./sandbox/ | grep -E '^Benchmark' || true
+echo "  what the supervisor adds to starting a command (stockade run's Start of /bin/true), network off against supervised"
