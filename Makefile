@@ -43,11 +43,17 @@ fuzz:
 test-kernels:
 	./kernels/test.sh $(KERNELS_FLAGS)
 
-# Every target is tried, so one run names all that fail.
+# Every target is tried, so one run names all that fail. The packages and their
+# tests are vetted for the other systems too, so a test file that only builds on
+# Linux is caught here.
 cross:
 	@failed=; for t in linux/amd64 linux/arm64 darwin/amd64 darwin/arm64 windows/amd64 freebsd/amd64; do \
 		echo "build $$t"; \
 		CGO_ENABLED=0 GOOS=$${t%/*} GOARCH=$${t#*/} $(GO) build -o /dev/null ./cmd/stockade || failed="$$failed $$t"; \
+	done; \
+	for os in darwin windows freebsd; do \
+		echo "vet $$os (tests included)"; \
+		CGO_ENABLED=0 GOOS=$$os $(GO) vet ./... || failed="$$failed vet-$$os"; \
 	done; \
 	if [ -n "$$failed" ]; then echo "cross: failed:$$failed"; exit 1; fi
 

@@ -14,9 +14,8 @@
 //   - Seccomp: when the host has it (the filter also guards other processes
 //     and the kernel's shared state, whatever the policy);
 //   - UserNS: for a plain user where the host allows user namespaces (the
-//     zygote starts in one, and gets root's namespaces; Host.OneProcess
-//     clears it for stockade run; [WithUserNS] probes for it, which
-//     stockade run does not pay for);
+//     zygote, serve's or stockade run's own, starts in one, and gets root's
+//     namespaces; [WithUserNS] probes for it);
 //   - IPCNamespace: when the child will have CAP_SYS_ADMIN (root, or UserNS);
 //   - Scopes: at Landlock ABI 6 and later;
 //   - DropCaps: when running as root on Linux, or with UserNS;

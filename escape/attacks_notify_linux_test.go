@@ -26,8 +26,8 @@ import (
 )
 
 // The connect supervisor (network = "allowlist" without a network namespace):
-// a plain user's stockade run never has one (a thread of a multithreaded
-// process cannot enter a user namespace), so these run there.
+// these run stockade as the plain user where it gets no user namespace, and
+// so no network namespace (see withoutUserNS).
 
 // connectRace is escape-tool's connect-race: n connects to a, with the
 // sockaddr in memory another thread flips to b and back in a tight loop. It
@@ -111,6 +111,24 @@ func countingServer(t *testing.T) (netip.AddrPort, *atomic.Int64) {
 	return netip.MustParseAddrPort(ln.Addr().String()), &n
 }
 
+// withoutUserNS is argv run as the plain user where user namespaces are
+// refused: in a user namespace of the test's (mapping root and the plain
+// user to themselves) whose user.max_user_namespaces is 0, the kernel's own
+// refusal, as on Ubuntu 24.04 or a CI runner that refuses them.
+func withoutUserNS(t *testing.T, id ident, argv ...string) *exec.Cmd {
+	t.Helper()
+	if exec.Command("setpriv", "--reuid", "0", "--regid", "0", "--clear-groups", "--", "true").Run() != nil {
+		t.Skip("no setpriv that changes ids (util-linux's; busybox's cannot)")
+	}
+	u := strconv.Itoa(id.uid)
+	cmd := exec.Command("sh", append([]string{"-c", `echo 0 > /proc/sys/user/max_user_namespaces && exec setpriv --reuid ` + u + ` --regid ` + u + ` --clear-groups -- "$@"`, "sh"}, argv...)...)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Cloneflags: syscall.CLONE_NEWUSER,
+		UidMappings:                []syscall.SysProcIDMap{{ContainerID: 0, HostID: 0, Size: 1}, {ContainerID: id.uid, HostID: id.uid, Size: 1}},
+		GidMappings:                []syscall.SysProcIDMap{{ContainerID: 0, HostID: 0, Size: 1}, {ContainerID: id.uid, HostID: id.uid, Size: 1}},
+		GidMappingsEnableSetgroups: true}
+	return cmd
+}
+
 // supervisedRun runs script with stockade run as the plain user, under a
 // policy with network = "allowlist" that lists pkg.test and 127.0.0.1
 // (pkg.test resolves to 127.0.0.1 in the proxy).
@@ -120,7 +138,7 @@ func supervisedRun(t *testing.T, script string) (*runJSON, string) {
 	home := id.dir(t)
 	policy := home + "/policy.toml"
 	must(t, os.WriteFile(policy, []byte(allowAll+"[sandbox]\nnetwork = \"allowlist\"\n[network]\nallow = [\"pkg.test\", \"127.0.0.1\"]\n"), 0o644))
-	cmd := id.command(id.stockade, "run", "--json", "--policy", policy, "--resolve", "pkg.test=127.0.0.1", "-c", script)
+	cmd := withoutUserNS(t, id, id.stockade, "run", "--json", "--policy", policy, "--resolve", "pkg.test=127.0.0.1", "-c", script)
 	cmd.Dir = id.dir(t)
 	cmd.Env = append(os.Environ(), "HOME="+home, "TOOL="+tool, "PY="+python)
 	var stderr strings.Builder
@@ -140,7 +158,7 @@ func requireSupervisor(t *testing.T) {
 	t.Helper()
 	requireSuite(t)
 	id := plainUser()
-	cmd := id.command(stockade, "doctor", "--json", "--policy", id.policy(t))
+	cmd := withoutUserNS(t, id, id.stockade, "doctor", "--json", "--policy", id.policy(t))
 	cmd.Env = append(os.Environ(), "HOME="+id.dir(t))
 	out, _ := cmd.Output()
 	var d struct {
@@ -157,16 +175,16 @@ func requireSupervisor(t *testing.T) {
 	}
 }
 
-// TestSupervisedReport: stockade doctor, for the plain user's stockade run
-// under network = "allowlist", names the connect supervisor on the
-// network-tcp line.
+// TestSupervisedReport: stockade doctor, for the plain user where user
+// namespaces are refused, under network = "allowlist", names the connect
+// supervisor on the network-tcp line.
 func TestSupervisedReport(t *testing.T) {
 	requireSupervisor(t)
 	id := plainUser()
 	home := id.dir(t)
 	policy := home + "/policy.toml"
 	must(t, os.WriteFile(policy, []byte(allowAll+"[sandbox]\nnetwork = \"allowlist\"\n[network]\nallow = [\"pkg.test\"]\n"), 0o644))
-	cmd := id.command(stockade, "doctor", "--json", "--policy", policy)
+	cmd := withoutUserNS(t, id, id.stockade, "doctor", "--json", "--policy", policy)
 	cmd.Dir, cmd.Env = id.dir(t), append(os.Environ(), "HOME="+home)
 	out, _ := cmd.Output()
 	var d struct {
@@ -321,9 +339,6 @@ func TestSupervisedServe(t *testing.T) {
 	if _, err := exec.LookPath("curl"); err != nil {
 		t.Skip("no curl")
 	}
-	if exec.Command("setpriv", "--reuid", "0", "--regid", "0", "--clear-groups", "--", "true").Run() != nil {
-		t.Skip("no setpriv that changes ids (util-linux's; busybox's cannot)")
-	}
 	id := plainUser()
 	secret := "upstream-" + randHex(8)
 	up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { io.WriteString(w, secret) }))
@@ -333,13 +348,7 @@ func TestSupervisedServe(t *testing.T) {
 	home := id.dir(t)
 	policy := home + "/policy.toml"
 	must(t, os.WriteFile(policy, []byte(allowAll+"[sandbox]\nnetwork = \"allowlist\"\n[network]\nallow = [\"pkg.test\", \"127.0.0.1\"]\n"), 0o644))
-	u := strconv.Itoa(id.uid)
-	cmd := exec.Command("sh", "-c", `echo 0 > /proc/sys/user/max_user_namespaces && exec setpriv --reuid `+u+` --regid `+u+` --clear-groups -- "$@"`, "sh",
-		id.stockade, "serve", "--policy", policy, "--workdir", id.dir(t), "--resolve", "pkg.test=127.0.0.1")
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Cloneflags: syscall.CLONE_NEWUSER,
-		UidMappings:                []syscall.SysProcIDMap{{ContainerID: 0, HostID: 0, Size: 1}, {ContainerID: id.uid, HostID: id.uid, Size: 1}},
-		GidMappings:                []syscall.SysProcIDMap{{ContainerID: 0, HostID: 0, Size: 1}, {ContainerID: id.uid, HostID: id.uid, Size: 1}},
-		GidMappingsEnableSetgroups: true}
+	cmd := withoutUserNS(t, id, id.stockade, "serve", "--policy", policy, "--workdir", id.dir(t), "--resolve", "pkg.test=127.0.0.1")
 	cmd.Env = append(os.Environ(), "XDG_RUNTIME_DIR="+id.dir(t), "HOME="+home)
 	s := startServerCmd(t, cmd)
 	tools := string(s.request("tools/list", map[string]any{}))

@@ -42,9 +42,6 @@ func doctorHost(t *testing.T, cmd *exec.Cmd) (userns bool, reason string, report
 			UserNS       bool   `json:"userns"`
 			UserNSReason string `json:"userns_reason"`
 		} `json:"host"`
-		Serve *struct {
-			Protections []protection `json:"protections"`
-		} `json:"serve"`
 		Report struct {
 			Protections []protection `json:"protections"`
 		} `json:"report"`
@@ -52,11 +49,7 @@ func doctorHost(t *testing.T, cmd *exec.Cmd) (userns bool, reason string, report
 	if err := json.Unmarshal(out, &d); err != nil {
 		t.Fatalf("stockade doctor --json: %v\n%s%s", err, out, stderr.String())
 	}
-	report = d.Report.Protections
-	if d.Serve != nil {
-		report = d.Serve.Protections
-	}
-	return d.Host.UserNS, d.Host.UserNSReason, report
+	return d.Host.UserNS, d.Host.UserNSReason, d.Report.Protections
 }
 
 // requireUserNS skips where the plain user gets no user namespace.

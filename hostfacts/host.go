@@ -127,17 +127,6 @@ func (h Host) NetNS() (bool, string) {
 	return false, h.NamespacesWhy()
 }
 
-// OneProcess is h for a sandbox applied to a thread of a running process
-// (stockade run): a multithreaded process cannot enter a new user namespace,
-// so a plain user gets none of the namespaces that come with one.
-func (h Host) OneProcess() Host {
-	if h.UserNS {
-		h.UserNS = false
-		h.UserNSReason = "stockade run applies the sandbox to a thread of its own process, which cannot enter a new user namespace (stockade serve can)"
-	}
-	return h
-}
-
 // NamespacesWhy says why the sandbox has no mount, network or IPC namespace on h.
 func (h Host) NamespacesWhy() string {
 	switch {

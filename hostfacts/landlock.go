@@ -144,7 +144,7 @@ var Mechanisms = []Mechanism{
 		Gives:   "a filter that refuses new inet, inet6 and packet sockets (and unix sockets when they are denied): TCP, MPTCP, UDP, DNS, raw; and the calls that reach other processes or shared kernel state: resource limits and priorities of other processes, keyrings, System V IPC without an IPC namespace, administrator calls",
 		Without: "UDP, DNS, raw and packet sockets stay open; TCP is stopped only by Landlock ABI 4+ and MPTCP not at all; new unix sockets stay open; the command can change the resource limits and priorities of its user's processes, and use its user's keyrings and System V IPC"},
 	{Name: MechIPCNamespace,
-		Gives:   "a System V IPC namespace of the command's own (it needs CAP_SYS_ADMIN: root, or a plain user's stockade serve in a user namespace), so System V IPC works inside and reaches nothing outside",
+		Gives:   "a System V IPC namespace of the command's own (it needs CAP_SYS_ADMIN: root, or a plain user in a user namespace), so System V IPC works inside and reaches nothing outside",
 		Without: "System V IPC is refused by seccomp"},
 	{Name: MechPidsCgroup,
 		Gives:   "a bound on the number of processes (max_processes)",

@@ -158,8 +158,15 @@ func (a *analyzer) compound(f *frame, cmd syntax.Command, redirs []Redirect) {
 				a.subs(f, w)
 			}
 			// The loop assigns its variable: a value earlier in the
-			// script no longer holds inside it.
-			a.assigns = append(a.assigns, Assignment{Name: l.Name.Value, Value: "for " + l.Name.Value + " in ...", Dynamic: true, Pos: f.pos(a, l.Name.Pos())})
+			// script no longer holds inside it. Over one file-name
+			// pattern of static text (for k in ~/.ssh/id_*), each value
+			// is a file the pattern matches: the pattern stands for them,
+			// as it does written out as an argument.
+			val := "for " + l.Name.Value + " in ..."
+			if len(l.Items) == 1 && staticPattern(f.source(l.Items[0])) {
+				val = f.source(l.Items[0])
+			}
+			a.assigns = append(a.assigns, Assignment{Name: l.Name.Value, Value: val, Dynamic: true, Pos: f.pos(a, l.Name.Pos())})
 		case *syntax.CStyleLoop:
 			a.subs(f, l.Init)
 			a.subs(f, l.Cond)
@@ -625,4 +632,18 @@ func endlessCond(cond []*syntax.Stmt, until bool) bool {
 		return until
 	}
 	return false
+}
+
+// staticPattern reports whether src is a file-name pattern of static text:
+// pattern characters, and nothing else the shell would expand but a
+// leading ~ or $HOME.
+func staticPattern(src string) bool {
+	rest := src
+	for _, h := range []string{"~/", "$HOME/", "${HOME}/", "\"$HOME\"/", "\"${HOME}\"/"} {
+		if r, ok := strings.CutPrefix(src, h); ok {
+			rest = r
+			break
+		}
+	}
+	return rest != "" && strings.ContainsAny(rest, "*?") && !strings.ContainsAny(rest, "$`'\"\\{}()<>|&;~ \t\n")
 }

@@ -47,10 +47,6 @@ type Overrides struct {
 	AllowHost []string
 	Resolve   []string
 	Host      *degrade.Host // plan as if on this host; nil: detect this one
-	// OneProcess: the sandbox is applied to a thread of this process
-	// (stockade run, sandbox.Start), not to a zygote, so there is no user
-	// namespace: a multithreaded process cannot enter one.
-	OneProcess bool
 	// DangerousWorkdir lets a workdir of /, $HOME or one that holds a
 	// deny-read path be writable (see checkWorkdir).
 	DangerousWorkdir bool
@@ -139,13 +135,7 @@ func Prepare(o Overrides, tmpdir string) (*Setup, error) {
 	if o.Host != nil {
 		host = *o.Host
 	} else {
-		host = hostfacts.Detect()
-		if !o.OneProcess {
-			host = degrade.WithUserNS(host)
-		}
-	}
-	if o.OneProcess {
-		host = host.OneProcess()
+		host = degrade.WithUserNS(hostfacts.Detect())
 	}
 	spec, report, err := degrade.Plan(host, sb, workdir, tmpdir)
 	if err != nil {

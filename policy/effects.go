@@ -85,7 +85,10 @@ func (ctx *scriptCtx) computeEffects() {
 				b.add(effRead, r.Target)
 			}
 		}
-		if !inv.Dynamic && strings.Contains(inv.Name, "/") {
+		if globbedName(inv.Name) {
+			// /???/?m: the program is whatever file the pattern matches.
+			b.push(effect{kind: effExec, path: inv.Name, unseen: true})
+		} else if !inv.Dynamic && strings.Contains(inv.Name, "/") {
 			b.add(effExec, strings.TrimLeft(inv.Name, "\\"))
 		}
 		envEffects(inv, a, &b)
@@ -137,6 +140,12 @@ func (ctx *scriptCtx) computeEffects() {
 	}
 }
 
+// globbedName reports whether a command word is a file-name pattern the
+// shell expands ([ and [[ are the test commands).
+func globbedName(name string) bool {
+	return name != "[" && name != "[[" && strings.ContainsAny(name, "*?[") && !strings.ContainsAny(name, "$`")
+}
+
 // effectBuilder collects the effects of a script's invocations in order,
 // with what earlier ones left: the directory cd'd into, the files fetched.
 type effectBuilder struct {
@@ -158,6 +167,102 @@ func (b *effectBuilder) resolve(p string) string {
 	return normPath(p, b.home)
 }
 
+// userHomes: spellings of the user's own home from the user's name.
+var userHomes = []string{"/home/$USER", "/home/${USER}", "/home/$LOGNAME", "/home/${LOGNAME}", "/home/$(whoami)", "/home/`whoami`", "/home/$(id -un)", "/home/`id -un`"}
+
+// homeAlias writes a path in some user's home directory (/root/..., and
+// /home/NAME/...) as one under ~: the analysis does not know whose home
+// the command will run in, and a secret or startup file there is one
+// whoever's it is. Programs run are left as written: a toolchain under
+// another home (/root/.pyenv/.../python3) is not a look-alike planted in
+// this one.
+func homeAlias(p string) string {
+	rest, ok := strings.CutPrefix(p, "/root")
+	if !ok {
+		var r string
+		if r, ok = strings.CutPrefix(p, "/home/"); ok && r != "" {
+			rest = ""
+			if i := strings.IndexByte(r, '/'); i >= 0 {
+				rest = r[i:]
+			}
+		}
+	}
+	if !ok || rest != "" && rest[0] != '/' {
+		return p
+	}
+	return "~" + rest
+}
+
+// removesSources reports whether a is given an option of sig's removes.
+func removesSources(sig *signature, a *argv) bool {
+	for n := range sig.removes {
+		if len(n) == 1 && a.hasShort(n[0]) {
+			return true
+		}
+	}
+	for _, l := range a.longs {
+		if sig.removes[sig.fullLong(l)] {
+			return true
+		}
+	}
+	return false
+}
+
+// makeEffects: make runs the makefile it is given (-f), or the one in the
+// directory it is sent to (-C DIR runs DIR/Makefile).
+func makeEffects(opts []option, b *effectBuilder) {
+	dir, file := "", false
+	for _, o := range opts {
+		switch o.name {
+		case "C", "directory":
+			if o.dyn {
+				return
+			}
+			dir = path.Join(dir, o.value)
+			if strings.HasPrefix(o.value, "/") || strings.HasPrefix(o.value, "~") {
+				dir = o.value
+			}
+		case "f", "file", "makefile":
+			file = true
+		}
+	}
+	if dir != "" && !file {
+		b.add(effExec, dir+"/Makefile")
+	}
+}
+
+// socatEffects: socat's operands are addresses; FILE:, OPEN:, GOPEN: and
+// CREATE: name a file it reads or writes (with -u it reads the first and
+// writes the second, with -U the other way round), EXEC: and SYSTEM: a
+// program.
+func socatEffects(ops []word, a *argv, b *effectBuilder) {
+	for j, o := range ops {
+		kind, rest, ok := strings.Cut(o.value, ":")
+		if !ok {
+			continue
+		}
+		target, _, _ := strings.Cut(rest, ",")
+		if o.dyn {
+			if target = homePath(target); target == "" {
+				continue // FILE:"$HOME/.pgpass" is still a known path
+			}
+		}
+		switch strings.ToUpper(kind) {
+		case "FILE", "OPEN", "GOPEN", "PIPE":
+			if !(a.hasShort('u') && j > 0 || a.hasShort('U') && j == 0) {
+				b.add(effRead, target)
+			}
+			if !(a.hasShort('u') && j == 0 || a.hasShort('U') && j > 0) {
+				b.add(effWrite, target)
+			}
+		case "CREATE", "CREAT":
+			b.add(effWrite, target)
+		case "EXEC", "SYSTEM":
+			b.push(effect{kind: effExec, path: rest, unseen: true})
+		}
+	}
+}
+
 // push records an effect as it is.
 func (b *effectBuilder) push(e effect) { b.all = append(b.all, e) }
 
@@ -167,8 +272,10 @@ func (b *effectBuilder) add(k effectKind, p string) {
 		return
 	}
 	e := effect{kind: k, path: b.resolve(p)}
-	if k == effExec && b.cwdKnown {
-		e.created = b.created[e.path] || under(e.path, b.createdDirs)
+	if k != effExec {
+		e.path = homeAlias(e.path)
+	} else if b.cwdKnown {
+		e.created = b.created[e.path] || b.created[homeAlias(e.path)] || under(e.path, b.createdDirs)
 	}
 	b.all = append(b.all, e)
 }
@@ -262,6 +369,13 @@ func signatureEffects(inv *parse.Invocation, a *argv, b *effectBuilder) {
 		if !ok {
 			continue
 		}
+		if k == 'e' {
+			v, ok := strings.CutPrefix(o.value, "exec=")
+			if !ok {
+				continue // tar --checkpoint-action=dot, =echo: no program
+			}
+			o.value, k = v, 'x'
+		}
 		switch {
 		case k == 'x' && !plainProgram(o.value):
 			b.push(effect{kind: effExec, path: o.value, unseen: true})
@@ -282,6 +396,12 @@ func signatureEffects(inv *parse.Invocation, a *argv, b *effectBuilder) {
 				b.add(effWrite, v)
 			}
 		}
+	}
+	switch a.name {
+	case "make", "gmake":
+		makeEffects(opts, b)
+	case "socat":
+		socatEffects(ops, a, b)
 	}
 	if sig.patternFirst && len(ops) > 0 && !hasPatternOpt(sig, opts) {
 		ops = ops[1:]
@@ -307,8 +427,11 @@ func signatureEffects(inv *parse.Invocation, a *argv, b *effectBuilder) {
 			}
 		}
 	}
-	apply(effRead, sig.reads)
-	if sig.writes == none && inPlaceEdit(a) {
+	inPlace := sig.writes == none && inPlaceEdit(a)
+	if !inPlace {
+		apply(effRead, sig.reads) // an in-place edit shows nothing of what it reads
+	}
+	if inPlace {
 		// sed -i, perl -pi -e CODE: the files read are rewritten.
 		if sig.reads == none {
 			apply(effWrite, all)
@@ -332,6 +455,9 @@ func signatureEffects(inv *parse.Invocation, a *argv, b *effectBuilder) {
 	}
 	apply(effWrite, sig.writes)
 	apply(effDelete, sig.deletes)
+	if sig.removes != nil && sig.deletes == none && removesSources(sig, a) {
+		apply(effDelete, sig.reads)
+	}
 	if sig.execs != none && isInterpreter(a.name) {
 		interpreterEffects(inv, a, ops, b)
 	} else {
@@ -494,6 +620,11 @@ func (s *signature) fullLong(w string) string {
 			return n
 		}
 	}
+	for n := range s.removes {
+		if try(n) {
+			return n
+		}
+	}
 	if match == "" || match == "\x00" {
 		return w
 	}
@@ -537,7 +668,23 @@ func (ctx *scriptCtx) anyEffect(i int, k effectKind, globs []glob) bool {
 // policy's deny_read list or inside one.
 func (ctx *scriptCtx) readsDenied(i int) bool {
 	for _, e := range ctx.effectsOf(i) {
-		if (e.kind == effRead || e.kind == effExec) && !e.unseen && under(e.path, ctx.p.denyRead) {
+		if (e.kind == effRead || e.kind == effExec) && !e.unseen && (under(e.path, ctx.p.denyRead) || holdsAny(e.path, ctx.p.denyRead)) {
+			return true
+		}
+	}
+	return false
+}
+
+// holdsAny reports whether directory p holds one of dirs below it (tar c
+// ~/.config reads ~/.config/gh): a recursive reader of p reads them too.
+// The home directory itself, and /, are left to what reads them: naming
+// them is too common (grep -r x ~ ...) to say a secret is meant.
+func holdsAny(p string, dirs []string) bool {
+	if p == "~" || p == "/" || p == "." || strings.HasPrefix(p, "..") {
+		return false
+	}
+	for _, d := range dirs {
+		if strings.HasPrefix(d, p+"/") {
 			return true
 		}
 	}
@@ -588,12 +735,20 @@ func globPath(w string) string {
 }
 
 // homePath returns w as a path under ~ when w is $HOME or ${HOME}, quoted
-// or not, followed by static text ("$HOME/.config/x y"), or "".
+// or not, followed by static text ("$HOME/.config/x y"), or "". A user's
+// home spelled from the user's name (/home/$USER, /home/$(whoami)) is a
+// home directory too, whoever the user is (see homeAlias).
 func homePath(w string) string {
 	u := strings.ReplaceAll(w, `"`, "")
 	rest, ok := strings.CutPrefix(u, "$HOME")
 	if !ok {
 		rest, ok = strings.CutPrefix(u, "${HOME}")
+	}
+	for _, h := range userHomes {
+		if ok {
+			break
+		}
+		rest, ok = strings.CutPrefix(u, h)
 	}
 	if !ok || strings.ContainsAny(rest, "$`'\\*?[") || rest != "" && rest[0] != '/' {
 		return ""

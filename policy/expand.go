@@ -80,7 +80,7 @@ func resolveScript(s *parse.Script) []parse.Invocation {
 	invs := freshTempArgs(s)
 	anyDyn := false
 	for i := range invs {
-		if invs[i].Dynamic || invs[i].DynamicArgs != nil {
+		if invs[i].Dynamic || invs[i].DynamicArgs != nil || dynamicTarget(&invs[i]) {
 			anyDyn = true
 			break
 		}
@@ -98,13 +98,14 @@ func resolveScript(s *parse.Script) []parse.Invocation {
 		if c, ok := x.xargsInput(invs, i); ok && added < maxExpansions {
 			copies = append(copies, c)
 		}
-		if !(inv.Dynamic || inv.DynamicArgs != nil) && len(copies) == 0 || added >= maxExpansions {
+		dyn := inv.Dynamic || inv.DynamicArgs != nil || dynamicTarget(inv)
+		if !dyn && len(copies) == 0 || added >= maxExpansions {
 			if out != nil {
 				out = append(out, *inv)
 			}
 			continue
 		}
-		if inv.Dynamic || inv.DynamicArgs != nil {
+		if dyn {
 			copies = append(copies, x.resolve(inv)...)
 		}
 		if len(copies) == 0 {
@@ -309,6 +310,12 @@ func (x *expander) value(name string, p parse.Pos) (val string, array []string, 
 			}
 			return "", nil, false
 		}
+		if p := globPath(last.Value); p != "" {
+			// for k in ~/.ssh/id_*: each value is a file the pattern
+			// matches; the pattern stands for them, as it does written
+			// out as an argument (globPath).
+			return p, nil, true
+		}
 		// c="rm,-rf,$HOME": a value made of values the script set. An
 		// assignment does not split words; a value that would split here
 		// is left unresolved.
@@ -470,7 +477,47 @@ func (x *expander) resolveWith(inv *parse.Invocation, pos []string, havePos bool
 	}
 	c := *inv
 	c.Name, c.Dynamic, c.Args, c.DynamicArgs = words[0], false, words[1:], nil
+	if dynamicTarget(inv) {
+		c.Redirects = append([]parse.Redirect(nil), inv.Redirects...)
+		for k := range c.Redirects {
+			r := &c.Redirects[k]
+			if !fileRedirect(r) {
+				continue
+			}
+			// echo x >> "$d/.bashrc": a target made of values the script
+			// set is the file bash opens (one word, or bash refuses it
+			// as ambiguous and runs nothing).
+			if ws, ok := x.expandWord(r.Target, inv.Pos, pos, havePos); ok && len(ws) == 1 && ws[0] != "" {
+				r.Target, r.Dynamic = ws[0], false
+			}
+		}
+	}
 	return c, true
+}
+
+// fileRedirect: r is a redirection to or from a file named by a word the
+// analysis could not resolve (not a here-document, a here-string or a
+// descriptor copy).
+func fileRedirect(r *parse.Redirect) bool {
+	if !r.Dynamic {
+		return false
+	}
+	switch r.Op {
+	case "<<", "<<-", "<<<", ">&", "<&":
+		return false
+	}
+	return true
+}
+
+// dynamicTarget: some redirection of inv names a file the analysis could
+// not resolve.
+func dynamicTarget(inv *parse.Invocation) bool {
+	for k := range inv.Redirects {
+		if fileRedirect(&inv.Redirects[k]) {
+			return true
+		}
+	}
+	return false
 }
 
 // expandWord expands the source text of one word as bash would, given the
@@ -566,6 +613,16 @@ func (x *expander) expandWord(src string, at parse.Pos, pos []string, havePos bo
 				return nil, false, 0, false
 			}
 			return arr, name[len(name)-2] == '@', next, true
+		}
+		if k := strings.IndexAny(name, ":-=?"); k > 0 && validEnvName(name[:k]) && (name[k] == '?' || strings.HasPrefix(name[k:], ":?")) {
+			// ${v:?word}, ${v?word}: the script's value of v; where v is
+			// unset (or empty, for :?) bash stops with word as the message,
+			// and nothing runs: only the value is a word it may take.
+			v, arr, ok := x.value(name[:k], at)
+			if !ok || arr != nil || v == "" && name[k] == ':' {
+				return nil, false, 0, false
+			}
+			return []string{v}, false, next, true
 		}
 		if k := strings.IndexAny(name, ":-="); k > 0 && validEnvName(name[:k]) {
 			// ${v:-word}, ${v-word}, ${v:=word}, ${v=word}: the script's

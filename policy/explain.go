@@ -47,9 +47,16 @@ func (p *Policy) Explain(w io.Writer) {
 	}
 	fmt.Fprintf(w, "  - Protected (read-only where the host can mount them so, else every change is reported): .git/hooks, .git/config, .git/info/attributes, the policy file%s.\n",
 		strings.Join(append([]string{""}, s.Protected...), ", "))
-	if s.Network == NetworkOn {
+	switch s.Network {
+	case NetworkOn:
 		fmt.Fprintln(w, "  - Network: ON; the command may connect anywhere.")
-	} else {
+	case NetworkAllowlist:
+		hosts := "none listed, so nothing is reachable"
+		if len(p.Network.Allow) > 0 {
+			hosts = strings.Join(p.Network.Allow, ", ")
+		}
+		fmt.Fprintf(w, "  - Network: allowlist; only these hosts, by name, through stockade's proxy: %s.\n", hosts)
+	default:
 		fmt.Fprintln(w, "  - Network: off (no TCP, UDP, DNS or raw sockets).")
 	}
 	if s.UnixSockets == UnixSocketsAllow {

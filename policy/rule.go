@@ -107,6 +107,12 @@ func init() {
 			func(ctx *scriptCtx, i int, a *argv) bool { return ctx.invs[i].Dynamic }),
 		boolKey("piped_into", func(m *Matcher) *bool { return m.PipedInto },
 			func(ctx *scriptCtx, i int, a *argv) bool { return ctx.invs[i].PipedInto }),
+		// upstream and inside come early: most invocations are in no pipe
+		// and no substitution, which they see at once, before the effects.
+		matcherKey("upstream", func(m *Matcher) *Matcher { return m.Upstream },
+			func(ctx *scriptCtx, i int, a *argv, m *Matcher) bool { return ctx.upstreamMatches(i, m) }),
+		matcherKey("inside", func(m *Matcher) *Matcher { return m.Inside },
+			func(ctx *scriptCtx, i int, a *argv, m *Matcher) bool { return ctx.insideMatches(i, m) }),
 		boolKey("dynamic_args", func(m *Matcher) *bool { return m.DynamicArgs },
 			func(ctx *scriptCtx, i int, a *argv) bool { return a.dynamicArg }),
 		boolKey("background", func(m *Matcher) *bool { return m.Background },
@@ -194,10 +200,6 @@ func init() {
 			}),
 		globKey("via", func(m *Matcher) []string { return m.Via },
 			func(ctx *scriptCtx, i int, a *argv, g []glob) bool { return anyVia(g, ctx.invs[i].Via) }),
-		matcherKey("upstream", func(m *Matcher) *Matcher { return m.Upstream },
-			func(ctx *scriptCtx, i int, a *argv, m *Matcher) bool { return ctx.upstreamMatches(i, m) }),
-		matcherKey("inside", func(m *Matcher) *Matcher { return m.Inside },
-			func(ctx *scriptCtx, i int, a *argv, m *Matcher) bool { return ctx.insideMatches(i, m) }),
 		matcherKey("after", func(m *Matcher) *Matcher { return m.After },
 			func(ctx *scriptCtx, i int, a *argv, m *Matcher) bool { return ctx.afterMatches(i, m) }),
 	}
@@ -657,7 +659,23 @@ func (ctx *scriptCtx) insideMatches(i int, m *Matcher) bool {
 			best = j
 		}
 	}
-	return best >= 0 && m.match(ctx, best, ctx.arg(best))
+	if best < 0 {
+		return false
+	}
+	if m.match(ctx, best, ctx.arg(best)) {
+		return true
+	}
+	// builtin eval "$(...)", sudo sh -c "$(...)": the command the
+	// substitution is an argument of is the one that command wraps.
+	w := ctx.invs[best].Name
+	for j := range ctx.invs {
+		o := &ctx.invs[j]
+		if j != i && len(o.Via) == len(outer)+1 && o.Via[len(outer)] == w && sameVia(o.Via[:len(outer)], outer) &&
+			o.Pos.Line == inv.Pos.Line && o.Pos.Col < inv.Pos.Col && !o.Dynamic && m.match(ctx, j, ctx.arg(j)) {
+			return true
+		}
+	}
+	return false
 }
 
 func sameVia(a, b []string) bool {

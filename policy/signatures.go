@@ -32,7 +32,9 @@ type signature struct {
 	abbrev bool
 	// optionFiles: options whose value is a file the command reads (r),
 	// writes (w) or runs (x): curl -o FILE, dd of=FILE, tar -F SCRIPT; X: a
-	// file read as configuration that names programs to run (ssh -F).
+	// file read as configuration that names programs to run (ssh -F),
+	// or a makefile; e: an action that runs a program only when written
+	// exec=PROGRAM (tar --checkpoint-action=exec=sh; =dot runs nothing).
 	optionFiles map[string]byte
 	// patternFirst: the first operand is a pattern or program, not a file,
 	// unless one of patternOpts gives it (grep -e, awk -f, sed -e).
@@ -41,6 +43,10 @@ type signature struct {
 	// impliedReads: options that make the command read a store of its own
 	// (gpg --export-secret-keys reads the private keys under ~/.gnupg).
 	impliedReads map[string]string
+	// removes: options (a letter, or a full long name) that make the
+	// command delete the files it reads once done (tar --remove-files,
+	// zip -m).
+	removes map[string]bool
 }
 
 var (
@@ -91,11 +97,16 @@ var signatures = map[string]*signature{
 	"wget": {valueShort: "OoaPeitTwUQ", valueLong: []string{"output-document", "output-file", "append-output", "directory-prefix", "execute", "input-file", "post-file", "body-file", "user-agent", "header", "tries", "timeout", "wait"},
 		abbrev: true, optionFiles: map[string]byte{"O": 'w', "output-document": 'w', "post-file": 'r', "body-file": 'r', "i": 'r', "input-file": 'r'}},
 	"dd": {},
-	"tar": {reads: all, valueShort: "fCbFIHgKLNTVX", valueLong: []string{"file", "directory", "use-compress-program", "to-command", "rsh-command", "info-script", "new-volume-script", "files-from", "exclude", "exclude-from", "transform", "xform", "owner", "group", "mode", "format", "checkpoint-action", "index-file", "listed-incremental", "newer", "after-date"},
-		abbrev: true, optionFiles: map[string]byte{"I": 'x', "use-compress-program": 'x', "to-command": 'x', "rsh-command": 'x', "F": 'x', "info-script": 'x', "new-volume-script": 'x', "T": 'r', "files-from": 'r'}},
-	"zip":        {reads: butFirst, writes: first, valueShort: "bnitx", valueLong: []string{"unzip-command"}, abbrev: true, optionFiles: map[string]byte{"TT": 'x', "unzip-command": 'x'}},
+	"tar": {reads: all, removes: map[string]bool{"remove-files": true}, valueShort: "fCbFIHgKLNTVX", valueLong: []string{"file", "directory", "use-compress-program", "to-command", "rsh-command", "info-script", "new-volume-script", "files-from", "exclude", "exclude-from", "transform", "xform", "owner", "group", "mode", "format", "checkpoint-action", "index-file", "listed-incremental", "newer", "after-date"},
+		abbrev: true, optionFiles: map[string]byte{"I": 'x', "use-compress-program": 'x', "to-command": 'x', "checkpoint-action": 'e', "rsh-command": 'x', "F": 'x', "info-script": 'x', "new-volume-script": 'x', "T": 'r', "files-from": 'r'}},
+	"zip":        {reads: butFirst, writes: first, removes: map[string]bool{"m": true, "move": true}, valueShort: "bnitx", valueLong: []string{"unzip-command"}, abbrev: true, optionFiles: map[string]byte{"TT": 'x', "unzip-command": 'x'}},
 	"ssh-keygen": {valueShort: "fbtCNEIOZaDnrVwz", optionFiles: map[string]byte{"f": 'w'}},
-	"man":        {valueShort: "PMLSCm", valueLong: []string{"pager", "manpath", "locale", "sections", "config-file", "html", "preprocessor"}, abbrev: true, optionFiles: map[string]byte{"P": 'x', "pager": 'x', "html": 'x', "H": 'x', "preprocessor": 'x'}},
+	"make": {valueShort: "CfIjloWE", valueLong: []string{"directory", "file", "makefile", "include-dir", "jobs", "load-average", "old-file", "assume-old", "what-if", "new-file", "assume-new", "eval", "output-sync"}, abbrev: true,
+		optionFiles: map[string]byte{"f": 'X', "file": 'X', "makefile": 'X', "E": 'x', "eval": 'x'}},
+	"gmake":  {valueShort: "CfIjloWE", valueLong: []string{"directory", "file", "makefile", "include-dir", "jobs", "load-average", "old-file", "assume-old", "what-if", "new-file", "assume-new", "eval", "output-sync"}, abbrev: true, optionFiles: map[string]byte{"f": 'X', "file": 'X', "makefile": 'X', "E": 'x', "eval": 'x'}},
+	"socat":  {},
+	"rclone": {reads: butLast, writes: last, valueShort: "", abbrev: false},
+	"man":    {valueShort: "PMLSCm", valueLong: []string{"pager", "manpath", "locale", "sections", "config-file", "html", "preprocessor"}, abbrev: true, optionFiles: map[string]byte{"P": 'x', "pager": 'x', "html": 'x', "H": 'x', "preprocessor": 'x'}},
 }
 
 // signatureOf returns the signature of the command named name (a base

@@ -61,7 +61,7 @@ func apply(spec Spec, all bool) (a Applied, err error) {
 	}
 
 	if spec.MaxProcs > 0 {
-		dir, err := joinProcLimit(spec.MaxProcs)
+		dir, err := joinProcLimit(spec.MaxProcs, procLimitOwner(spec))
 		if err != nil {
 			return a, err
 		}
@@ -328,7 +328,7 @@ func writesProc(spec Spec) bool {
 func installFilter(spec Spec, sysvIPC, all bool) (*os.File, error) {
 	arch, _ := seccompArchFor(runtime.GOARCH)
 	raw, err := socketFilter(arch, filterRules{networkOff: spec.NetworkOff, inet: spec.NetNS, unixSocketsOff: spec.UnixSocketsOff,
-		sysvIPC: sysvIPC, supervised: spec.Supervised})
+		sysvIPC: sysvIPC, guardTID: uint32(spec.guardTID), supervised: spec.Supervised})
 	if err != nil {
 		return nil, fmt.Errorf("seccomp: %w", err)
 	}

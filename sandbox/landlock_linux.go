@@ -114,6 +114,24 @@ func newRuleset(spec Spec, p plan) (*ruleset, error) {
 	return r, nil
 }
 
+// nestScopes enforces on the calling thread alone a Landlock domain that
+// handles no access right, only the scopes of spec. It is nested in the
+// thread's domain: what the thread starts may not signal, nor reach the
+// abstract sockets of, a process of the outer domain (the zygote), while the
+// outer domain keeps its rights over them. Without scopes it does nothing.
+func nestScopes(spec Spec) error {
+	p, err := landlockPlan(spec)
+	if err != nil || p.scoped == 0 {
+		return err
+	}
+	r, err := newRuleset(spec, plan{scoped: p.scoped})
+	if err != nil {
+		return err
+	}
+	defer r.close()
+	return r.restrict(false)
+}
+
 // grant is a file hierarchy and the rights over it.
 type grant struct {
 	path     string

@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"slices"
@@ -33,16 +34,33 @@ import (
 // refuses anything else.
 const procLimitPrefix = "stockade-"
 
-// joinProcLimit creates the cgroup, bounds it to max tasks and moves this
-// process into it. It returns the cgroup's directory.
-func joinProcLimit(max int) (string, error) {
+// A cgroup's name is procLimitPrefix, its owner, a dash and a random suffix.
+// The owner is the stockade instance whose state directory the command works
+// in (PID-RANDOM, the name of its directory under Spec.PrivateRoot), so that
+// a later start can tell whether the stockade that made it still lives (see
+// RemoveDeadProcLimits); without a state directory, it is this process's pid.
+
+// procLimitOwner is the owner a cgroup made for spec is named after.
+func procLimitOwner(spec Spec) string {
+	if spec.PrivateRoot != "" && spec.SessionDir != "" {
+		instance := filepath.Dir(spec.SessionDir)
+		if filepath.Dir(instance) == filepath.Clean(spec.PrivateRoot) {
+			return filepath.Base(instance)
+		}
+	}
+	return strconv.Itoa(os.Getpid())
+}
+
+// joinProcLimit creates the cgroup, named after owner, bounds it to max tasks
+// and moves this process into it. It returns the cgroup's directory.
+func joinProcLimit(max int, owner string) (string, error) {
 	parent, err := pidsCgroupDir()
 	if err != nil {
 		return "", err
 	}
 	var rnd [4]byte
 	rand.Read(rnd[:])
-	dir := filepath.Join(parent, fmt.Sprintf("%s%d-%s", procLimitPrefix, os.Getpid(), hex.EncodeToString(rnd[:])))
+	dir := filepath.Join(parent, procLimitPrefix+owner+"-"+hex.EncodeToString(rnd[:]))
 	if err := os.Mkdir(dir, 0o755); err != nil {
 		return "", fmt.Errorf("process bound: %w", err)
 	}
@@ -92,7 +110,10 @@ func enablePidsV2(dir string) bool {
 // RemoveProcLimit stops every process left in the cgroup a child reported in
 // Applied.ProcLimit, then removes the cgroup. The parent calls it once the
 // child has exited. It refuses any directory stockade did not create.
-func RemoveProcLimit(dir string) error {
+func RemoveProcLimit(dir string) error { return removeProcLimitWithin(dir, 10*time.Second) }
+
+// removeProcLimitWithin is RemoveProcLimit, giving up after d.
+func removeProcLimitWithin(dir string, d time.Duration) error {
 	if dir == "" {
 		return nil
 	}
@@ -121,7 +142,7 @@ func RemoveProcLimit(dir string) error {
 	// processes may fork while they are being killed (there are at most
 	// pids.max of them, so it ends).
 	os.WriteFile(filepath.Join(dir, "cgroup.kill"), []byte("1"), 0)
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(d)
 	for {
 		err := unix.Rmdir(dir)
 		if err == nil || errors.Is(err, unix.ENOENT) {
@@ -131,7 +152,7 @@ func RemoveProcLimit(dir string) error {
 			return fmt.Errorf("remove process bound: %w", err)
 		}
 		if time.Now().After(deadline) {
-			return fmt.Errorf("remove process bound: %s still holds processes after 10s", dir)
+			return fmt.Errorf("remove process bound: %s still holds processes after %s", dir, d)
 		}
 		procs, _ := os.ReadFile(filepath.Join(dir, "cgroup.procs"))
 		for _, f := range strings.Fields(string(procs)) {
@@ -153,4 +174,63 @@ func holdsSelf(dir string) bool {
 		}
 	}
 	return false
+}
+
+// RemoveDeadProcLimits stops the processes in, and removes, the process-bound
+// cgroups of this user that live says are no longer their owner's: those of
+// a stockade that died without removing them (SIGKILL, the OOM killer), with
+// whatever its command left there however it detached. It looks below the
+// pids cgroup a new cgroup would be made under (where a stockade started from
+// the same place made its own; detection, which the plan needs anyway, finds
+// it), and returns how many cgroups it removed and how many processes were
+// in them.
+//
+// Once deadProcLimitBudget has passed (50 ms more for each cgroup still to
+// do), it gives up on a cgroup whose processes fork as fast as they are
+// killed (cgroup v1 has no cgroup.kill): it is left, with fewer processes, to
+// the next start, rather than hold this one up for long.
+func RemoveDeadProcLimits(live func(owner string) bool) (cgroups, processes int) {
+	deadline := time.Now().Add(deadProcLimitBudget)
+	parent := hostfacts.Detect().PidsCgroup
+	if parent == "" {
+		return 0, 0
+	}
+	entries, err := os.ReadDir(parent)
+	if err != nil {
+		return 0, 0
+	}
+	for _, e := range entries {
+		owner, ok := procLimitOwnerOf(e.Name())
+		if !ok || !e.IsDir() {
+			continue
+		}
+		dir := filepath.Join(parent, e.Name())
+		var st unix.Stat_t
+		if unix.Lstat(dir, &st) != nil || int(st.Uid) != os.Geteuid() || live(owner) {
+			continue
+		}
+		procs, _ := os.ReadFile(filepath.Join(dir, "cgroup.procs"))
+		if err := removeProcLimitWithin(dir, max(time.Until(deadline), 50*time.Millisecond)); err != nil {
+			slog.Warn("could not remove a dead stockade's process-bound cgroup yet; the next start tries again", "dir", dir, "error", err)
+			continue
+		}
+		cgroups++
+		processes += len(strings.Fields(string(procs)))
+	}
+	return cgroups, processes
+}
+
+// deadProcLimitBudget bounds the time one start spends removing dead
+// stockades' cgroups.
+const deadProcLimitBudget = 2 * time.Second
+
+// procLimitOwnerOf is the owner a cgroup's name carries, if it is one of
+// stockade's.
+func procLimitOwnerOf(name string) (string, bool) {
+	rest, ok := strings.CutPrefix(name, procLimitPrefix)
+	i := strings.LastIndexByte(rest, '-')
+	if !ok || i <= 0 {
+		return "", false
+	}
+	return rest[:i], true
 }

@@ -119,11 +119,12 @@ func seccompArchFor(goarch string) (seccompArch, bool) {
 
 // filterRules says what the socket filter refuses.
 type filterRules struct {
-	networkOff     bool // every socket domain but AF_UNIX and NETLINK_ROUTE
-	unixSocketsOff bool // new AF_UNIX sockets
-	sysvIPC        bool // System V IPC allowed: the command has an IPC namespace of its own
-	inet           bool // with networkOff: AF_INET and AF_INET6 allowed all the same
-	supervised     bool // with networkOff: TCP allowed, connect and listen to the supervisor (rule 5)
+	networkOff     bool   // every socket domain but AF_UNIX and NETLINK_ROUTE
+	unixSocketsOff bool   // new AF_UNIX sockets
+	sysvIPC        bool   // System V IPC allowed: the command has an IPC namespace of its own
+	inet           bool   // with networkOff: AF_INET and AF_INET6 allowed all the same
+	guardTID       uint32 // a thread no signal may be sent to (0: none); see seccomp_kernel.go
+	supervised     bool   // with networkOff: TCP allowed, connect and listen to the supervisor (rule 5)
 }
 
 // prog is a tiny assembler with labels on top of bpf.Instruction, so that the

@@ -29,6 +29,13 @@ import (
 //     IOPRIO_WHO_PGRP with who 0 (the command's process group is its own).
 //     The kernel lets a process change these for any process of its user:
 //     the limits (RLIMIT_CPU kills), the priorities, the CPUs.
+//   - signals to the thread of stockade that forks the command (guardTID):
+//     kill, tkill and rt_sigqueueinfo naming it, tgkill and
+//     rt_tgsigqueueinfo naming it as the thread, and pidfd_open of it. That
+//     thread is restricted with the command, so Landlock's signal scope lets
+//     the command signal it, and a signal to one thread acts on the whole
+//     of stockade (SIGSTOP, SIGKILL). Its memory and /proc files are guarded
+//     by stockade being non-dumpable.
 //   - ioctl TIOCSTI, which pushes input into a terminal the command shares
 //     with the user's shell.
 //   - new namespaces: unshare and clone with any CLONE_NEW* flag (EPERM),
@@ -66,6 +73,8 @@ type kernelCalls struct {
 	clone       uint32
 	unshare     uint32
 	clone3      uint32
+	signalPid   []uint32 // the target is args[0]: kill, tkill, rt_sigqueueinfo, pidfd_open
+	signalTid   []uint32 // the target is args[1]: tgkill, rt_tgsigqueueinfo
 }
 
 var kernelCallsAMD64 = kernelCalls{
@@ -92,6 +101,8 @@ var kernelCallsAMD64 = kernelCalls{
 	clone:       56,
 	unshare:     272,
 	clone3:      435,
+	signalPid:   []uint32{62, 200, 129, 434},
+	signalTid:   []uint32{234, 297},
 }
 
 var kernelCallsARM64 = kernelCalls{
@@ -118,6 +129,8 @@ var kernelCallsARM64 = kernelCalls{
 	clone:       220,
 	unshare:     97,
 	clone3:      435,
+	signalPid:   []uint32{129, 130, 138, 434},
+	signalTid:   []uint32{131, 240},
 }
 
 // kernelCallsFor returns the numbers for arch.
@@ -146,6 +159,14 @@ func (p *prog) kernelRules(calls kernelCalls, r filterRules, next string) {
 	}
 	for _, nr := range calls.selfOnly {
 		es = append(es, entry{nr, "k-self"})
+	}
+	if r.guardTID != 0 {
+		for _, nr := range calls.signalPid {
+			es = append(es, entry{nr, "k-guard0"})
+		}
+		for _, nr := range calls.signalTid {
+			es = append(es, entry{nr, "k-guard1"})
+		}
 	}
 	es = append(es, entry{calls.setpriority, "k-prio"}, entry{calls.ioprioSet, "k-ioprio"}, entry{calls.ioctl, "k-ioctl"},
 		entry{calls.clone, "k-clone"}, entry{calls.unshare, "k-unshare"}, entry{calls.clone3, "enosys"})
@@ -198,6 +219,14 @@ func (p *prog) kernelRules(calls kernelCalls, r filterRules, next string) {
 	p.add(bpf.LoadAbsolute{Off: seccompDataArg0, Size: 4})
 	p.jset(unshareNewFlags, "eperm")
 	p.ja("allow")
+	if r.guardTID != 0 {
+		p.label("k-guard0")
+		p.add(bpf.LoadAbsolute{Off: seccompDataArg0, Size: 4})
+		p.jeq(r.guardTID, "eperm", "allow")
+		p.label("k-guard1")
+		p.add(bpf.LoadAbsolute{Off: seccompDataArg1, Size: 4})
+		p.jeq(r.guardTID, "eperm", "allow")
+	}
 }
 
 // jgt jumps to ifTrue when A > val, and falls through otherwise.

@@ -37,6 +37,8 @@ func TestKernelRules(t *testing.T) {
 	)
 	ipc := filterRules{sysvIPC: true}
 	none := filterRules{networkOff: true, unixSocketsOff: true}
+	const guarded = 31337
+	guard := filterRules{networkOff: true, unixSocketsOff: true, guardTID: guarded}
 	type call struct {
 		name  string
 		nr    [2]uint32 // amd64, arm64
@@ -108,6 +110,16 @@ func TestKernelRules(t *testing.T) {
 		{"read", [2]uint32{0, 63}, nil, none, allow},
 		{"write", [2]uint32{1, 64}, nil, none, allow},
 		{"personality", [2]uint32{135, 92}, nil, none, allow},
+		{"kill the guarded thread", [2]uint32{62, 129}, []uint32{guarded, 19}, guard, eperm},
+		{"kill another process", [2]uint32{62, 129}, []uint32{other, 19}, guard, allow},
+		{"kill with no guard", [2]uint32{62, 129}, []uint32{guarded, 19}, none, allow},
+		{"tkill the guarded thread", [2]uint32{200, 130}, []uint32{guarded, 9}, guard, eperm},
+		{"rt_sigqueueinfo the guarded thread", [2]uint32{129, 138}, []uint32{guarded, 9}, guard, eperm},
+		{"pidfd_open the guarded thread", [2]uint32{434, 434}, []uint32{guarded, 0}, guard, eperm},
+		{"pidfd_open another process", [2]uint32{434, 434}, []uint32{other, 0}, guard, allow},
+		{"tgkill the guarded thread", [2]uint32{234, 131}, []uint32{other, guarded, 9}, guard, eperm},
+		{"tgkill another thread", [2]uint32{234, 131}, []uint32{guarded, other, 9}, guard, allow},
+		{"rt_tgsigqueueinfo the guarded thread", [2]uint32{297, 240}, []uint32{other, guarded, 9}, guard, eperm},
 	}
 	for _, c := range cases {
 		for i, arch := range []seccompArch{archAMD64, archARM64} {

@@ -73,6 +73,10 @@ type Spec struct {
 	// netnsFD is the descriptor of that namespace in this process: childNetNSFD
 	// in the zygote, the file given to Start for stockade run.
 	netnsFD int
+	// guardTID is the thread of stockade that is restricted with the command
+	// and forks it (0: none). Landlock's scopes let the command signal that
+	// thread, which would signal all of stockade, so the filter refuses it.
+	guardTID int
 	// UnixSocketsOff also refuses new AF_UNIX sockets (socketpair keeps working).
 	UnixSocketsOff bool `json:"unix_sockets_off"`
 	// Seccomp applies the socket filter; without it NetworkOff is Landlock TCP only.

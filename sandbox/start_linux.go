@@ -13,6 +13,8 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"golang.org/x/sys/unix"
 )
 
 // Start applies spec to one thread of this process and starts cmd from that
@@ -125,6 +127,15 @@ func startLocked(spec Spec, cmd *exec.Cmd) (Applied, error) {
 	if syscall.Gettid() == syscall.Getpid() {
 		return Applied{}, &StartError{"sandbox", errors.New("the sandbox would be applied to the process's main thread, which signals to the process are checked against; lock the main goroutine to it in an init function")}
 	}
+	// The command shares this thread's Landlock domain, so Landlock lets it
+	// signal the thread (and so all of stockade) and read its /proc files and
+	// memory. The filter refuses the signals; a process that is not dumpable
+	// keeps the rest from anyone without CAP_SYS_PTRACE, which the command
+	// has not.
+	if err := unix.Prctl(unix.PR_SET_DUMPABLE, 0, 0, 0, 0); err != nil {
+		return Applied{}, &StartError{"sandbox", fmt.Errorf("prctl(PR_SET_DUMPABLE): %w", err)}
+	}
+	spec.guardTID = syscall.Gettid()
 	a, err := apply(spec, false)
 	if err != nil {
 		return a, &StartError{"sandbox", err}

@@ -18,12 +18,44 @@ import (
 )
 
 // zygote is the state of the zygote loop. Everything runs on the main goroutine,
-// locked to its thread, so the parent-death signal of every command refers to a
-// thread that lives as long as the zygote.
+// locked to its thread, except the forks of commands (see forkThread).
 type zygote struct {
 	sock    int
 	running map[uint64]int // id -> pid (= pgid) of running commands
 	byPid   map[int]uint64
+	fork    forkThread
+}
+
+// forkThread runs the functions sent to it on a thread of their own, locked
+// for the zygote's lifetime. The sandbox is applied there (the namespaces it
+// enters and the mounts it makes belong to that thread, see Apply), commands
+// are forked from it, and the parent-death signal of each refers to it. It
+// also sends every signal to them: the zygote's other threads may each have a
+// Landlock domain of their own (where the kernel has no TSYNC, go-landlock
+// restricts each thread in turn), and signals go only down a domain's line.
+//
+// Its Landlock domain is then nested in the rest of the zygote's
+// (nestScopes), so a command may not signal the zygote, which would stop or
+// end its whole session; only this thread shares the command's domain, and
+// the filter refuses signals to it (Spec.guardTID).
+type forkThread chan func()
+
+func newForkThread() forkThread {
+	f := make(forkThread)
+	go func() {
+		runtime.LockOSThread() // never unlocked: the thread ends with the zygote
+		for fn := range f {
+			fn()
+		}
+	}()
+	return f
+}
+
+// do runs fn on the fork thread and returns when it is done.
+func (f forkThread) do(fn func()) {
+	done := make(chan struct{})
+	f <- func() { fn(); close(done) }
+	<-done
 }
 
 func zygoteMain() int {
@@ -55,21 +87,30 @@ func zygoteMain() int {
 		z.reply(reply{Error: "subreaper: " + err.Error(), Stage: "sandbox"})
 		return exitSetupFailed
 	}
-	applied, err := Apply(req.Spec)
+	z.fork = newForkThread()
+	var applied Applied
+	proxy := -1
+	z.fork.do(func() {
+		req.Spec.guardTID = unix.Gettid()
+		if applied, err = Apply(req.Spec); err != nil {
+			return
+		}
+		if req.Spec.ProxyAddr != "" {
+			// In the namespace, on its loopback, now up; close-on-exec.
+			if proxy, err = listenProxy(req.Spec.ProxyAddr); err != nil {
+				return
+			}
+		}
+		if err = nestScopes(req.Spec); err != nil {
+			err = fmt.Errorf("nested landlock domain: %w", err)
+		}
+	})
 	if req.Spec.NetNS && !req.Spec.UserNS {
 		unix.Close(childNetNSFD) // joined: no command may inherit it
 	}
 	if err != nil {
 		z.reply(reply{Error: err.Error(), Stage: "sandbox"})
 		return exitSetupFailed
-	}
-	proxy := -1
-	if req.Spec.ProxyAddr != "" {
-		// In the namespace, on its loopback, now up; close-on-exec.
-		if proxy, err = listenProxy(req.Spec.ProxyAddr); err != nil {
-			z.reply(reply{Error: err.Error(), Stage: "sandbox"})
-			return exitSetupFailed
-		}
 	}
 	// Not dumpable: a command cannot ptrace the zygote or reach its other
 	// threads through /proc/PID/task/*/root, which, outside the command's
@@ -172,17 +213,20 @@ func (z *zygote) handle(m zygoteMsg, fds []int) {
 			z.send(zygoteMsg{Op: opFailed, ID: m.ID, Error: fmt.Sprintf("bad spawn request (%d descriptors)", len(fds))})
 			return
 		}
-		path, err := lookPath(m.Argv[0], m.Env, m.Dir)
-		if err != nil {
-			z.send(zygoteMsg{Op: opFailed, ID: m.ID, Error: fmt.Sprintf("%s: %v", m.Argv[0], err)})
-			return
-		}
 		env := append(m.Env[:len(m.Env):len(m.Env)], TaskEnv+"="+strconv.FormatUint(m.ID, 10))
-		pid, err := syscall.ForkExec(path, m.Argv, &syscall.ProcAttr{
-			Dir:   m.Dir,
-			Env:   env,
-			Files: []uintptr{uintptr(fds[0]), uintptr(fds[1]), uintptr(fds[2]), uintptr(fds[3])},
-			Sys:   &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL},
+		var pid int
+		var err error
+		z.fork.do(func() { // in the commands' mount namespace
+			var path string
+			if path, err = lookPath(m.Argv[0], m.Env, m.Dir); err != nil {
+				return
+			}
+			pid, err = syscall.ForkExec(path, m.Argv, &syscall.ProcAttr{
+				Dir:   m.Dir,
+				Env:   env,
+				Files: []uintptr{uintptr(fds[0]), uintptr(fds[1]), uintptr(fds[2]), uintptr(fds[3])},
+				Sys:   &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL},
+			})
 		})
 		if err != nil {
 			z.send(zygoteMsg{Op: opFailed, ID: m.ID, Error: fmt.Sprintf("%s: %v", m.Argv[0], err)})
@@ -203,7 +247,7 @@ func (z *zygote) handle(m zygoteMsg, fds []int) {
 			z.killLeftovers(m.ID, pid)
 			return
 		}
-		unix.Kill(-pid, syscall.Signal(m.Signal))
+		z.fork.do(func() { unix.Kill(-pid, syscall.Signal(m.Signal)) })
 	}
 }
 
@@ -283,8 +327,9 @@ func (z *zygote) killAll() {
 // killTrees kills what victims picks, until nothing it picks is alive. A
 // killed process is not gone at once: the pause lets the next look see only
 // what is still alive or was just forked.
-func (z *zygote) killTrees(victims func(map[int]proctree.Proc) []int) int {
-	return proctree.Kill(victims, func() { time.Sleep(time.Millisecond) })
+func (z *zygote) killTrees(victims func(map[int]proctree.Proc) []int) (n int) {
+	z.fork.do(func() { n = proctree.Kill(victims, func() { time.Sleep(time.Millisecond) }) })
+	return n
 }
 
 // nothingLeft is the fast path after a command's shell exited: every process a

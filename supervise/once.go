@@ -3,6 +3,7 @@ package supervise
 import (
 	"errors"
 	"io"
+	"net"
 	"os"
 	"os/exec"
 	"time"
@@ -12,11 +13,15 @@ import (
 
 // OnceRequest is one command for RunOnce.
 type OnceRequest struct {
-	Argv    []string
-	Env     []string
-	Dir     string
-	Spec    sandbox.Spec
-	NetNS   *os.File      // the network namespace to run in when Spec.NetNS (see sandbox.NewNetNS)
+	Argv  []string
+	Env   []string
+	Dir   string
+	Spec  sandbox.Spec
+	NetNS *os.File // the network namespace to run in when Spec.NetNS without Spec.UserNS (see sandbox.NewNetNS)
+	// Egress serves the allowlist proxy on a listener at ProxyAddr that the
+	// sandbox opens in its own network namespace (Spec.UserNS and
+	// Spec.NetNS), until the listener is closed; nil: no proxy.
+	Egress  func(net.Listener)
 	Timeout time.Duration // 0: none
 	Grace   time.Duration // between SIGTERM and SIGKILL (default DefaultGrace)
 	Stdin   io.Reader

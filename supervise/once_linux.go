@@ -8,6 +8,8 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"path/filepath"
+	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -18,7 +20,10 @@ import (
 
 // Child is the process a command will run in, prepared with its standard
 // streams. Run applies the sandbox to a thread of this process and starts the
-// command from it (sandbox.Start): no second program is started for it.
+// command from it (sandbox.Start): no second program is started for it. A
+// spec with a user namespace (a plain user's, where the host allows one) is
+// the exception: a multithreaded process cannot enter one, so the command is
+// started by a sandbox supervisor of its own, as a session's are.
 type Child struct {
 	cmd   *exec.Cmd
 	start time.Time
@@ -114,6 +119,9 @@ func RunOnce(ctx context.Context, req OnceRequest) (OnceResult, error) {
 // Run starts the command in the sandbox and supervises it to the end. The
 // streams of req are those given to StartChild.
 func (c *Child) Run(ctx context.Context, req OnceRequest) (OnceResult, error) {
+	if req.Spec.UserNS {
+		return c.runSupervised(ctx, req)
+	}
 	var res OnceResult
 	c.cmd.Args, c.cmd.Env, c.cmd.Dir = req.Argv, req.Env, req.Dir
 	if c.cmd.Env == nil {
@@ -159,6 +167,93 @@ func (c *Child) Run(ctx context.Context, req OnceRequest) (OnceResult, error) {
 	c.drainOutput(2 * time.Second)
 	res.Duration = time.Since(c.start)
 	return res, finish(&res, end)
+}
+
+// runSupervised runs the command through a sandbox supervisor (the zygote a
+// session uses), which starts in a user namespace with the namespaces that
+// come with it, and dies with this process (its parent-death signal), killing
+// everything below it. The result is the one Run gives.
+func (c *Child) runSupervised(ctx context.Context, req OnceRequest) (OnceResult, error) {
+	var res OnceResult
+	fail := func(err error) (OnceResult, error) {
+		c.closeWriteEnds()
+		c.drainOutput(time.Second)
+		res.Duration = time.Since(c.start)
+		return res, err
+	}
+	devnull, err := os.Open(os.DevNull)
+	if err != nil {
+		return fail(&SandboxError{Stage: "request", Msg: err.Error()})
+	}
+	defer devnull.Close()
+	files := [4]*os.File{devnull, devnull, devnull, devnull}
+	for i, s := range []any{c.cmd.Stdin, c.cmd.Stdout, c.cmd.Stderr} {
+		if f, ok := s.(*os.File); ok && f != nil && validFD(f) {
+			files[i] = f
+		}
+	}
+	sp, err := newSpawner(req.Spec, os.Stderr, req.Egress)
+	if err != nil {
+		return fail(err)
+	}
+	defer sp.close()
+	res.Applied = sp.applied()
+	cmd, err := sp.spawn(req.Argv, req.Env, req.Dir, files)
+	if err != nil {
+		// As Start's: a command that could not be started failed as in a
+		// shell, with its reason on its stderr.
+		code, msg, ok := execFailure(err, req)
+		if !ok {
+			return fail(&SandboxError{Stage: "sandbox", Msg: err.Error()})
+		}
+		if c.cmd.Stderr != nil {
+			fmt.Fprintf(c.cmd.Stderr, "stockade: %s\n", msg)
+		}
+		c.closeWriteEnds()
+		c.drainOutput(time.Second)
+		res.ExitCode, res.Duration = code, time.Since(c.start)
+		return res, nil
+	}
+	c.closeWriteEnds()
+	signal := func(sig syscall.Signal) { sp.signal(cmd.ID, sig) }
+	end := await(ctx, command[sandbox.Exit]{exited: cmd.Exited, gone: sp.gone(), signal: signal}, req.Timeout, req.Grace, sandbox.Exit{Status: int(syscall.SIGKILL)})
+	sp.close()
+	c.drainOutput(2 * time.Second)
+	res.Duration = time.Since(c.start)
+	if end.gone {
+		return res, &SandboxError{Stage: "sandbox", Msg: "the sandbox supervisor exited while the command ran (it may have been killed by the command); everything it ran was stopped"}
+	}
+	res.TimedOut, res.Leftovers = end.timedOut, end.exit.Leftovers
+	res.ExitCode, res.Signal = exitCode(end.exit.Status, res.TimedOut)
+	return res, nil
+}
+
+// execFailure is the shell's status for a spawn error that says the command
+// could not be started (the supervisor's "ARGV0: reason"), and the reason as
+// Start words it: 127 when there is no such command, 126 when it cannot be
+// executed ("is a directory" for a directory).
+func execFailure(err error, req OnceRequest) (int, string, bool) {
+	msg := err.Error()
+	if len(req.Argv) == 0 || !strings.HasPrefix(msg, req.Argv[0]+": ") {
+		return 0, "", false
+	}
+	if strings.HasSuffix(msg, ": command not found") || strings.HasSuffix(msg, ": no such file or directory") {
+		return 127, msg, true
+	}
+	path := req.Argv[0]
+	if !filepath.IsAbs(path) {
+		path = filepath.Join(req.Dir, path)
+	}
+	if fi, err := os.Stat(path); err == nil && fi.IsDir() && strings.Contains(req.Argv[0], "/") {
+		msg = req.Argv[0] + ": " + syscall.EISDIR.Error()
+	}
+	return 126, msg, true
+}
+
+// validFD reports whether f is an open descriptor (stdin may be closed).
+func validFD(f *os.File) bool {
+	_, err := unix.FcntlInt(f.Fd(), unix.F_GETFD, 0)
+	return err == nil
 }
 
 // killGroupAndStrays stops what a finished command left: the rest of its

@@ -120,9 +120,11 @@ func (in *Instance) Close() error {
 }
 
 // CleanDeadInstances removes the directories of instances whose process is
-// gone, after stopping any process still working in them; the instances of
-// live processes are left alone.
+// gone, after stopping any process still working in them (in a dead
+// stockade's process-bound cgroup, or with its cwd or TMPDIR in such a
+// directory); the instances and cgroups of live processes are left alone.
 func CleanDeadInstances(root string) {
+	cleanDeadProcLimits()
 	entries, err := os.ReadDir(root)
 	if err != nil {
 		return

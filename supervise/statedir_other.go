@@ -4,3 +4,6 @@ package supervise
 
 // killProcessesIn finds no processes where there is no /proc to look in.
 func killProcessesIn([]string) int { return 0 }
+
+// cleanDeadProcLimits: process-bound cgroups are Linux's.
+func cleanDeadProcLimits() {}

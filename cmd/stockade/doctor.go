@@ -31,13 +31,10 @@ type doctorResult struct {
 	Policy  string         `json:"policy"`
 	Sandbox policy.Sandbox `json:"sandbox"`
 	// Report is what the policy as written gets; Modes, what it would get
-	// with each filesystem mode.
-	// They are stockade run's; Serve, where it differs, is what the
-	// sessions of stockade serve get (a plain user's zygote starts in a
-	// user namespace, stockade run cannot).
+	// with each filesystem mode. stockade run and stockade serve's sessions
+	// get the same.
 	Report  degrade.Report            `json:"report"`
 	Modes   map[string]degrade.Report `json:"modes"`
-	Serve   *degrade.Report           `json:"serve,omitempty"`
 	Verdict string                    `json:"verdict"` // enforced | best-effort | refused
 	Refusal string                    `json:"refusal,omitempty"`
 	Hints   []string                  `json:"hints,omitempty"`
@@ -74,12 +71,6 @@ func cmdDoctor(args []string, io stdio) int {
 	tmpdir := os.TempDir()
 
 	res := doctorResult{Host: host, Policy: pol.Source, Sandbox: pol.Sandbox, Modes: map[string]degrade.Report{}}
-	if run := host.OneProcess(); run != host {
-		if _, serve, err := degrade.Plan(host, pol.Sandbox, workdir, tmpdir); err == nil || errors.As(err, new(*degrade.Refusal)) {
-			res.Serve = &serve
-		}
-		host = run
-	}
 	_, rep, err := degrade.Plan(host, pol.Sandbox, workdir, tmpdir)
 	var refusal *degrade.Refusal
 	if err != nil && !errors.As(err, &refusal) {
@@ -115,7 +106,6 @@ func cmdDoctor(args []string, io stdio) int {
 		return res.Exit
 	}
 	printDoctor(io.out, res)
-	printServeDiff(io.out, res)
 	if refusal != nil {
 		printError(io.err, refusal)
 	}
@@ -192,7 +182,7 @@ func printDoctor(w io.Writer, res doctorResult) {
 		}
 		fmt.Fprintf(tw, "  pids cgroup\t%s\n", pids)
 		if !h.Root {
-			userns := "yes (for stockade serve's sessions)"
+			userns := "yes"
 			if !h.UserNS {
 				userns = strings.TrimSuffix("no: "+h.UserNSReason, ": ")
 			}
@@ -252,20 +242,4 @@ func printDoctor(w io.Writer, res doctorResult) {
 	case "refused":
 		fmt.Fprintln(w, "strict: commands would be refused on this host (see the error below)")
 	}
-}
-
-// printServeDiff lists the protections stockade serve's sessions get
-// otherwise than stockade run.
-func printServeDiff(w io.Writer, res doctorResult) {
-	if res.Serve == nil {
-		return
-	}
-	fmt.Fprintln(w, "\nstockade serve (its sessions start in a user namespace) gets otherwise:")
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	for _, p := range res.Serve.Protections {
-		if q, _ := res.Report.Get(p.Name); q != p {
-			fmt.Fprintf(tw, "  %s\t%s\t%s\n", p.Name, p.Status, p.By)
-		}
-	}
-	tw.Flush()
 }

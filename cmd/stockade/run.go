@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -132,7 +133,7 @@ func cmdRun(args []string, io stdio) int {
 		return code
 	}
 
-	st, err := sf.prepare(tmpdir, true)
+	st, err := sf.prepare(tmpdir)
 	if err != nil {
 		printError(io.err, err)
 		cwd, _ := filepath.Abs(sf.workdir)
@@ -173,24 +174,30 @@ func cmdRun(args []string, io stdio) int {
 	}
 
 	// A network namespace of the command's own, and the allowlist proxy
-	// served inside it.
+	// served inside it. In a user namespace (a plain user's run), the
+	// sandbox makes the namespace and opens the proxy's listener itself.
 	var netns *os.File
-	if st.Spec.NetNS {
+	var egress netproxy.Recorder
+	var serveEgress func(net.Listener)
+	if st.Egress != nil {
+		serveEgress = func(ln net.Listener) { st.Egress.Serve(ln, egress.Record) }
+	}
+	if st.Spec.NetNS && !st.Spec.UserNS {
 		if netns, err = early.netNS(); err != nil {
 			printError(io.err, fmt.Errorf("the network namespace: %w", err))
 			return finish(pipeline.Fail(err, st.Workdir), exitFailed)
 		}
 		defer netns.Close()
 	}
-	var egress netproxy.Recorder
-	if st.Egress != nil && netns != nil {
+	if serveEgress != nil && netns != nil {
 		ln, err := sandbox.ListenIn(netns, supervise.ProxyAddr)
 		if err != nil {
 			printError(io.err, fmt.Errorf("the egress proxy: %w", err))
 			return finish(pipeline.Fail(err, st.Workdir), exitFailed)
 		}
 		defer ln.Close()
-		go st.Egress.Serve(ln, egress.Record)
+		go serveEgress(ln)
+		serveEgress = nil
 	}
 	// Without a namespace, the proxy on the host's loopback, which the
 	// connect supervisor lets the command reach.
@@ -208,7 +215,7 @@ func cmdRun(args []string, io stdio) int {
 
 	st.Spec.PrivateRoot, st.Spec.SessionDir = state.Root, tmpdir
 	env = envlist.Set(env, "TMPDIR", tmpdir)
-	req := supervise.OnceRequest{Argv: argv, Env: env, Dir: st.Workdir, Spec: st.Spec, Timeout: timeout.d, NetNS: netns}
+	req := supervise.OnceRequest{Argv: argv, Env: env, Dir: st.Workdir, Spec: st.Spec, Timeout: timeout.d, NetNS: netns, Egress: serveEgress}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	started = true
@@ -235,14 +242,18 @@ func cmdRun(args []string, io stdio) int {
 // warmUp starts, each on a thread of its own, the set-up that does not
 // depend on what the policy says, so that on a machine with a core to spare
 // it overlaps with the state directory and the policy layers instead of
-// following them: loading the built-in policy, detecting the host, and as
-// root (unless --network on) the network namespace a command gets under the
-// default policy. Nothing is applied here; a namespace no spec asks for is
-// closed unused.
+// following them: loading the built-in policy, detecting the host (for a
+// plain user, whether it allows a user namespace), and as root (unless
+// --network on) the network namespace a command gets under the default
+// policy. Nothing is applied here; a namespace no spec asks for is closed
+// unused.
 func warmUp(sf sandboxFlags) *earlyWork {
 	go policy.Default()
 	if sf.hostFile == "" {
 		go hostfacts.Detect()
+		if os.Geteuid() != 0 {
+			go hostfacts.UserNamespaces()
+		}
 	}
 	w := &earlyWork{}
 	if os.Geteuid() == 0 && sf.network != "on" {

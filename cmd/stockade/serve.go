@@ -76,7 +76,7 @@ func cmdServe(args []string, io stdio) int {
 		return exitFailed
 	}
 	defer state.Close()
-	st, err := sf.prepare("", false)
+	st, err := sf.prepare("")
 	if err != nil {
 		printError(io.err, err)
 		return exitFailed

@@ -48,11 +48,8 @@ func (f *sandboxFlags) register(fs *flag.FlagSet) {
 
 // prepare loads the policy, applies the flag overrides and plans the sandbox
 // for this host (see pipeline.Prepare).
-//
-// oneProcess is stockade run's: the sandbox is applied to a thread of this
-// process, not to a zygote.
-func (f *sandboxFlags) prepare(tmpdir string, oneProcess bool) (*pipeline.Setup, error) {
-	o := pipeline.Overrides{OneProcess: oneProcess, PolicyPath: f.policyPath, Workdir: f.workdir, Filesystem: f.fs, Network: f.network,
+func (f *sandboxFlags) prepare(tmpdir string) (*pipeline.Setup, error) {
+	o := pipeline.Overrides{PolicyPath: f.policyPath, Workdir: f.workdir, Filesystem: f.fs, Network: f.network,
 		Enforce: f.enforce, AllowWrite: f.allowWrite, AllowRead: f.allowRead, AllowHost: f.allowHost, Resolve: f.resolve,
 		DangerousWorkdir: f.dangerousWorkdir}
 	if f.hostFile != "" {
