@@ -82,7 +82,10 @@ type planning struct {
 	netOff   bool // network off or allowlist
 	netns    bool // the session gets a network namespace of its own
 	netnsWhy string
-	unixOff  bool
+	// supervised: allowlist without a namespace, through the connect
+	// supervisor (seccomp user notification).
+	supervised bool
+	unixOff    bool
 
 	bound         int  // the process bound, the policy's or the default
 	boundRequired bool // the policy asks for it
@@ -123,11 +126,13 @@ func newPlanning(h Host, want policy.Sandbox, workdir, tmpdir string) (*planning
 	p.abi, p.abiNote = h.EffectiveABI()
 	p.ll = fmt.Sprintf("landlock abi %d", p.abi)
 	p.fsOn = want.Filesystem != string(sandbox.FSOff)
-	// allowlist is network off plus the egress proxy, which only a network
-	// namespace can reach; without one, nothing is reachable (fail closed).
+	// allowlist is network off plus the egress proxy, which a command
+	// reaches in a network namespace, or through the connect supervisor
+	// where there is none; without either, nothing is reachable (fail closed).
 	p.netOff = want.Network == policy.NetworkOff || want.Network == policy.NetworkAllowlist
 	p.netns, p.netnsWhy = h.NetNS()
 	p.netns = p.netns && p.netOff
+	p.supervised = want.Network == policy.NetworkAllowlist && !p.netns && p.linux && h.Seccomp && h.SeccompNotify
 	p.unixOff = want.UnixSockets == policy.UnixSocketsDeny
 
 	p.spec = sandbox.Spec{
@@ -136,6 +141,7 @@ func newPlanning(h Host, want policy.Sandbox, workdir, tmpdir string) (*planning
 		LandlockABI:    p.abi,
 		NetworkOff:     p.netOff && (h.Seccomp || p.abi >= hostfacts.ABITCP || p.netns),
 		NetNS:          p.netns,
+		Supervised:     p.supervised,
 		UnixSocketsOff: p.unixOff && h.Seccomp,
 		Seccomp:        h.Seccomp,
 		IPCNamespace:   p.linux && (h.SysAdmin || p.userns),
@@ -223,6 +229,13 @@ func planNetworkTCP(p *planning) Protection {
 	}
 	tcp := Protection{Required: true}
 	switch {
+	case p.supervised:
+		tcp.Status, tcp.By = Enforced, hostfacts.MechConnectSupervisor
+		if p.abi >= hostfacts.ABITCP {
+			tcp.By += " + " + p.ll
+		}
+		tcp.Note = "no loopback of its own (" + p.netnsWhy + "): other hosts only by name, through stockade's proxy on the host's loopback, which stockade connects the command to itself; every other destination, loopback included, is refused"
+		return tcp
 	case p.spec.Seccomp && p.abi >= hostfacts.ABITCP:
 		tcp.Status, tcp.By = Enforced, "seccomp + "+p.ll
 	case p.spec.Seccomp:
@@ -237,7 +250,7 @@ func planNetworkTCP(p *planning) Protection {
 	}
 	tcp.Note = join(tcp.Note, "no loopback of its own ("+p.netnsWhy+"), so loopback is refused too")
 	if p.want.Network == policy.NetworkAllowlist {
-		tcp.Note = join(tcp.Note, "the allowlist's proxy needs a network namespace, so nothing is reachable")
+		tcp.Note = join(tcp.Note, "the allowlist's proxy needs a network namespace or the connect supervisor ("+p.h.SeccompNotifyWhy()+"), so nothing is reachable")
 	}
 	return tcp
 }
@@ -253,6 +266,8 @@ func planNetworkOther(p *planning) Protection {
 		}
 		other.By = p.nsBy(other.By)
 		return other
+	case p.supervised:
+		return Protection{Status: Enforced, Required: true, By: "seccomp", Note: "TCP only, through the connect supervisor: no UDP, DNS, raw or packet sockets"}
 	case p.spec.Seccomp:
 		return Protection{Status: Enforced, Required: true, By: "seccomp"}
 	case p.abi >= hostfacts.ABIUDP:

@@ -9,28 +9,37 @@ import (
 
 // TestPlanNetwork: with CAP_SYS_ADMIN, network off and allowlist give the
 // session a namespace of its own; without it, no namespace, loopback is
-// refused, allowlist reaches nothing, and the report says why. Network on
-// never asks for one.
+// refused, allowlist goes through the connect supervisor where the host has
+// it and reaches nothing where it has not, and the report says why. Network
+// on never asks for one.
 func TestPlanNetwork(t *testing.T) {
 	cases := []struct {
 		host, network string
 		netns         bool
+		supervised    bool
 		by, note      string
 	}{
-		{"abi7", "off", true, "network namespace", "the session has a loopback of its own; nothing else is reachable"},
-		{"abi7", "allowlist", true, "network namespace", "other hosts only by name, through stockade's proxy"},
-		{"abi7", "on", false, "", `network = "on"`},
-		{"abi7-container-root", "off", false, "seccomp + landlock abi 7", "no loopback of its own (root without CAP_SYS_ADMIN), so loopback is refused too"},
-		{"abi4", "off", false, "seccomp + landlock abi 4", "no loopback of its own (not root: a namespace needs CAP_SYS_ADMIN or a user namespace)"},
-		{"abi4", "allowlist", false, "seccomp + landlock abi 4", "the allowlist's proxy needs a network namespace, so nothing is reachable"},
+		{"abi7", "off", true, false, "network namespace", "the session has a loopback of its own; nothing else is reachable"},
+		{"abi7", "allowlist", true, false, "network namespace", "other hosts only by name, through stockade's proxy"},
+		{"abi7", "on", false, false, "", `network = "on"`},
+		{"abi7-container-root", "off", false, false, "seccomp + landlock abi 7", "no loopback of its own (root without CAP_SYS_ADMIN), so loopback is refused too"},
+		{"abi7-container-root", "allowlist", false, false, "seccomp + landlock abi 7", "the allowlist's proxy needs a network namespace or the connect supervisor (no connect supervisor), so nothing is reachable"},
+		{"abi4", "off", false, false, "seccomp + landlock abi 4", "no loopback of its own (not root: a namespace needs CAP_SYS_ADMIN or a user namespace)"},
+		{"abi4", "allowlist", false, true, "seccomp connect supervisor + landlock abi 4", "other hosts only by name, through stockade's proxy on the host's loopback"},
+		{"abi7-user", "allowlist", false, true, "seccomp connect supervisor + landlock abi 7", "every other destination, loopback included, is refused"},
+		{"abi3", "allowlist", false, false, "seccomp", "no connect supervisor: kernel.yama.ptrace_scope = 2"},
+		{"no-landlock", "allowlist", false, false, "seccomp", "no connect supervisor"},
 	}
 	for _, c := range cases {
 		spec, rep, err := Plan(hosts[c.host], policy.Sandbox{Network: c.network, Filesystem: "off", DenyRead: []string{}}, "/work", "/tmp/x")
 		if err != nil {
 			t.Fatalf("%s %s: %v", c.host, c.network, err)
 		}
-		if spec.NetNS != c.netns || spec.NetworkOff != (c.network != "on") {
-			t.Errorf("%s %s: spec netns %v network off %v", c.host, c.network, spec.NetNS, spec.NetworkOff)
+		if spec.NetNS != c.netns || spec.NetworkOff != (c.network != "on") || spec.Supervised != c.supervised {
+			t.Errorf("%s %s: spec netns %v network off %v supervised %v", c.host, c.network, spec.NetNS, spec.NetworkOff, spec.Supervised)
+		}
+		if spec.Supervised && !spec.Seccomp {
+			t.Errorf("%s %s: supervised without seccomp", c.host, c.network)
 		}
 		p, _ := rep.Get(NetworkTCP)
 		if p.By != c.by || !strings.Contains(p.Note, c.note) {

@@ -34,11 +34,12 @@ var hosts = map[string]Host{
 		Seccomp: true, UserNS: true},
 	// The same where they are not (user.max_user_namespaces = 0).
 	"abi7-user": {OS: "linux", Arch: "amd64", Kernel: "6.18.0", LandlockABI: 7, LandlockErrata: 7, LandlockErrataKnown: true,
-		Seccomp: true, UserNSReason: "a user namespace cannot be made here (no space left on device): user.max_user_namespaces = 0"},
+		Seccomp: true, SeccompNotify: true, UserNSReason: "a user namespace cannot be made here (no space left on device): user.max_user_namespaces = 0"},
 	// Ubuntu 24.04 (6.8): TCP rules, no device ioctl, no scopes.
-	"abi4": {OS: "linux", Arch: "amd64", Kernel: "6.8.0", LandlockABI: 4, Seccomp: true},
+	"abi4": {OS: "linux", Arch: "amd64", Kernel: "6.8.0", LandlockABI: 4, Seccomp: true, SeccompNotify: true},
 	// Debian 12 (6.1).
-	"abi3": {OS: "linux", Arch: "amd64", Kernel: "6.1.0", LandlockABI: 3, Seccomp: true},
+	"abi3": {OS: "linux", Arch: "amd64", Kernel: "6.1.0", LandlockABI: 3, Seccomp: true,
+		SeccompNotifyReason: "kernel.yama.ptrace_scope = 2: stockade may not read the command's memory"},
 	// 5.19: refer, no truncate.
 	"abi2": {OS: "linux", Arch: "arm64", Kernel: "5.19.0", LandlockABI: 2, Seccomp: true},
 	// Landlock ABI 4 in a container whose profile blocks seccomp(2).

@@ -34,7 +34,8 @@ const usageTool = `usage: escape-tool CMD ARGS
   shm-create KEY       create a SysV segment KEY (mode 0600) and leave it
   shm-self             a private SysV segment: create, attach, write, read, remove
   rlimit-self          lower its own open-files limit with prlimit(0) and setrlimit
-  spawn N NAME         start N sleepers named NAME, hold them a second, stop them`
+  spawn N NAME         start N sleepers named NAME, hold them a second, stop them
+  connect-race A B N   N connects to A while a thread flips the address to B; 0 when one reached B`
 
 // Values from the kernel's uapi headers.
 const (
@@ -128,6 +129,8 @@ func runTool(args []string) int {
 			return spawn(num(1), arg(2))
 		case "shm-self":
 			return shmSelf()
+		case "connect-race":
+			return connectRace(arg(1), arg(2), num(3))
 		case "rlimit-self":
 			var old unix.Rlimit
 			if err := unix.Getrlimit(unix.RLIMIT_NOFILE, &old); err != nil {

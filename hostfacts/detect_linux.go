@@ -42,6 +42,9 @@ func detect() Host {
 	}
 
 	h.Seccomp, h.SeccompReason = seccompAvailable(h.SeccompMode)
+	if h.Seccomp {
+		h.SeccompNotify, h.SeccompNotifyReason = seccompNotifyAvailable()
+	}
 	if n, err := unix.PrctlRetInt(unix.PR_GET_NO_NEW_PRIVS, 0, 0, 0, 0); err == nil {
 		h.NoNewPrivs = n == 1
 	}
@@ -150,6 +153,45 @@ func seccompAvailable(mode int) (bool, string) {
 		return false, "the kernel's seccomp cannot return an errno"
 	}
 	return false, fmt.Sprintf("seccomp(SECCOMP_GET_ACTION_AVAIL): %v", e)
+}
+
+// seccompNotifyAvailable asks the kernel, without changing anything, for
+// what the connect supervisor needs (see MechConnectSupervisor).
+func seccompNotifyAvailable() (bool, string) {
+	// A filter with a listener on every thread: with no program to read,
+	// a kernel that knows the flags fails with EFAULT, an older one with EINVAL.
+	flags := uintptr(unix.SECCOMP_FILTER_FLAG_NEW_LISTENER | unix.SECCOMP_FILTER_FLAG_TSYNC | unix.SECCOMP_FILTER_FLAG_TSYNC_ESRCH)
+	_, _, e := unix.Syscall(unix.SYS_SECCOMP, unix.SECCOMP_SET_MODE_FILTER, flags, 0)
+	switch e {
+	case unix.EFAULT:
+	case unix.EINVAL:
+		return false, "the kernel's seccomp has no listener that goes with TSYNC (Linux 5.7)"
+	default:
+		return false, fmt.Sprintf("seccomp(SECCOMP_SET_MODE_FILTER, NEW_LISTENER): %v", e)
+	}
+	// pidfd_getfd of no pidfd: EBADF where the call exists.
+	_, _, e = unix.Syscall(unix.SYS_PIDFD_GETFD, ^uintptr(0), 0, 0)
+	if e != unix.EBADF {
+		return false, fmt.Sprintf("pidfd_getfd (Linux 5.6): %v", e)
+	}
+	// Yama's ptrace_scope 2 and 3 keep stockade from reading the command's
+	// memory and taking its sockets.
+	if b, err := os.ReadFile("/proc/sys/kernel/yama/ptrace_scope"); err == nil {
+		if why := yamaRefuses(string(b)); why != "" {
+			return false, why
+		}
+	}
+	return true, ""
+}
+
+// yamaRefuses says why Yama's ptrace_scope (the file's content) keeps
+// stockade from its commands' memory and descriptors; "" when it does not
+// (0, or 1, which lets a process reach its descendants).
+func yamaRefuses(scope string) string {
+	if v := strings.TrimSpace(scope); v != "0" && v != "1" {
+		return "kernel.yama.ptrace_scope = " + v + ": stockade may not read the command's memory"
+	}
+	return ""
 }
 
 // procStatus reads the fields of /proc/self/status that detection needs.

@@ -30,6 +30,14 @@ type Host struct {
 	// 2 usually means a container runtime's profile.
 	SeccompMode int `json:"seccomp_mode"`
 
+	// SeccompNotify: a seccomp filter can hand calls to a supervisor in
+	// stockade (a listener with TSYNC, Linux 5.7), which can read the
+	// caller's memory and take its descriptors (pidfd_getfd, Linux 5.6):
+	// the connect supervisor of network = "allowlist" without a network
+	// namespace. SeccompNotifyReason says why not.
+	SeccompNotify       bool   `json:"seccomp_notify,omitempty"`
+	SeccompNotifyReason string `json:"seccomp_notify_reason,omitempty"`
+
 	NoNewPrivs bool `json:"no_new_privs"` // already set on this process
 	Root       bool `json:"root"`         // effective uid 0
 	// SysAdmin: CAP_SYS_ADMIN is in the effective set, so root's sandbox can
@@ -144,6 +152,17 @@ func (h Host) LandlockWhy() string {
 }
 
 // SeccompWhy says why h has no seccomp filter.
+// SeccompNotifyWhy says why h has no connect supervisor.
+func (h Host) SeccompNotifyWhy() string {
+	switch {
+	case !h.Seccomp:
+		return h.SeccompWhy()
+	case h.SeccompNotifyReason != "":
+		return "no connect supervisor: " + h.SeccompNotifyReason
+	}
+	return "no connect supervisor"
+}
+
 func (h Host) SeccompWhy() string {
 	if h.OS != "linux" {
 		return "no seccomp on " + h.OS

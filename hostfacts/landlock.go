@@ -118,6 +118,7 @@ func EffectiveABI(kernel int, errata uint64) (int, string) {
 // it gives a sandboxed command, and what is left open when the host lacks it.
 type Mechanism struct {
 	Name    string `json:"name"`
+	Kernel  string `json:"kernel,omitempty"` // the first mainline kernel that has it, where that is what decides
 	Gives   string `json:"gives"`
 	Without string `json:"without"`
 }
@@ -128,6 +129,12 @@ const (
 	MechIPCNamespace = "ipc namespace"
 	MechPidsCgroup   = "pids cgroup"
 	MechProcessGroup = "process group + subreaper"
+	// MechConnectSupervisor: seccomp user notification with a listener on
+	// every thread (SECCOMP_FILTER_FLAG_TSYNC_ESRCH, Linux 5.7; user
+	// notification itself is 5.0) and pidfd_getfd (5.6). No
+	// SECCOMP_IOCTL_NOTIF_ADDFD (5.9): the supervisor connects the
+	// command's own socket, it never installs one.
+	MechConnectSupervisor = "seccomp connect supervisor"
 )
 
 // Mechanisms is what each of the other mechanisms gives, and what is missing
@@ -142,6 +149,9 @@ var Mechanisms = []Mechanism{
 	{Name: MechPidsCgroup,
 		Gives:   "a bound on the number of processes (max_processes)",
 		Without: "no process bound: a fork bomb is stopped only by the timeout and the user's limits"},
+	{Name: MechConnectSupervisor, Kernel: "5.7",
+		Gives:   "network = \"allowlist\" without a network namespace: stockade makes each connect on the command's behalf, to the proxy only, with the address it read once",
+		Without: "without a network namespace the allowlist's proxy is unreachable: nothing is"},
 	{Name: MechProcessGroup,
 		Gives:   "every process the command starts is found and killed when it ends or times out",
 		Without: "a process that leaves the process group (setsid) outlives the command"},

@@ -22,8 +22,12 @@ import (
 // A Grants belongs to one listener (Serve): a credential of one session
 // means nothing on another's.
 type Grants struct {
-	mu sync.Mutex
-	m  map[string]grant
+	// Addr is where the proxy serving these grants listens, as the command
+	// reaches it ("" means the address inside the session's network
+	// namespace, supervise.ProxyAddr). Set it before the first Add.
+	Addr string
+	mu   sync.Mutex
+	m    map[string]grant
 }
 
 type grant struct {

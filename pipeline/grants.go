@@ -31,7 +31,11 @@ func (s *Setup) Grant(c Command, grants *netproxy.Grants) (env []string, note st
 	}
 	by := quoteRules(g.Rules)
 	token, revoke := grants.Add(allow, by)
-	for k, v := range netproxy.GrantEnv(supervise.ProxyAddr, token) {
+	addr := grants.Addr
+	if addr == "" {
+		addr = supervise.ProxyAddr
+	}
+	for k, v := range netproxy.GrantEnv(addr, token) {
 		env = append(env, k+"="+v)
 	}
 	slices.Sort(env)

@@ -17,6 +17,7 @@ package pipeline
 import (
 	"fmt"
 	"log/slog"
+	"net"
 	"os"
 	"path/filepath"
 	"slices"
@@ -155,20 +156,22 @@ func Prepare(o Overrides, tmpdir string) (*Setup, error) {
 	}
 	env = pointAtBuildCache(env, cacheDir, p, append([]string{workdir}, spec.WritableRoots...))
 	st := &Setup{Policy: p, Workdir: workdir, Spec: spec, Report: report, Env: env, Network: sb.Network}
-	if sb.Network == policy.NetworkOff || sb.Network == policy.NetworkAllowlist && !spec.NetNS {
+	if sb.Network == policy.NetworkOff || sb.Network == policy.NetworkAllowlist && !spec.NetNS && !spec.Supervised {
 		for k, v := range netproxy.OffEnv() {
 			if !hasEnv(st.Env, k) {
 				st.Env = envlist.Set(st.Env, k, v)
 			}
 		}
 	}
-	if sb.Network == policy.NetworkAllowlist && spec.NetNS {
+	if sb.Network == policy.NetworkAllowlist && (spec.NetNS || spec.Supervised) {
 		st.Egress = netproxy.New(allowlist)
 		st.Egress.Resolve = pins.Resolver(nil)
 		st.Egress.Suggest = grantHint(p)
 		st.Egress.Granted = grantedHosts(p)
-		for k, v := range netproxy.Env(supervise.ProxyAddr) {
-			st.Env = envlist.Set(st.Env, k, v)
+		if spec.NetNS { // supervised: see HostProxy
+			for k, v := range netproxy.Env(supervise.ProxyAddr) {
+				st.Env = envlist.Set(st.Env, k, v)
+			}
 		}
 		for k, v := range netproxy.RetryEnv() {
 			if !hasEnv(st.Env, k) {
@@ -177,6 +180,26 @@ func Prepare(o Overrides, tmpdir string) (*Setup, error) {
 		}
 	}
 	return st, nil
+}
+
+// HostProxy opens the egress proxy's listener on the host's loopback, for a
+// supervised spec (no network namespace: the connect supervisor lets the
+// command reach this one address), and returns the spec and environment
+// that name it. A port of its own for each command or session. Without a
+// supervised spec and a proxy it returns nil and spec and env unchanged.
+func (st *Setup) HostProxy(spec sandbox.Spec, env []string) (net.Listener, sandbox.Spec, []string, error) {
+	if !spec.Supervised || st.Egress == nil {
+		return nil, spec, env, nil
+	}
+	ln, err := net.Listen("tcp4", "127.0.0.1:0")
+	if err != nil {
+		return nil, spec, env, fmt.Errorf("the egress proxy's listener: %w", err)
+	}
+	spec.ProxyTo = ln.Addr().String()
+	for k, v := range netproxy.Env(spec.ProxyTo) {
+		env = envlist.Set(env, k, v)
+	}
+	return ln, spec, env, nil
 }
 
 // hasEnv reports whether env sets name.

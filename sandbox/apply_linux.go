@@ -37,7 +37,9 @@ import (
 //     set, the ambient set, then the effective, permitted and inheritable sets,
 //     on every thread;
 //  7. the Landlock ruleset is enforced on every thread, and probed;
-//  8. the seccomp filter is installed on every thread (TSYNC);
+//  8. the seccomp filter is installed on every thread (TSYNC); for a
+//     supervised spec with a listener, which Applied carries to the
+//     process's connect supervisor (notify_linux.go);
 //  9. /proc/self/task/*/status is read back for every thread.
 //
 // Any step that fails is an error naming it, and the command must not run: a
@@ -188,9 +190,16 @@ func apply(spec Spec, all bool) (a Applied, err error) {
 	}
 
 	if spec.Seccomp {
-		if err := installFilter(spec, a.IPCNamespace, all); err != nil {
+		if a.connects, err = installFilter(spec, a.IPCNamespace, all); err != nil {
 			return a, err
 		}
+		a.Supervised = a.connects != nil
+		defer func() {
+			if err != nil && a.connects != nil {
+				a.connects.Close()
+				a.connects = nil
+			}
+		}()
 	}
 
 	if err := verify(spec, &a, all); err != nil {
@@ -234,6 +243,9 @@ func Validate(spec Spec) error {
 	}
 	if spec.Scopes && spec.LandlockABI < hostfacts.ABIScopes {
 		return fmt.Errorf("landlock scopes need ABI 6 or later, the spec asks for ABI %d", spec.LandlockABI)
+	}
+	if spec.Supervised && (!spec.Seccomp || !spec.NetworkOff || spec.NetNS) {
+		return errors.New("supervised connects need seccomp and the network off, outside a network namespace")
 	}
 	if spec.ProxyAddr != "" && !(spec.UserNS && spec.NetNS) {
 		return errors.New("a proxy listener is opened by the sandbox in a user namespace with a network namespace only")
@@ -311,17 +323,39 @@ func writesProc(spec Spec) bool {
 	return false
 }
 
-// installFilter installs the socket filter on every thread.
-func installFilter(spec Spec, sysvIPC, all bool) error {
+// installFilter installs the socket filter on every thread (all) or on the
+// calling thread; for a supervised spec it returns the filter's listener.
+func installFilter(spec Spec, sysvIPC, all bool) (*os.File, error) {
 	arch, _ := seccompArchFor(runtime.GOARCH)
-	raw, err := socketFilter(arch, filterRules{networkOff: spec.NetworkOff, inet: spec.NetNS, unixSocketsOff: spec.UnixSocketsOff, sysvIPC: sysvIPC, guardTID: uint32(spec.guardTID)})
+	raw, err := socketFilter(arch, filterRules{networkOff: spec.NetworkOff, inet: spec.NetNS, unixSocketsOff: spec.UnixSocketsOff,
+		sysvIPC: sysvIPC, guardTID: uint32(spec.guardTID), supervised: spec.Supervised})
 	if err != nil {
-		return fmt.Errorf("seccomp: %w", err)
+		return nil, fmt.Errorf("seccomp: %w", err)
 	}
-	return installBPF(raw, all)
+	if !spec.Supervised {
+		return nil, installBPF(raw, all)
+	}
+	fd, err := installBPFListener(raw, all)
+	if err != nil {
+		return nil, err
+	}
+	return os.NewFile(uintptr(fd), "seccomp-listener"), nil
 }
 
 func installBPF(raw []bpf.RawInstruction, all bool) error {
+	_, err := loadBPF(raw, all, false)
+	return err
+}
+
+// installBPFListener installs the filter and returns its listener
+// (SECCOMP_FILTER_FLAG_NEW_LISTENER, close-on-exec). With all, the threads
+// are synchronized with TSYNC_ESRCH (Linux 5.7), the only way TSYNC and a
+// listener go together.
+func installBPFListener(raw []bpf.RawInstruction, all bool) (int, error) {
+	return loadBPF(raw, all, true)
+}
+
+func loadBPF(raw []bpf.RawInstruction, all, listener bool) (int, error) {
 	filter := make([]unix.SockFilter, len(raw))
 	for i, r := range raw {
 		filter[i] = unix.SockFilter{Code: r.Op, Jt: r.Jt, Jf: r.Jf, K: r.K}
@@ -331,15 +365,39 @@ func installBPF(raw []bpf.RawInstruction, all bool) error {
 	if all {
 		flags = unix.SECCOMP_FILTER_FLAG_TSYNC
 	}
-	r, _, errno := unix.Syscall(unix.SYS_SECCOMP, unix.SECCOMP_SET_MODE_FILTER, flags, uintptr(unsafe.Pointer(&prog)))
+	if listener {
+		flags |= unix.SECCOMP_FILTER_FLAG_NEW_LISTENER
+		if all {
+			flags |= unix.SECCOMP_FILTER_FLAG_TSYNC_ESRCH
+		}
+	}
+	load := func(flags uintptr) (uintptr, unix.Errno) {
+		r, _, errno := unix.Syscall(unix.SYS_SECCOMP, unix.SECCOMP_SET_MODE_FILTER, flags, uintptr(unsafe.Pointer(&prog)))
+		return r, errno
+	}
+	var r uintptr
+	var errno unix.Errno
+	if listener {
+		// Where the kernel has it (5.19), a call the supervisor has taken
+		// is not cut short by a signal (Go's runtime sends SIGURG often),
+		// so a connect is not made twice. EINVAL: an older kernel.
+		r, errno = load(flags | unix.SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV)
+	}
+	if !listener || errno == unix.EINVAL {
+		r, errno = load(flags)
+	}
 	runtime.KeepAlive(filter)
-	if errno != 0 {
-		return fmt.Errorf("seccomp(SECCOMP_SET_MODE_FILTER): %w", errno)
+	switch {
+	case errno == unix.ESRCH && listener:
+		return -1, errors.New("seccomp: a thread could not be synchronized")
+	case errno != 0:
+		return -1, fmt.Errorf("seccomp(SECCOMP_SET_MODE_FILTER): %w", errno)
+	case listener:
+		return int(r), nil
+	case r != 0:
+		return -1, fmt.Errorf("seccomp: thread %d could not be synchronized", r)
 	}
-	if r != 0 {
-		return fmt.Errorf("seccomp: thread %d could not be synchronized", r)
-	}
-	return nil
+	return 0, nil
 }
 
 // verify reads back what every restricted thread really has, and fills a.

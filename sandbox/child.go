@@ -38,6 +38,10 @@ type reply struct {
 	// ProxyListener: the reply carries, as SCM_RIGHTS, the listener the
 	// zygote opened at Spec.ProxyAddr.
 	ProxyListener bool `json:"proxy_listener,omitempty"`
+	// ConnectListener: the reply carries, after the proxy's listener if
+	// any, the supervised filter's listener (Spec.Supervised), which the
+	// parent answers (notify_linux.go).
+	ConnectListener bool `json:"connect_listener,omitempty"`
 }
 
 // exitSetupFailed is the child's exit status when it could not set up; the parent

@@ -36,7 +36,17 @@ import (
 //     session's own (Spec.NetNS), inet and inet6 are allowed too: there they
 //     reach only the session's loopback (raw sockets still need CAP_NET_RAW,
 //     which is dropped).
-//  5. Everything else is allowed. socketpair(2) is never filtered: it makes a
+//  5. Where connects are supervised (filterRules.supervised: network =
+//     "allowlist" without a network namespace, see notify_linux.go), inet
+//     and inet6 sockets are allowed as TCP only (SOCK_STREAM with protocol
+//     0 or IPPROTO_TCP: no UDP, so no DNS; no raw, SCTP or MPTCP); every
+//     connect(2) and listen(2) goes to the supervisor
+//     (SECCOMP_RET_USER_NOTIF); sendto, sendmsg and sendmmsg with
+//     MSG_FASTOPEN, which connect a TCP socket to the address they carry,
+//     are refused; and seccomp(2) may not make a listener of its own
+//     (SECCOMP_FILTER_FLAG_NEW_LISTENER): the newest filter gets a
+//     notification first, and its supervisor could let the call through.
+//  6. Everything else is allowed. socketpair(2) is never filtered: it makes a
 //     connected pair that reaches nobody else, and only AF_UNIX supports it.
 //
 // A refused socket fails with EPERM.
@@ -47,6 +57,7 @@ const (
 	seccompRetKillProcess = 0x80000000
 	seccompRetErrno       = 0x00050000
 	seccompRetAllow       = 0x7fff0000
+	seccompRetUserNotif   = 0x7fc00000
 
 	auditArchX8664   = 0xc000003e
 	auditArchAArch64 = 0xc00000b7
@@ -58,6 +69,14 @@ const (
 	afNetlink    = 16
 	netlinkRoute = 0
 
+	sockStreamType = 1 // SOCK_STREAM, the low bits of socket(2)'s type
+	sockTypeMask   = 0xf
+	ipprotoTCP     = 6
+	msgFastOpen    = 0x20000000
+	// seccomp(2)'s SECCOMP_SET_MODE_FILTER and SECCOMP_FILTER_FLAG_NEW_LISTENER.
+	seccompSetModeFilter = 1
+	seccompFlagListener  = 8
+
 	errnoEPERM  = 1
 	errnoENOSYS = 38
 
@@ -65,6 +84,7 @@ const (
 	seccompDataArch = 4
 	seccompDataArg0 = 16 // low 32 bits of args[0] on a little-endian machine
 	seccompDataArg2 = 32 // low 32 bits of args[2]
+	seccompDataArg3 = 40 // low 32 bits of args[3]
 )
 
 // seccompArch is what the filter needs to know of one architecture.
@@ -74,11 +94,15 @@ type seccompArch struct {
 	x32        bool // the x32 ABI shares the arch value; refuse nr with bit 30 set
 	socket     uint32
 	ioUringNrs [3]uint32 // setup, enter, register
+	// The calls a supervised filter looks at (rule 5).
+	connect, listen, sendto, sendmsg, sendmmsg, seccomp uint32
 }
 
 var (
-	archAMD64 = seccompArch{name: "amd64", auditArch: auditArchX8664, x32: true, socket: 41, ioUringNrs: [3]uint32{425, 426, 427}}
-	archARM64 = seccompArch{name: "arm64", auditArch: auditArchAArch64, socket: 198, ioUringNrs: [3]uint32{425, 426, 427}}
+	archAMD64 = seccompArch{name: "amd64", auditArch: auditArchX8664, x32: true, socket: 41, ioUringNrs: [3]uint32{425, 426, 427},
+		connect: 42, listen: 50, sendto: 44, sendmsg: 46, sendmmsg: 307, seccomp: 317}
+	archARM64 = seccompArch{name: "arm64", auditArch: auditArchAArch64, socket: 198, ioUringNrs: [3]uint32{425, 426, 427},
+		connect: 203, listen: 201, sendto: 206, sendmsg: 211, sendmmsg: 269, seccomp: 277}
 )
 
 // seccompArchFor returns the filter's view of goarch, or false where stockade
@@ -100,6 +124,7 @@ type filterRules struct {
 	sysvIPC        bool   // System V IPC allowed: the command has an IPC namespace of its own
 	inet           bool   // with networkOff: AF_INET and AF_INET6 allowed all the same
 	guardTID       uint32 // a thread no signal may be sent to (0: none); see seccomp_kernel.go
+	supervised     bool   // with networkOff: TCP allowed, connect and listen to the supervisor (rule 5)
 }
 
 // prog is a tiny assembler with labels on top of bpf.Instruction, so that the
@@ -183,6 +208,14 @@ func socketFilter(arch seccompArch, r filterRules) ([]bpf.RawInstruction, error)
 	}
 	p.kernelRules(kernelCallsFor(arch), r, "sockets")
 	p.label("sockets")
+	if r.supervised {
+		p.jeq(arch.connect, "notify", "")
+		p.jeq(arch.listen, "notify", "")
+		p.jeq(arch.sendto, "s-flags3", "")
+		p.jeq(arch.sendmmsg, "s-flags3", "")
+		p.jeq(arch.sendmsg, "s-flags2", "")
+		p.jeq(arch.seccomp, "s-seccomp", "")
+	}
 	if r.networkOff || r.unixSocketsOff {
 		p.jeq(arch.socket, "", "allow")
 		p.add(bpf.LoadAbsolute{Off: seccompDataArg0, Size: 4})
@@ -192,14 +225,21 @@ func socketFilter(arch seccompArch, r filterRules) ([]bpf.RawInstruction, error)
 			p.jeq(afUnix, "allow", "")
 		}
 		if r.networkOff {
-			if r.inet {
+			switch {
+			case r.inet:
 				p.jeq(domainInet, "allow", "")
 				p.jeq(domainInet6, "allow", "")
+			case r.supervised:
+				p.jeq(domainInet, "s-tcp", "")
+				p.jeq(domainInet6, "s-tcp", "")
 			}
 			p.jeq(afNetlink, "", "eperm")
 			p.add(bpf.LoadAbsolute{Off: seccompDataArg2, Size: 4})
 			p.jeq(netlinkRoute, "allow", "eperm")
 		}
+	}
+	if r.supervised {
+		p.supervisedRules()
 	}
 	p.label("allow")
 	p.add(bpf.RetConstant{Val: seccompRetAllow})
@@ -214,4 +254,31 @@ func socketFilter(arch seccompArch, r filterRules) ([]bpf.RawInstruction, error)
 		return nil, err
 	}
 	return bpf.Assemble(ins)
+}
+
+// supervisedRules are the targets of rule 5's jumps.
+func (p *prog) supervisedRules() {
+	p.label("s-tcp")
+	p.add(bpf.LoadAbsolute{Off: seccompDataArg1, Size: 4})
+	p.add(bpf.ALUOpConstant{Op: bpf.ALUOpAnd, Val: sockTypeMask})
+	p.jeq(sockStreamType, "", "eperm")
+	p.add(bpf.LoadAbsolute{Off: seccompDataArg2, Size: 4})
+	p.jeq(0, "allow", "")
+	p.jeq(ipprotoTCP, "allow", "eperm")
+	p.label("s-flags3")
+	p.add(bpf.LoadAbsolute{Off: seccompDataArg3, Size: 4})
+	p.jset(msgFastOpen, "eperm")
+	p.ja("allow")
+	p.label("s-flags2")
+	p.add(bpf.LoadAbsolute{Off: seccompDataArg2, Size: 4})
+	p.jset(msgFastOpen, "eperm")
+	p.ja("allow")
+	p.label("s-seccomp")
+	p.add(bpf.LoadAbsolute{Off: seccompDataArg0, Size: 4})
+	p.jeq(seccompSetModeFilter, "", "allow")
+	p.add(bpf.LoadAbsolute{Off: seccompDataArg1, Size: 4})
+	p.jset(seccompFlagListener, "eperm")
+	p.ja("allow")
+	p.label("notify")
+	p.add(bpf.RetConstant{Val: seccompRetUserNotif})
 }

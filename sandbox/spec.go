@@ -62,6 +62,14 @@ type Spec struct {
 	// proxy's listener inside its network namespace and hands it to the
 	// parent with its reply ("": no proxy).
 	ProxyAddr string `json:"proxy_addr,omitempty"`
+	// Supervised, with NetworkOff and without NetNS (network = "allowlist"
+	// where the session has no network namespace of its own): TCP sockets
+	// are allowed, and every connect and listen is decided by stockade's
+	// connect supervisor (notify_linux.go), which connects to ProxyTo only.
+	Supervised bool `json:"supervised,omitempty"`
+	// ProxyTo is the egress proxy's address on the host's loopback that a
+	// supervised command may connect to ("": none).
+	ProxyTo string `json:"proxy_to,omitempty"`
 	// netnsFD is the descriptor of that namespace in this process: childNetNSFD
 	// in the zygote, the file given to Start for stockade run.
 	netnsFD int
@@ -118,8 +126,13 @@ type Applied struct {
 	ProcLimit string `json:"proc_limit,omitempty"`
 	// IPCNamespace: the command has a System V IPC namespace of its own, so
 	// the filter lets it use System V IPC.
-	IPCNamespace bool   `json:"ipc_namespace,omitempty"`
-	Notes        string `json:"notes,omitempty"`
+	IPCNamespace bool `json:"ipc_namespace,omitempty"`
+	// Supervised: the command's connects go to the connect supervisor.
+	Supervised bool   `json:"supervised,omitempty"`
+	Notes      string `json:"notes,omitempty"`
+	// connects is the supervised filter's listener, in the process that
+	// applied it, for the connect supervisor; nil when not supervised.
+	connects *os.File
 }
 
 // GitProtected are the files of the repository in workdir that the user's own

@@ -76,12 +76,29 @@ func Start(spec Spec, cmd *exec.Cmd, netns *os.File) (a Applied, release func(),
 		// may no longer write to /sys/fs/cgroup.
 		moveOutOfProcLimit(s.a.ProcLimit)
 	}
+	// The supervised filter's listener: its connect supervisor runs here,
+	// on the threads the sandbox was not applied to.
+	var connects *ConnectSupervisor
+	if s.a.connects != nil && s.err == nil {
+		if connects, err = SuperviseConnects(s.a.connects, spec); err != nil {
+			s.err = &StartError{"sandbox", fmt.Errorf("connect supervisor: %w", err)}
+			cmd.Process.Kill()
+			cmd.Wait()
+			close(stop)
+		}
+	} else if s.a.connects != nil {
+		s.a.connects.Close()
+	}
+	s.a.connects = nil
 	if s.err != nil {
 		removeProcLimit(s.a.ProcLimit)
 		return s.a, func() {}, s.err
 	}
 	return s.a, sync.OnceFunc(func() {
 		close(stop)
+		if connects != nil {
+			connects.Stop()
+		}
 		removeProcLimit(s.a.ProcLimit)
 	}), nil
 }

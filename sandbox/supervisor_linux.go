@@ -32,6 +32,8 @@ type Supervisor struct {
 	fd      int // our end of the seqpacket socket
 	applied Applied
 	proxy   net.Listener // opened by the zygote at Spec.ProxyAddr; nil: none
+	// connects answers the zygote's supervised filter (Spec.Supervised).
+	connects *ConnectSupervisor
 
 	sendMu  sync.Mutex
 	mu      sync.Mutex
@@ -130,7 +132,7 @@ func StartSupervisor(spec Spec, cfg SupervisorConfig) (*Supervisor, error) {
 		if z.proxy != nil {
 			z.proxy.Close()
 		}
-		z.Close()
+		z.Close() // stops z.connects too
 		return nil, err
 	}
 	z.applied = *r.Applied
@@ -162,7 +164,7 @@ func (z *Supervisor) handshake(spec Spec) (reply, error) {
 	// The child answers within milliseconds; a child that hangs must not hang us.
 	unix.SetsockoptTimeval(z.fd, unix.SOL_SOCKET, unix.SO_RCVTIMEO, &unix.Timeval{Sec: 10})
 	buf := make([]byte, 64<<10)
-	oob := make([]byte, unix.CmsgSpace(4))
+	oob := make([]byte, unix.CmsgSpace(2*4))
 	n, oobn, _, _, err := unix.Recvmsg(z.fd, buf, oob, unix.MSG_CMSG_CLOEXEC)
 	unix.SetsockoptTimeval(z.fd, unix.SOL_SOCKET, unix.SO_RCVTIMEO, &unix.Timeval{})
 	if err != nil || n == 0 {
@@ -173,11 +175,20 @@ func (z *Supervisor) handshake(spec Spec) (reply, error) {
 		closeAll(fds)
 		return r, err
 	}
-	if r.ProxyListener {
-		if len(fds) != 1 {
+	if want := btoi(r.ProxyListener) + btoi(r.ConnectListener); len(fds) != want {
+		closeAll(fds)
+		return r, fmt.Errorf("the sandbox child sent %d descriptors with its reply, want %d", len(fds), want)
+	}
+	if r.ConnectListener {
+		last := fds[len(fds)-1]
+		fds = fds[:len(fds)-1]
+		z.connects, err = SuperviseConnects(os.NewFile(uintptr(last), "seccomp-listener"), spec)
+		if err != nil {
 			closeAll(fds)
-			return r, fmt.Errorf("the sandbox child sent %d descriptors with its reply, want the proxy listener", len(fds))
+			return r, fmt.Errorf("connect supervisor: %w", err)
 		}
+	}
+	if r.ProxyListener {
 		f := os.NewFile(uintptr(fds[0]), "egress-proxy")
 		z.proxy, err = net.FileListener(f)
 		f.Close()
@@ -306,8 +317,18 @@ func (z *Supervisor) Close() {
 			<-z.dead
 		}
 		unix.Close(z.fd)
+		if z.connects != nil {
+			z.connects.Stop()
+		}
 		removeProcLimit(z.applied.ProcLimit)
 	})
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 func (z *Supervisor) afterExit() {

@@ -119,12 +119,26 @@ func zygoteMain() int {
 		z.reply(reply{Error: "prctl(PR_SET_DUMPABLE): " + err.Error(), Stage: "sandbox"})
 		return exitSetupFailed
 	}
+	r := reply{Applied: &applied}
+	var fds []int
 	if proxy >= 0 {
-		b, _ := json.Marshal(reply{Applied: &applied, ProxyListener: true})
-		unix.Sendmsg(z.sock, b, unix.UnixRights(proxy), nil, 0)
-		unix.Close(proxy)
+		r.ProxyListener, fds = true, append(fds, proxy)
+	}
+	if applied.connects != nil {
+		// The supervisor runs in the parent; no command may inherit it.
+		r.ConnectListener, fds = true, append(fds, int(applied.connects.Fd()))
+	}
+	if len(fds) > 0 {
+		b, _ := json.Marshal(r)
+		unix.Sendmsg(z.sock, b, unix.UnixRights(fds...), nil, 0)
+		if proxy >= 0 {
+			unix.Close(proxy)
+		}
+		if applied.connects != nil {
+			applied.connects.Close()
+		}
 	} else {
-		z.reply(reply{Applied: &applied})
+		z.reply(r)
 	}
 
 	sigchld := make(chan os.Signal, 1)

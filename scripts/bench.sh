@@ -44,3 +44,8 @@ echo "  targets: one stream through the proxy >= 1 GB/s; added latency (connect 
 go test -run '^$' -count 1 -benchtime 200x -bench 'BenchmarkNewNetNS' ./sandbox/ | grep -E '^Benchmark' || true
 echo "  the namespace's cost on stockade run -- true: compare 'stockade run -- true' with 'stockade run --network on -- true' in the first table;"
 echo "  an MCP call pays nothing per call: the namespace is made once, when the session's sandbox starts"
+echo "== network: the connect supervisor (allowlist without a network namespace)"
+go test -run '^$' -count 1 -benchtime 20x -bench 'BenchmarkSupervisedConnect' ./sandbox/ | grep -E '^Benchmark' || true
+echo "  what one connect of the command costs: made straight, and made by stockade on its behalf"
+go test -run '^$' -count 1 -benchtime 100x -bench 'BenchmarkStartTrue' ./sandbox/ | grep -E '^Benchmark' || true
+echo "  what the supervisor adds to starting a command (stockade run's Start of /bin/true), network off against supervised"

@@ -44,6 +44,15 @@ func sandboxSentences(spec sandbox.Spec, workdir, mode string, allow []string) s
 		files += ", and " + list(shown) + " are unreadable"
 	}
 	network := strings.TrimSuffix(netproxy.Describe(mode, spec.NetNS, allow), ".")
+	if mode == "allowlist" && spec.Supervised {
+		// No namespace: the connect supervisor lets commands reach the proxy only.
+		hosts := "none yet"
+		if len(allow) > 0 {
+			hosts = strings.Join(allow, ", ")
+		}
+		network = "Network: only these hosts, by name, through stockade's proxy (HTTP_PROXY and HTTPS_PROXY are set; tools that ignore them get no connection): " +
+			hosts + "; nothing else, not even loopback: servers cannot listen on 127.0.0.1"
+	}
 	if spec.UnixSocketsOff {
 		network += "; new unix sockets (docker.sock, ssh-agent) are refused"
 	}

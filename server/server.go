@@ -22,6 +22,7 @@ import (
 	mcpserver "github.com/mark3labs/mcp-go/server"
 	"github.com/stockade/stockade/netproxy"
 	"github.com/stockade/stockade/pipeline"
+	"github.com/stockade/stockade/sandbox"
 	"github.com/stockade/stockade/supervise"
 )
 
@@ -61,6 +62,7 @@ type Server struct {
 type clientSession struct {
 	egress  netproxy.Recorder // what the proxy did for this session's commands
 	grants  netproxy.Grants   // the hosts the policy grants single calls
+	proxy   net.Listener      // the proxy's listener on the host's loopback (connect supervisor); nil: none
 	once    sync.Once
 	exec    *supervise.Session
 	err     error
@@ -130,10 +132,25 @@ func (s *Server) session(ctx context.Context) (*supervise.Session, error) {
 		if p := s.opts.Egress; p != nil {
 			egress = func(ln net.Listener) { p.Serve(ln, &cs.grants, cs.egress.Record) }
 		}
+		// Without a network namespace, a proxy port of the session's own
+		// on the host's loopback, the one address its connect supervisor
+		// lets its commands reach.
+		var spec sandbox.Spec
+		var env []string
+		if cs.proxy, spec, env, cs.err = s.opts.HostProxy(s.opts.Spec, s.opts.Env); cs.err != nil {
+			return
+		}
+		if cs.proxy != nil {
+			cs.grants.Addr = cs.proxy.Addr().String()
+			go egress(cs.proxy)
+		}
 		cs.exec, cs.err = supervise.NewSession(supervise.Config{
-			Workdir: s.opts.Workdir, Spec: s.opts.Spec, Env: s.opts.Env, MaxTasks: s.opts.MaxTasks,
+			Workdir: s.opts.Workdir, Spec: spec, Env: env, MaxTasks: s.opts.MaxTasks,
 			Truncate: s.opts.Truncate, Grace: s.opts.Grace, Egress: egress,
 		})
+		if cs.err != nil && cs.proxy != nil {
+			cs.proxy.Close()
+		}
 		if cs.err == nil {
 			s.log.Info("session started", "session", id, "sandbox", fmt.Sprintf("%+v", cs.exec.Applied()))
 		}
@@ -205,6 +222,9 @@ func (s *Server) closeSession(id string) {
 	if cs != nil && cs.exec != nil {
 		cs.exec.Close()
 		s.log.Info("session closed", "session", id)
+	}
+	if cs != nil && cs.proxy != nil {
+		cs.proxy.Close()
 	}
 }
 

@@ -169,6 +169,13 @@ func printDoctor(w io.Writer, res doctorResult) {
 			sc += " (this process already runs under a seccomp filter)"
 		}
 		fmt.Fprintf(tw, "  seccomp\t%s\n", sc)
+		if h.Seccomp {
+			sv := "yes (network = \"allowlist\" without a network namespace)"
+			if !h.SeccompNotify {
+				sv = strings.TrimSuffix("no: "+h.SeccompNotifyReason, ": ")
+			}
+			fmt.Fprintf(tw, "  connect supervisor\t%s\n", sv)
+		}
 		pids := h.PidsCgroup
 		if pids == "" {
 			pids = strings.TrimSuffix("no: "+h.PidsReason, ": ")

@@ -201,6 +201,19 @@ func cmdRun(args []string, io stdio) int {
 		go serveEgress(ln)
 		serveEgress = nil
 	}
+	// Without a namespace, the proxy on the host's loopback, which the
+	// connect supervisor lets the command reach.
+	ln, spec, env, err := st.HostProxy(st.Spec, st.Env)
+	if err != nil {
+		printError(io.err, err)
+		return finish(pipeline.Fail(err, st.Workdir), exitFailed)
+	}
+	if ln != nil {
+		defer ln.Close()
+		grants.Addr = ln.Addr().String()
+		go st.Egress.Serve(ln, &grants, egress.Record)
+	}
+	st.Spec = spec
 	// Hosts a rule grants this command, with a credential in its
 	// environment alone.
 	grantEnv, granted, revoke := st.Grant(command, &grants)
@@ -208,7 +221,7 @@ func cmdRun(args []string, io stdio) int {
 	start := time.Now()
 
 	st.Spec.PrivateRoot, st.Spec.SessionDir = state.Root, tmpdir
-	env := envlist.Set(st.Env, "TMPDIR", tmpdir)
+	env = envlist.Set(env, "TMPDIR", tmpdir)
 	for _, kv := range grantEnv {
 		name, value, _ := strings.Cut(kv, "=")
 		env = envlist.Set(env, name, value)
