@@ -134,10 +134,16 @@ func withoutUserNS(t *testing.T, id ident, argv ...string) *exec.Cmd {
 // (pkg.test resolves to 127.0.0.1 in the proxy).
 func supervisedRun(t *testing.T, script string) (*runJSON, string) {
 	t.Helper()
+	return supervisedRunPolicy(t, allowAll+"[sandbox]\nnetwork = \"allowlist\"\n[network]\nallow = [\"pkg.test\", \"127.0.0.1\"]\n", script)
+}
+
+// supervisedRunPolicy is supervisedRun under the policy policyText.
+func supervisedRunPolicy(t *testing.T, policyText, script string) (*runJSON, string) {
+	t.Helper()
 	id := plainUser()
 	home := id.dir(t)
 	policy := home + "/policy.toml"
-	must(t, os.WriteFile(policy, []byte(allowAll+"[sandbox]\nnetwork = \"allowlist\"\n[network]\nallow = [\"pkg.test\", \"127.0.0.1\"]\n"), 0o644))
+	must(t, os.WriteFile(policy, []byte(policyText), 0o644))
 	cmd := withoutUserNS(t, id, id.stockade, "run", "--json", "--policy", policy, "--resolve", "pkg.test=127.0.0.1", "-c", script)
 	cmd.Dir = id.dir(t)
 	cmd.Env = append(os.Environ(), "HOME="+home, "TOOL="+tool, "PY="+python)
@@ -371,5 +377,45 @@ echo "direct: $(curl -s -m 5 --noproxy '*' http://127.0.0.1:` + port + `/) exit=
 	s.stop()
 	if log := s.stderr.String(); !strings.Contains(log, "addr=127.0.0.1:"+port+" allowed=false") {
 		t.Errorf("the server log has no line for the refused direct connection:\n%s", log)
+	}
+}
+
+// TestSupervisedGrant: a host a rule grants to one command is reached
+// through the connect supervisor too (the command's credential names the
+// proxy's port on the host's loopback), and not by a call that also runs
+// another command.
+func TestSupervisedGrant(t *testing.T) {
+	requireSupervisor(t)
+	if _, err := exec.LookPath("curl"); err != nil {
+		t.Skip("no curl")
+	}
+	secret := "granted-" + randHex(8)
+	up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { io.WriteString(w, secret) }))
+	defer up.Close()
+	port := strconv.Itoa(up.Listener.Addr().(*net.TCPAddr).Port)
+	policy := allowAll + `[sandbox]
+network = "allowlist"
+[network]
+allow = []
+[[rule]]
+name = "curl-fetch"
+decision = "allow"
+command = ["curl"]
+allow_hosts = ["pkg.test", "127.0.0.1"]
+`
+	fetch := `curl -s -m 10 http://pkg.test:` + port + `/ >&2`
+	j, stderr := supervisedRunPolicy(t, policy, fetch)
+	if !strings.Contains(stderr, secret) {
+		t.Errorf("the granted command did not reach its host (exit %d, notes %q):\n%s", j.ExitCode, j.Notes, stderr)
+	}
+	if !strings.Contains(strings.Join(j.Notes, "\n"), `granted by rule "curl-fetch"`) {
+		t.Errorf("the result does not say what was granted: %q", j.Notes)
+	}
+	j, stderr = supervisedRunPolicy(t, policy, fetch+`; ls > /dev/null`)
+	if strings.Contains(stderr, secret) {
+		t.Errorf("a call that also runs another command reached the granted host:\n%s", stderr)
+	}
+	if !strings.Contains(strings.Join(j.Notes, "\n"), `rule "curl-fetch" grants it to`) {
+		t.Errorf("the refusal does not name the rule that grants the host: %q", j.Notes)
 	}
 }
