@@ -250,7 +250,12 @@ func planNetworkTCP(p *planning) Protection {
 	}
 	tcp.Note = join(tcp.Note, "no loopback of its own ("+p.netnsWhy+"), so loopback is refused too")
 	if p.want.Network == policy.NetworkAllowlist {
+		// Nothing can hold the allowlist: the policy's network cannot be
+		// given, so strict refuses, and best-effort runs with none.
 		tcp.Note = join(tcp.Note, "the allowlist's proxy needs a network namespace or the connect supervisor ("+p.h.SeccompNotifyWhy()+"), so nothing is reachable")
+		if tcp.Status == Enforced {
+			tcp.Status = Partial
+		}
 	}
 	return tcp
 }
@@ -467,7 +472,13 @@ func why(h Host, missing []Protection) string {
 			} else {
 				add(fmt.Sprintf("landlock abi %d: %s", abi, without(hostfacts.ABITruncate)))
 			}
-		case NetworkTCP, NetworkOther, UnixSockets:
+		case NetworkTCP:
+			if h.Seccomp { // only the allowlist is missing
+				add(`network = "allowlist" needs a network namespace or the connect supervisor (` + h.SeccompNotifyWhy() + `); use network = "off", or enforce = "best-effort" to run with nothing reachable`)
+			} else {
+				add(h.SeccompWhy())
+			}
+		case NetworkOther, UnixSockets:
 			add(h.SeccompWhy())
 		case ProcessBound:
 			add(p.Note)

@@ -1,6 +1,7 @@
 package degrade
 
 import (
+	"errors"
 	"strings"
 	"testing"
 
@@ -10,8 +11,8 @@ import (
 // TestPlanNetwork: with CAP_SYS_ADMIN, network off and allowlist give the
 // session a namespace of its own; without it, no namespace, loopback is
 // refused, allowlist goes through the connect supervisor where the host has
-// it and reaches nothing where it has not, and the report says why. Network
-// on never asks for one.
+// it and reaches nothing where it has not (strict refuses to run then;
+// best-effort runs), and the report says why. Network on never asks for one.
 func TestPlanNetwork(t *testing.T) {
 	cases := []struct {
 		host, network string
@@ -31,7 +32,18 @@ func TestPlanNetwork(t *testing.T) {
 		{"no-landlock", "allowlist", false, false, "seccomp", "no connect supervisor"},
 	}
 	for _, c := range cases {
-		spec, rep, err := Plan(hosts[c.host], policy.Sandbox{Network: c.network, Filesystem: "off", DenyRead: []string{}}, "/work", "/tmp/x")
+		unservable := c.network == "allowlist" && !c.netns && !c.supervised
+		want := policy.Sandbox{Network: c.network, Filesystem: "off", DenyRead: []string{}}
+		_, _, err := Plan(hosts[c.host], want, "/work", "/tmp/x")
+		var refusal *Refusal
+		if unservable != errors.As(err, &refusal) {
+			t.Errorf("%s %s: strict: %v", c.host, c.network, err)
+		}
+		if unservable && (refusal == nil || !strings.Contains(refusal.Why, "needs a network namespace or the connect supervisor")) {
+			t.Errorf("%s %s: the refusal does not say why: %v", c.host, c.network, err)
+		}
+		want.Enforce = policy.EnforceBestEffort
+		spec, rep, err := Plan(hosts[c.host], want, "/work", "/tmp/x")
 		if err != nil {
 			t.Fatalf("%s %s: %v", c.host, c.network, err)
 		}
@@ -45,8 +57,8 @@ func TestPlanNetwork(t *testing.T) {
 		if p.By != c.by || !strings.Contains(p.Note, c.note) {
 			t.Errorf("%s %s: network-tcp by %q note %q, want by %q and a note with %q", c.host, c.network, p.By, p.Note, c.by, c.note)
 		}
-		if c.network != "on" && p.Status != Enforced {
-			t.Errorf("%s %s: network-tcp %s", c.host, c.network, p.Status)
+		if wantStatus := map[bool]Status{false: Enforced, true: Partial}[unservable]; c.network != "on" && p.Status != wantStatus {
+			t.Errorf("%s %s: network-tcp %s, want %s", c.host, c.network, p.Status, wantStatus)
 		}
 	}
 }
