@@ -100,6 +100,8 @@ func initHandlers() {
 		"flock":            flockHandler,
 		"script":           scriptHandler,
 		"busybox":          func(c *cmdCtx) { c.wrapped(1, "busybox", nil, c.stdin) },
+		"toybox":           func(c *cmdCtx) { c.wrapped(1, "toybox", nil, c.stdin) },
+		"tmux":             tmuxHandler,
 		"find":             findHandler,
 		"shopt":            shoptHandler,
 	}
@@ -569,6 +571,47 @@ func watchHandler(c *cmdCtx) {
 	}
 	// Without -x, watch joins its operands with spaces and runs sh -c.
 	joinAsCode(c, k, "watch")
+}
+
+// tmuxCode are tmux's commands whose operands are a shell command, which
+// tmux runs with sh -c, and the options each takes with a value.
+var tmuxCode = map[string]optSpec{
+	"new-session": {arg: "cefFnstxy", flags: "AdDEPX"}, "new": {arg: "cefFnstxy", flags: "AdDEPX"},
+	"new-window": {arg: "cefFnt", flags: "abdkPS"}, "neww": {arg: "cefFnt", flags: "abdkPS"},
+	"split-window": {arg: "ceFlt", flags: "bdfhIvPZ"}, "splitw": {arg: "ceFlt", flags: "bdfhIvPZ"},
+	"respawn-pane": {arg: "cet", flags: "k"}, "respawnp": {arg: "cet", flags: "k"},
+	"respawn-window": {arg: "cet", flags: "k"}, "respawnw": {arg: "cet", flags: "k"},
+	"run-shell": {arg: "dt", flags: "bCE"}, "run": {arg: "dt", flags: "bCE"},
+}
+
+// tmuxHandler parses the shell command tmux runs: tmux -c CMD, and the
+// operands of new-session, new-window, split-window, respawn-* and
+// run-shell (tmux new -d -s dev 'npm run dev' runs npm run dev).
+func tmuxHandler(c *cmdCtx) {
+	global := optSpec{arg: "cfLST", flags: "2CDhlNuvV"}
+	k := global.scan(c.argv)
+	if k < 0 {
+		c.unknown(1, "tmux")
+		return
+	}
+	for i := 1; i+1 < k; i++ {
+		if c.argv[i].text == "-c" {
+			c.code(c.argv[i+1], "tmux")
+		}
+	}
+	if k >= len(c.argv) {
+		return
+	}
+	spec, ok := tmuxCode[c.argv[k].text]
+	if !ok {
+		return
+	}
+	j := spec.scan(c.argv[k:])
+	if j < 0 {
+		c.unknown(k, "tmux")
+		return
+	}
+	joinAsCode(c, k+j, "tmux")
 }
 
 // joinAsCode parses argv[k:] joined with spaces as shell code.

@@ -668,7 +668,48 @@ func (ctx *scriptCtx) anyEffect(i int, k effectKind, globs []glob) bool {
 // policy's deny_read list or inside one.
 func (ctx *scriptCtx) readsDenied(i int) bool {
 	for _, e := range ctx.effectsOf(i) {
-		if (e.kind == effRead || e.kind == effExec) && !e.unseen && (under(e.path, ctx.p.denyRead) || holdsAny(e.path, ctx.p.denyRead)) {
+		if (e.kind == effRead || e.kind == effExec) && !e.unseen && !publicKey(e.path) &&
+			(under(e.path, ctx.p.denyRead) || holdsAny(e.path, ctx.p.denyRead) || patternUnder(e.path, ctx.p.denyRead)) {
+			return true
+		}
+	}
+	return false
+}
+
+// publicKey reports whether p names a public key (~/.ssh/id_ed25519.pub),
+// which is meant to be shown: reading one reads no secret. The sandbox
+// still refuses it where the whole store is on deny_read.
+func publicKey(p string) bool {
+	return strings.HasSuffix(p, ".pub") && !strings.ContainsAny(p, "*?[")
+}
+
+// patternUnder reports whether the file-name pattern p (~/.s?h/id_*,
+// ~/.*/credentials) can name a path on or under one of dirs: each of
+// its leading segments matches the directory's segment, as bash matches
+// them (a dot file only by a pattern that starts with a dot).
+func patternUnder(p string, dirs []string) bool {
+	if !strings.ContainsAny(p, "*?[") {
+		return false
+	}
+	ps := strings.Split(p, "/")
+	for _, d := range dirs {
+		ds := strings.Split(d, "/")
+		if len(ps) < len(ds) {
+			continue
+		}
+		ok := true
+		for k, seg := range ds {
+			// without dotglob, a pattern names a dot file only when it starts with a dot
+			// (a bare * aims at nothing in particular: ~/.config/*/x is
+			// not meant for ~/.config/gh)
+			hidden := strings.HasPrefix(seg, ".") && !strings.HasPrefix(ps[k], ".")
+			pat := strings.ReplaceAll(ps[k], "[!", "[^") // bash's negation is path.Match's [^
+			if m, err := path.Match(pat, seg); err != nil || !m || hidden || ps[k] == "*" && ps[k] != seg {
+				ok = false
+				break
+			}
+		}
+		if ok {
 			return true
 		}
 	}
