@@ -196,6 +196,9 @@ var classTests = []struct {
 	{"public-key", "cat ~/.ssh/id_ed25519.pub", Allow},
 	{"public-key", "cat ~/.ssh/*.pub", Deny},
 	{"tmux-code", "tmux new -d -s dev 'npm run dev'", Allow},
+	{"source-stdin", "source /dev/stdin <<< 'id'", Deny},
+	{"source-stdin", "echo id | . /dev/fd/0", Deny},
+	{"source-stdin", "source ./env.sh", Allow},
 	{"tmux-code", "tmux new -d 'rm -rf ~'", Deny},
 	{"tmux-code", "tmux respawn-pane -k -t 1 'cat ~/.netrc'", Deny},
 	// Secrets around file permissions: raw disks, account databases, container env.

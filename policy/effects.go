@@ -460,6 +460,9 @@ func signatureEffects(inv *parse.Invocation, a *argv, b *effectBuilder) {
 	}
 	if sig.execs != none && isInterpreter(a.name) {
 		interpreterEffects(inv, a, ops, b)
+	} else if (a.name == "source" || a.name == ".") && len(ops) > 0 && stdinPath(ops[0].value) {
+		// . /dev/stdin <<< '...' runs its standard input, as bash /dev/stdin does
+		b.push(effect{kind: effExec, path: ops[0].value, unseen: true})
 	} else {
 		apply(effExec, sig.execs)
 	}
@@ -482,7 +485,7 @@ func interpreterEffects(inv *parse.Invocation, a *argv, ops []word, b *effectBui
 		switch {
 		case o.dyn && strings.HasPrefix(o.value, "<("):
 			b.push(effect{kind: effExec, path: o.value, unseen: true})
-		case o.value == "/dev/stdin" || strings.HasPrefix(o.value, "/dev/fd/") || strings.HasPrefix(o.value, "/proc/self/fd/") || o.value == "-":
+		case stdinPath(o.value) || o.value == "-":
 			b.push(effect{kind: effExec, path: o.value, unseen: true})
 		case !o.dyn:
 			b.add(effExec, o.value)
@@ -502,6 +505,13 @@ func interpreterEffects(inv *parse.Invocation, a *argv, ops []word, b *effectBui
 			}
 		}
 	}
+}
+
+// stdinPath reports whether p names the standard input or another open
+// descriptor (/dev/stdin, /dev/fd/N, /proc/self/fd/N): a program read from
+// there is one the analysis does not see.
+func stdinPath(p string) bool {
+	return p == "/dev/stdin" || strings.HasPrefix(p, "/dev/fd/") || strings.HasPrefix(p, "/proc/self/fd/")
 }
 
 // word is one operand, with whether it is dynamic.
