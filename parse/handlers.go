@@ -781,8 +781,38 @@ func findHandler(c *cmdCtx) {
 	}
 }
 
+// shellSetup are tools whose output is meant for eval: they print the
+// variables (and functions) that set them up in the current shell, and
+// eval "$(ssh-agent -s)" is how they are used. Their own invocation, in
+// the $(...), is judged like any other.
+var shellSetup = map[string]bool{"ssh-agent": true, "brew": true, "pyenv": true, "rbenv": true, "nodenv": true, "goenv": true,
+	"jenv": true, "opam": true, "fnm": true, "zoxide": true, "starship": true, "mise": true, "keychain": true, "gpg-agent": true, "dircolors": true}
+
+// setupOutput reports whether w is "$(TOOL ARG...)" with a shellSetup tool
+// and plain static arguments (ssh-agent -s, pyenv init -, opam env).
+func setupOutput(w word) bool {
+	t := strings.TrimSuffix(strings.TrimPrefix(w.text, `"`), `"`)
+	inner, ok := strings.CutPrefix(t, "$(")
+	if !ok || !strings.HasSuffix(inner, ")") {
+		return false
+	}
+	f := strings.Fields(strings.TrimSuffix(inner, ")"))
+	if len(f) == 0 || !shellSetup[f[0]] {
+		return false
+	}
+	for _, a := range f[1:] {
+		if strings.Trim(a, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.=") != "" {
+			return false
+		}
+	}
+	return true
+}
+
 func evalHandler(c *cmdCtx) {
 	if len(c.argv) < 2 {
+		return
+	}
+	if len(c.argv) == 2 && setupOutput(c.argv[1]) {
 		return
 	}
 	texts := make([]string, 0, len(c.argv)-1)

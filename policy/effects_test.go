@@ -241,7 +241,8 @@ var hiddenTests = []struct {
 	{`x=rm; eval "$x -rf ~"`, Deny},
 	{`bash -c "$(echo rm) -rf ~"`, Deny},
 	{`eval "$(echo echo hi)"`, Ask}, // the eval of a substitution is still judged as such
-	{`eval "$(ssh-agent -s)"`, Ask},
+	{`eval "$(ssh-agent -s)"`, Allow}, // a setup tool whose output is meant for eval (see parse.shellSetup)
+	{`eval "$(ssh-agent -s $x)"`, Ask},
 	// A path an argument computes with printf stays unknown: the sandbox
 	// is what refuses it (testdata/script/run_sandbox.txtar relies on it).
 	{`cat "$(printf %s ~/.ssh/id_rsa)"`, Allow},
