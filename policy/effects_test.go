@@ -240,7 +240,7 @@ var hiddenTests = []struct {
 	{`eval "$(printf '%s %s %s' rm -rf /)"`, Deny},
 	{`x=rm; eval "$x -rf ~"`, Deny},
 	{`bash -c "$(echo rm) -rf ~"`, Deny},
-	{`eval "$(echo echo hi)"`, Ask}, // the eval of a substitution is still judged as such
+	{`eval "$(echo echo hi)"`, Ask},   // the eval of a substitution is still judged as such
 	{`eval "$(ssh-agent -s)"`, Allow}, // a setup tool whose output is meant for eval (see parse.shellSetup)
 	{`eval "$(ssh-agent -s $x)"`, Ask},
 	// A path an argument computes with printf stays unknown: the sandbox
