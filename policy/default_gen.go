@@ -2875,6 +2875,28 @@ func defaultGo() *Policy {
 				Examples:    []string{"xattr -cr ~/Downloads/Tool.app", "xattr -c /Applications/X.app"},
 				NotExamples: []string{"xattr -c build/out.txt"},
 			},
+			{
+				Name:     "empties-home-files",
+				Decision: Verdict("deny"),
+				Reason:   "empties or shrinks the user's own files outside the working directory (documents, pictures, mail)",
+				Matcher: Matcher{
+					Command: []string{"truncate", "shred"},
+					NotArgs: []string{"~/.cache/**", "~/.local/state/**", "*.log", "**/*.log"},
+					Writes:  []string{"~/*", "~/**", "/home/**", "/root/**"},
+				},
+				Examples:    []string{"truncate -s0 ~/Pictures/*.jpg", "truncate --size=0 ~/notes.md"},
+				NotExamples: []string{"truncate -s 0 app.log", "truncate -s 0 ~/.cache/app/state.db"},
+			},
+			{
+				Name:     "host-security-off-powershell",
+				Decision: Verdict("deny"),
+				Reason:   "switches off host security from PowerShell: Defender's monitoring, exclusions, the firewall or script signing",
+				Matcher: Matcher{
+					Code: []string{"(?i)(Set-MpPreference\\b.*-Disable\\w+\\s+(\\$true|1)|Add-MpPreference\\b.*-Exclusion|Set-NetFirewallProfile\\b.*-Enabled\\s+(\\$?false|0)|Set-ExecutionPolicy\\s+(Bypass|Unrestricted)\\b.*-Scope\\s+LocalMachine|netsh\\s+advfirewall\\s+set\\s+\\w+\\s+state\\s+off)"},
+				},
+				Examples:    []string{"pwsh -c 'Set-MpPreference -DisableIOAVProtection $true'", "powershell -Command \"Add-MpPreference -ExclusionPath C:\\\\x\"", "pwsh -c 'Set-NetFirewallProfile -All -Enabled False'"},
+				NotExamples: []string{"pwsh -c 'Get-MpComputerStatus'"},
+			},
 		},
 	}
 }
