@@ -133,6 +133,9 @@ var classTests = []struct {
 	{"xargs-input", `d=/; echo "$d" | xargs -t rm -r`, Deny},
 	{"xargs-input", `printf '%s\0' "$(cat list)" | xargs -0 rm -rf`, Ask},
 	{"xargs-input", "printf '%s\n' a.txt b.txt | xargs wc -l", Allow},
+	{"xargs-input", "xargs rm -rf <<< ~", Deny},
+	{"xargs-input", "xargs -r rm -fr <<< '/ /tmp/x'", Deny},
+	{"xargs-input", "xargs wc -l <<< 'go.mod go.sum'", Allow},
 	// Words split by an IFS the script set, and names reached indirectly.
 	{"ifs-indirect", "IFS=:\nc=\"rm:-fr:$HOME/\"\n$c", Deny},
 	{"ifs-indirect", `t='rm -rf ~'; r=t; eval "${!r}"`, Deny},

@@ -548,6 +548,10 @@ var xargsTests = []struct{ setup, producer, opts string }{
 	{`d=/tmp`, `printf '%s\0' "$d/x" "$HOME"`, `--null`},
 	{``, `echo -n one two`, `-n 1`},
 	{`set -- -rf /tmp/q`, `printf '%s\0' "$@"`, `-0 -t`},
+	// A here-string: the producer is the redirection (xargs rm -rf <<< ~).
+	{``, `<<< ~`, ``},
+	{``, `<<< 'a  b c'`, `-r`},
+	{``, `<<< "p q"`, `-n 1`},
 }
 
 func TestXargsAgainstBash(t *testing.T) {
@@ -560,6 +564,9 @@ func TestXargsAgainstBash(t *testing.T) {
 	}
 	for _, tc := range xargsTests {
 		script := tc.setup + "\n" + tc.producer + " | xargs " + tc.opts + " printf '%s\\0' MARK"
+		if strings.HasPrefix(tc.producer, "<<<") {
+			script = tc.setup + "\nxargs " + tc.opts + " printf '%s\\0' MARK " + tc.producer
+		}
 		cmd := exec.Command(bash, "--norc", "--noprofile", "-c", script)
 		cmd.Env = []string{"HOME=/home/u", "LC_ALL=C.UTF-8", "PATH=/usr/bin:/bin"}
 		out, err := cmd.Output()
