@@ -134,6 +134,8 @@ var classTests = []struct {
 	{"xargs-input", `printf '%s\0' "$(cat list)" | xargs -0 rm -rf`, Ask},
 	{"xargs-input", "printf '%s\n' a.txt b.txt | xargs wc -l", Allow},
 	{"xargs-input", "xargs rm -rf <<< ~", Deny},
+	{"brace-items", "{rm,-rf,$HOME}", Deny},
+	{"brace-items", "{ls,-la,$HOME}", Allow},
 	{"xargs-input", "xargs -r rm -fr <<< '/ /tmp/x'", Deny},
 	{"xargs-input", "xargs wc -l <<< 'go.mod go.sum'", Allow},
 	// Words split by an IFS the script set, and names reached indirectly.
