@@ -82,6 +82,46 @@ func TestWordsAgainstBash(t *testing.T) {
 	}
 }
 
+// braceItems are words whose brace expansion makes dynamic items; each
+// item keeps its own source text, which bash expands as it expands the
+// item ({rm,-rf,$HOME} is rm -rf $HOME).
+var braceItems = []string{`{rm,-rf,$HOME}`, `{a,"$HOME"/x,'b c'$HOME}`, `x{$HOME,y}z`, `{~,$HOME}/.ssh`}
+
+func TestBraceItemsAgainstBash(t *testing.T) {
+	bash, err := exec.LookPath("bash")
+	if err != nil {
+		t.Skip("bash not found")
+	}
+	run := func(words string) string {
+		cmd := exec.Command(bash, "--norc", "--noprofile", "-c", "set -- "+words+"\nprintf '%s\\0' \"$@\"")
+		cmd.Env = []string{"HOME=/home/u", "LC_ALL=C.UTF-8"}
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("bash on %q: %v", words, err)
+		}
+		return string(out)
+	}
+	for _, src := range braceItems {
+		s, err := Parse("echo " + src)
+		if err != nil {
+			t.Fatalf("Parse(%q): %v", src, err)
+		}
+		inv := s.Invocations[len(s.Invocations)-1]
+		var items []string
+		for i, a := range inv.Args {
+			if anyTrue(inv.DynamicArgs) && inv.DynamicArgs[i] {
+				items = append(items, a) // source text: bash expands it
+			} else {
+				a = strings.Replace(a, "~", "/home/u", 1) // a tilde stays text; bash expands it
+				items = append(items, "'"+strings.ReplaceAll(a, "'", `'\''`)+"'")
+			}
+		}
+		if got, want := run(strings.Join(items, " ")), run(src); got != want {
+			t.Errorf("items of %q: %q expand to %q; bash expands the word to %q", src, items, got, want)
+		}
+	}
+}
+
 // dynamicWords are command words that cannot be known without running
 // something or looking at the file system.
 var dynamicWords = []string{
@@ -102,7 +142,7 @@ func TestDynamicCommandWords(t *testing.T) {
 		if !inv.Dynamic {
 			t.Errorf("Parse(%q): command word not dynamic: %s", w, summary(inv))
 		}
-		if w2 := strings.SplitN(w, " ", 2)[0]; !strings.Contains(inv.Name, w2[:1]) {
+		if w2 := strings.TrimPrefix(strings.SplitN(w, " ", 2)[0], "{"); !strings.Contains(inv.Name, w2[:1]) {
 			t.Errorf("Parse(%q): Name %q is not the source text", w, inv.Name)
 		}
 	}

@@ -100,6 +100,8 @@ func initHandlers() {
 		"flock":            flockHandler,
 		"script":           scriptHandler,
 		"busybox":          func(c *cmdCtx) { c.wrapped(1, "busybox", nil, c.stdin) },
+		"toybox":           func(c *cmdCtx) { c.wrapped(1, "toybox", nil, c.stdin) },
+		"tmux":             tmuxHandler,
 		"find":             findHandler,
 		"shopt":            shoptHandler,
 	}
@@ -571,6 +573,47 @@ func watchHandler(c *cmdCtx) {
 	joinAsCode(c, k, "watch")
 }
 
+// tmuxCode are tmux's commands whose operands are a shell command, which
+// tmux runs with sh -c, and the options each takes with a value.
+var tmuxCode = map[string]optSpec{
+	"new-session": {arg: "cefFnstxy", flags: "AdDEPX"}, "new": {arg: "cefFnstxy", flags: "AdDEPX"},
+	"new-window": {arg: "cefFnt", flags: "abdkPS"}, "neww": {arg: "cefFnt", flags: "abdkPS"},
+	"split-window": {arg: "ceFlt", flags: "bdfhIvPZ"}, "splitw": {arg: "ceFlt", flags: "bdfhIvPZ"},
+	"respawn-pane": {arg: "cet", flags: "k"}, "respawnp": {arg: "cet", flags: "k"},
+	"respawn-window": {arg: "cet", flags: "k"}, "respawnw": {arg: "cet", flags: "k"},
+	"run-shell": {arg: "dt", flags: "bCE"}, "run": {arg: "dt", flags: "bCE"},
+}
+
+// tmuxHandler parses the shell command tmux runs: tmux -c CMD, and the
+// operands of new-session, new-window, split-window, respawn-* and
+// run-shell (tmux new -d -s dev 'npm run dev' runs npm run dev).
+func tmuxHandler(c *cmdCtx) {
+	global := optSpec{arg: "cfLST", flags: "2CDhlNuvV"}
+	k := global.scan(c.argv)
+	if k < 0 {
+		c.unknown(1, "tmux")
+		return
+	}
+	for i := 1; i+1 < k; i++ {
+		if c.argv[i].text == "-c" {
+			c.code(c.argv[i+1], "tmux")
+		}
+	}
+	if k >= len(c.argv) {
+		return
+	}
+	spec, ok := tmuxCode[c.argv[k].text]
+	if !ok {
+		return
+	}
+	j := spec.scan(c.argv[k:])
+	if j < 0 {
+		c.unknown(k, "tmux")
+		return
+	}
+	joinAsCode(c, k+j, "tmux")
+}
+
 // joinAsCode parses argv[k:] joined with spaces as shell code.
 func joinAsCode(c *cmdCtx, k int, via string) {
 	if k >= len(c.argv) {
@@ -738,8 +781,38 @@ func findHandler(c *cmdCtx) {
 	}
 }
 
+// shellSetup are tools whose output is meant for eval: they print the
+// variables (and functions) that set them up in the current shell, and
+// eval "$(ssh-agent -s)" is how they are used. Their own invocation, in
+// the $(...), is judged like any other.
+var shellSetup = map[string]bool{"ssh-agent": true, "brew": true, "pyenv": true, "rbenv": true, "nodenv": true, "goenv": true,
+	"jenv": true, "opam": true, "fnm": true, "zoxide": true, "starship": true, "mise": true, "keychain": true, "gpg-agent": true, "dircolors": true}
+
+// setupOutput reports whether w is "$(TOOL ARG...)" with a shellSetup tool
+// and plain static arguments (ssh-agent -s, pyenv init -, opam env).
+func setupOutput(w word) bool {
+	t := strings.TrimSuffix(strings.TrimPrefix(w.text, `"`), `"`)
+	inner, ok := strings.CutPrefix(t, "$(")
+	if !ok || !strings.HasSuffix(inner, ")") {
+		return false
+	}
+	f := strings.Fields(strings.TrimSuffix(inner, ")"))
+	if len(f) == 0 || !shellSetup[f[0]] {
+		return false
+	}
+	for _, a := range f[1:] {
+		if strings.Trim(a, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.=") != "" {
+			return false
+		}
+	}
+	return true
+}
+
 func evalHandler(c *cmdCtx) {
 	if len(c.argv) < 2 {
+		return
+	}
+	if len(c.argv) == 2 && setupOutput(c.argv[1]) {
 		return
 	}
 	texts := make([]string, 0, len(c.argv)-1)

@@ -126,7 +126,7 @@ var parseTests = []struct {
 	{"brace-empty-redirect", "{,} >0", []string{" {> 0}"}},
 	// A dynamic word whose first brace element is empty: its text is the
 	// whole word (found by FuzzParse; once an internal error).
-	{"brace-empty-first-dynamic", "{,$0}; echo {,$x} > {,a,b}", []string{"!{,$0}", "echo ?{,$x} {> ?{,a,b}}"}},
+	{"brace-empty-first-dynamic", "{,$0}; echo {,$x} > {,a,b}", []string{"!$0", "echo ?$x {> ?{,a,b}}"}},
 	{"brace-not", "echo {a} {a,b \\{x,y} '{p,q}'", []string{"echo {a} {a,b {x,y} {p,q}"}},
 	{"tilde", "cd ~; ls ~/x \"~\"", []string{"cd ~", "ls ~/x ~"}},
 	{"glob-command", "/bin/r? x", []string{"!/bin/r? x"}},

@@ -556,7 +556,7 @@ func (a *analyzer) pushBraces(fv frame, w *syntax.Word, src string, p Pos) int {
 			}
 			return n
 		}
-		x, keep := a.resolveWord(f, w2, src, p)
+		x, keep := a.resolveWord(f, w2, braceItemSource(f, w2, src), p)
 		if a.err != nil {
 			return n
 		}
@@ -566,6 +566,27 @@ func (a *analyzer) pushBraces(fv frame, w *syntax.Word, src string, p Pos) int {
 		}
 	}
 	return n
+}
+
+// braceItemSource returns the source text of w2, one of the words brace
+// expansion makes of a word whose source is src: the text of its literal
+// parts and the source of the others ({rm,-rf,$HOME} makes rm, -rf and
+// $HOME), so that a dynamic item keeps its own text, not the whole word's.
+// src when a part has no source to take.
+func braceItemSource(f *frame, w2 *syntax.Word, src string) string {
+	var b strings.Builder
+	for _, part := range w2.Parts {
+		if l, ok := part.(*syntax.Lit); ok {
+			b.WriteString(l.Value)
+			continue
+		}
+		t := f.source(part)
+		if t == "" {
+			return src
+		}
+		b.WriteString(t)
+	}
+	return b.String()
 }
 
 // resolveWord resolves w2, which is a word or one of the words brace

@@ -223,6 +223,10 @@ type glob struct {
 	pat    string // normalised when isPath
 	isPath bool
 	meta   bool // has *, ?, [ or \
+	// contains: for a pattern **TEXT** with no other pattern characters,
+	// TEXT, which a string matches by containing it (a quick test that
+	// rules looking at every command use, such as "**|**").
+	contains string
 }
 
 func compileGlobs(pats []string, key string, problem func(key, msg string)) []glob {
@@ -244,6 +248,11 @@ func compileGlobs(pats []string, key string, problem func(key, msg string)) []gl
 			g.pat = normPath(p, "")
 		}
 		g.meta = strings.ContainsAny(g.pat, "*?[\\")
+		if mid, ok := strings.CutPrefix(g.pat, "**"); ok && !g.isPath && len(mid) > 2 {
+			if mid, ok = strings.CutSuffix(mid, "**"); ok && !strings.ContainsAny(mid, "*?[\\") {
+				g.contains = mid
+			}
+		}
 		out = append(out, g)
 	}
 	return out
@@ -294,6 +303,12 @@ func anyGlobNormed(globs []glob, s, norm string) bool {
 		}
 		if !g.meta {
 			if g.pat == t {
+				return true
+			}
+			continue
+		}
+		if g.contains != "" {
+			if strings.Contains(t, g.contains) {
 				return true
 			}
 			continue

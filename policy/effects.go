@@ -460,6 +460,9 @@ func signatureEffects(inv *parse.Invocation, a *argv, b *effectBuilder) {
 	}
 	if sig.execs != none && isInterpreter(a.name) {
 		interpreterEffects(inv, a, ops, b)
+	} else if (a.name == "source" || a.name == ".") && len(ops) > 0 && stdinPath(ops[0].value) {
+		// . /dev/stdin <<< '...' runs its standard input, as bash /dev/stdin does
+		b.push(effect{kind: effExec, path: ops[0].value, unseen: true})
 	} else {
 		apply(effExec, sig.execs)
 	}
@@ -482,7 +485,7 @@ func interpreterEffects(inv *parse.Invocation, a *argv, ops []word, b *effectBui
 		switch {
 		case o.dyn && strings.HasPrefix(o.value, "<("):
 			b.push(effect{kind: effExec, path: o.value, unseen: true})
-		case o.value == "/dev/stdin" || strings.HasPrefix(o.value, "/dev/fd/") || strings.HasPrefix(o.value, "/proc/self/fd/") || o.value == "-":
+		case stdinPath(o.value) || o.value == "-":
 			b.push(effect{kind: effExec, path: o.value, unseen: true})
 		case !o.dyn:
 			b.add(effExec, o.value)
@@ -502,6 +505,13 @@ func interpreterEffects(inv *parse.Invocation, a *argv, ops []word, b *effectBui
 			}
 		}
 	}
+}
+
+// stdinPath reports whether p names the standard input or another open
+// descriptor (/dev/stdin, /dev/fd/N, /proc/self/fd/N): a program read from
+// there is one the analysis does not see.
+func stdinPath(p string) bool {
+	return p == "/dev/stdin" || strings.HasPrefix(p, "/dev/fd/") || strings.HasPrefix(p, "/proc/self/fd/")
 }
 
 // word is one operand, with whether it is dynamic.
@@ -668,7 +678,48 @@ func (ctx *scriptCtx) anyEffect(i int, k effectKind, globs []glob) bool {
 // policy's deny_read list or inside one.
 func (ctx *scriptCtx) readsDenied(i int) bool {
 	for _, e := range ctx.effectsOf(i) {
-		if (e.kind == effRead || e.kind == effExec) && !e.unseen && (under(e.path, ctx.p.denyRead) || holdsAny(e.path, ctx.p.denyRead)) {
+		if (e.kind == effRead || e.kind == effExec) && !e.unseen && !publicKey(e.path) &&
+			(under(e.path, ctx.p.denyRead) || holdsAny(e.path, ctx.p.denyRead) || patternUnder(e.path, ctx.p.denyRead)) {
+			return true
+		}
+	}
+	return false
+}
+
+// publicKey reports whether p names a public key (~/.ssh/id_ed25519.pub),
+// which is meant to be shown: reading one reads no secret. The sandbox
+// still refuses it where the whole store is on deny_read.
+func publicKey(p string) bool {
+	return strings.HasSuffix(p, ".pub") && !strings.ContainsAny(p, "*?[")
+}
+
+// patternUnder reports whether the file-name pattern p (~/.s?h/id_*,
+// ~/.*/credentials) can name a path on or under one of dirs: each of
+// its leading segments matches the directory's segment, as bash matches
+// them (a dot file only by a pattern that starts with a dot).
+func patternUnder(p string, dirs []string) bool {
+	if !strings.ContainsAny(p, "*?[") {
+		return false
+	}
+	ps := strings.Split(p, "/")
+	for _, d := range dirs {
+		ds := strings.Split(d, "/")
+		if len(ps) < len(ds) {
+			continue
+		}
+		ok := true
+		for k, seg := range ds {
+			// without dotglob, a pattern names a dot file only when it starts with a dot
+			// (a bare * aims at nothing in particular: ~/.config/*/x is
+			// not meant for ~/.config/gh)
+			hidden := strings.HasPrefix(seg, ".") && !strings.HasPrefix(ps[k], ".")
+			pat := strings.ReplaceAll(ps[k], "[!", "[^") // bash's negation is path.Match's [^
+			if m, err := path.Match(pat, seg); err != nil || !m || hidden || ps[k] == "*" && ps[k] != seg {
+				ok = false
+				break
+			}
+		}
+		if ok {
 			return true
 		}
 	}

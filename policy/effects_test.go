@@ -240,8 +240,9 @@ var hiddenTests = []struct {
 	{`eval "$(printf '%s %s %s' rm -rf /)"`, Deny},
 	{`x=rm; eval "$x -rf ~"`, Deny},
 	{`bash -c "$(echo rm) -rf ~"`, Deny},
-	{`eval "$(echo echo hi)"`, Ask}, // the eval of a substitution is still judged as such
-	{`eval "$(ssh-agent -s)"`, Ask},
+	{`eval "$(echo echo hi)"`, Ask},   // the eval of a substitution is still judged as such
+	{`eval "$(ssh-agent -s)"`, Allow}, // a setup tool whose output is meant for eval (see parse.shellSetup)
+	{`eval "$(ssh-agent -s $x)"`, Ask},
 	// A path an argument computes with printf stays unknown: the sandbox
 	// is what refuses it (testdata/script/run_sandbox.txtar relies on it).
 	{`cat "$(printf %s ~/.ssh/id_rsa)"`, Allow},
@@ -547,6 +548,10 @@ var xargsTests = []struct{ setup, producer, opts string }{
 	{`d=/tmp`, `printf '%s\0' "$d/x" "$HOME"`, `--null`},
 	{``, `echo -n one two`, `-n 1`},
 	{`set -- -rf /tmp/q`, `printf '%s\0' "$@"`, `-0 -t`},
+	// A here-string: the producer is the redirection (xargs rm -rf <<< ~).
+	{``, `<<< ~`, ``},
+	{``, `<<< 'a  b c'`, `-r`},
+	{``, `<<< "p q"`, `-n 1`},
 }
 
 func TestXargsAgainstBash(t *testing.T) {
@@ -559,6 +564,9 @@ func TestXargsAgainstBash(t *testing.T) {
 	}
 	for _, tc := range xargsTests {
 		script := tc.setup + "\n" + tc.producer + " | xargs " + tc.opts + " printf '%s\\0' MARK"
+		if strings.HasPrefix(tc.producer, "<<<") {
+			script = tc.setup + "\nxargs " + tc.opts + " printf '%s\\0' MARK " + tc.producer
+		}
 		cmd := exec.Command(bash, "--norc", "--noprofile", "-c", script)
 		cmd.Env = []string{"HOME=/home/u", "LC_ALL=C.UTF-8", "PATH=/usr/bin:/bin"}
 		out, err := cmd.Output()

@@ -139,17 +139,28 @@ func anyXargs(invs []parse.Invocation) bool {
 
 // xargsInput returns invocation i, run by xargs, with the arguments xargs
 // gives it appended, when xargs reads them from echo or printf with words
-// that resolve (printf '%s\0' "$HOME" | xargs -0 rm -rf is rm -rf ~).
+// that resolve (printf '%s\0' "$HOME" | xargs -0 rm -rf is rm -rf ~), or
+// from a static here-string (xargs rm -rf <<< ~).
 // xargs options other than -0, -r, -t and -n/-P leave it unresolved.
 func (x *expander) xargsInput(invs []parse.Invocation, i int) (parse.Invocation, bool) {
 	inv := &invs[i]
-	if v := inv.Via; len(v) == 0 || v[len(v)-1] != "xargs" || inv.Dynamic || i < 2 {
+	if v := inv.Via; len(v) == 0 || v[len(v)-1] != "xargs" || inv.Dynamic || i < 1 {
 		return parse.Invocation{}, false
 	}
-	xa, pr := &invs[i-1], &invs[i-2]
-	if xa.Name != "xargs" || xa.Dynamic || !xa.PipedInto || pr.PipedInto || pr.Dynamic || len(pr.Redirects) > 0 ||
-		(pr.Name != "echo" && pr.Name != "printf") || len(xa.Args) < 1+len(inv.Args) {
+	xa := &invs[i-1]
+	if xa.Name != "xargs" || xa.Dynamic || len(xa.Args) < 1+len(inv.Args) {
 		return parse.Invocation{}, false
+	}
+	here, isHere := hereStringInput(xa)
+	if !isHere && (i < 2 || !xa.PipedInto) {
+		return parse.Invocation{}, false
+	}
+	var pr *parse.Invocation
+	if !isHere {
+		pr = &invs[i-2]
+		if pr.PipedInto || pr.Dynamic || len(pr.Redirects) > 0 || (pr.Name != "echo" && pr.Name != "printf") {
+			return parse.Invocation{}, false
+		}
 	}
 	null := false
 	opts := xa.Args[:len(xa.Args)-1-len(inv.Args)]
@@ -167,20 +178,25 @@ func (x *expander) xargsInput(invs []parse.Invocation, i int) (parse.Invocation,
 			return parse.Invocation{}, false
 		}
 	}
-	args := pr.Args
-	if pr.DynamicArgs != nil {
-		c := x.resolve(pr)
-		if len(c) != 1 {
-			return parse.Invocation{}, false
-		}
-		args = c[0].Args
-	}
 	var out string
-	var ok bool
-	if pr.Name == "echo" {
-		out, ok = echoOutput(args)
-	} else {
-		out, ok = printfOutput(args)
+	ok := true
+	switch {
+	case isHere:
+		out = here
+	case pr.Name == "echo" || pr.Name == "printf":
+		args := pr.Args
+		if pr.DynamicArgs != nil {
+			c := x.resolve(pr)
+			if len(c) != 1 {
+				return parse.Invocation{}, false
+			}
+			args = c[0].Args
+		}
+		if pr.Name == "echo" {
+			out, ok = echoOutput(args)
+		} else {
+			out, ok = printfOutput(args)
+		}
 	}
 	if !ok {
 		return parse.Invocation{}, false
@@ -201,6 +217,23 @@ func (x *expander) xargsInput(invs []parse.Invocation, i int) (parse.Invocation,
 	c.Args = append(append([]string(nil), inv.Args...), items...)
 	c.DynamicArgs = nil
 	return c, true
+}
+
+// hereStringInput returns what a static here-string gives xargs on its
+// standard input (the word and a newline: xargs rm -rf <<< ~), and whether
+// it has one and nothing else redirects its input.
+func hereStringInput(xa *parse.Invocation) (string, bool) {
+	in, found := "", false
+	for _, r := range xa.Redirects {
+		if r.FD != "" && r.FD != "0" || strings.HasPrefix(r.Op, ">") || r.Op == "&>" || r.Op == "&>>" {
+			continue
+		}
+		if r.Op != "<<<" || r.Dynamic || found {
+			return "", false
+		}
+		in, found = r.Target+"\n", true
+	}
+	return in, found
 }
 
 // expander holds what the script sets: variables, arrays, positional

@@ -166,3 +166,48 @@ func TestRedirectTargetAgainstBash(t *testing.T) {
 		}
 	}
 }
+
+// TestPatternUnderAgainstBash checks patternUnder against real bash: in a
+// home with stores on deny_read and other directories, every pattern bash
+// expands to a file in a store is said to reach one (patternUnder says
+// "can name", so it may also say so of a pattern whose file is missing),
+// and the patterns aimed elsewhere are not.
+func TestPatternUnderAgainstBash(t *testing.T) {
+	bash, err := exec.LookPath("bash")
+	if err != nil {
+		t.Skip("bash not found")
+	}
+	home := t.TempDir()
+	for _, p := range []string{".ssh/id_rsa", ".ssh/hosts.yml", ".aws/credentials", ".config/gh/hosts.yml", ".config/nvim/init.lua", "notes/todo.txt", ".cache/x/credentials"} {
+		full := filepath.Join(home, p)
+		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(full, nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	stores := []string{"~/.ssh", "~/.aws", "~/.config/gh"}
+	elsewhere := map[string]bool{"~/*/todo.txt": true, "~/n*/*": true, "~/.c*/nvim/*": true, "~/.[!sa]*/init.lua": true}
+	for _, pat := range []string{"~/.s?h/id_*", "~/.[a-z]ws/*", "~/.*/credentials", "~/.*/hosts.yml", "~/.config/g?/*", "~/.[!a]*/id_rsa", "~/*/todo.txt", "~/n*/*", "~/.c*/nvim/*", "~/.[!sa]*/init.lua"} {
+		cmd := exec.Command(bash, "--norc", "--noprofile", "-c", `shopt -s nullglob; printf '%s\0' `+strings.Replace(pat, "~", `"$HOME"`, 1))
+		cmd.Env = []string{"HOME=" + home, "LC_ALL=C"}
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("bash on %q: %v", pat, err)
+		}
+		inStore := false
+		for _, f := range strings.Split(string(bytes.TrimSuffix(out, []byte{0})), "\x00") {
+			if f == "" {
+				continue
+			}
+			if under("~"+strings.TrimPrefix(f, home), stores) {
+				inStore = true
+			}
+		}
+		got := patternUnder(pat, stores)
+		if inStore && !got || elsewhere[pat] && (got || inStore) || !elsewhere[pat] && !inStore {
+			t.Errorf("patternUnder(%q) = %v; bash expands it to %q (in a store: %v)", pat, got, out, inStore)
+		}
+	}
+}
