@@ -18,7 +18,8 @@ import (
 )
 
 // zygote is the state of the zygote loop. Everything runs on the main goroutine,
-// locked to its thread, except the forks of commands (see forkThread).
+// locked to its thread, except the sandbox's setup and what reaches the
+// commands themselves, their forks and signals (see forkThread).
 type zygote struct {
 	sock    int
 	running map[uint64]int // id -> pid (= pgid) of running commands
