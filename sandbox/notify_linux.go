@@ -192,18 +192,11 @@ func (s *ConnectSupervisor) decide(n seccompNotif) (val int64, errno unix.Errno,
 				return 0, unix.EACCES, false // not ours to read: a non-dumpable command
 			}
 		}
-		if !s.valid(n.id) {
-			return 0, unix.ESRCH, false
-		}
-		sock, err := s.takeFD(n, fd)
-		if err != nil {
-			return 0, errnoOf(err), false
+		sock, domain, errno := s.socketOf(n, fd)
+		if errno != 0 {
+			return 0, errno, false
 		}
 		defer unix.Close(sock)
-		domain, err := unix.GetsockoptInt(sock, unix.SOL_SOCKET, unix.SO_DOMAIN)
-		if err != nil {
-			return 0, errnoOf(err), false
-		}
 		if domain != unix.AF_INET && domain != unix.AF_INET6 {
 			if s.mayPass {
 				return 0, 0, true
@@ -235,24 +228,34 @@ func (s *ConnectSupervisor) decide(n seccompNotif) (val int64, errno unix.Errno,
 		}
 		return 0, e, false
 	case arch.listen:
-		if !s.valid(n.id) {
-			return 0, unix.ESRCH, false
-		}
-		sock, err := s.takeFD(n, fd)
-		if err != nil {
-			return 0, errnoOf(err), false
+		sock, domain, errno := s.socketOf(n, fd)
+		if errno != 0 {
+			return 0, errno, false
 		}
 		defer unix.Close(sock)
-		domain, err := unix.GetsockoptInt(sock, unix.SOL_SOCKET, unix.SO_DOMAIN)
-		if err != nil {
-			return 0, errnoOf(err), false
-		}
 		if domain == unix.AF_INET || domain == unix.AF_INET6 {
 			return 0, unix.EACCES, false
 		}
 		return 0, errnoOf(unix.Listen(sock, int(int32(n.args[1])))), false
 	}
 	return 0, unix.ENOSYS, false
+}
+
+// socketOf takes the socket the call names from the caller, once the
+// notification is known to be still valid, and says its domain.
+func (s *ConnectSupervisor) socketOf(n seccompNotif, fd int) (sock, domain int, errno unix.Errno) {
+	if !s.valid(n.id) {
+		return -1, 0, unix.ESRCH
+	}
+	sock, err := s.takeFD(n, fd)
+	if err != nil {
+		return -1, 0, errnoOf(err)
+	}
+	if domain, err = unix.GetsockoptInt(sock, unix.SOL_SOCKET, unix.SO_DOMAIN); err != nil {
+		unix.Close(sock)
+		return -1, 0, errnoOf(err)
+	}
+	return sock, domain, 0
 }
 
 // connectedToProxy reports whether sock is connected to the proxy.

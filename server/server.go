@@ -164,12 +164,16 @@ func (s *Server) session(ctx context.Context) (*supervise.Session, error) {
 	return cs.exec, nil
 }
 
+// started is the session behind ctx, nil before its first call.
+func (s *Server) started(ctx context.Context) *clientSession {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.sessions[sessionID(ctx)]
+}
+
 // egressSince is what the proxy did for the session behind ctx since t.
 func (s *Server) egressSince(ctx context.Context, t time.Time) []netproxy.Event {
-	id := sessionID(ctx)
-	s.mu.Lock()
-	cs := s.sessions[id]
-	s.mu.Unlock()
+	cs := s.started(ctx)
 	if cs == nil {
 		return nil
 	}
@@ -179,10 +183,7 @@ func (s *Server) egressSince(ctx context.Context, t time.Time) []netproxy.Event 
 // grants are the per-call grants of the session behind ctx; nil before it
 // started.
 func (s *Server) grants(ctx context.Context) *netproxy.Grants {
-	id := sessionID(ctx)
-	s.mu.Lock()
-	cs := s.sessions[id]
-	s.mu.Unlock()
+	cs := s.started(ctx)
 	if cs == nil {
 		return nil
 	}
@@ -191,10 +192,7 @@ func (s *Server) grants(ctx context.Context) *netproxy.Grants {
 
 // currentCwd is the cwd of the session behind ctx, or the workdir before its first call.
 func (s *Server) currentCwd(ctx context.Context) string {
-	id := sessionID(ctx)
-	s.mu.Lock()
-	cs := s.sessions[id]
-	s.mu.Unlock()
+	cs := s.started(ctx)
 	if cs != nil && cs.exec != nil {
 		return cs.exec.Cwd()
 	}
