@@ -5,7 +5,6 @@ import (
 	"net"
 	"net/http"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -14,7 +13,6 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-	"github.com/stockade/stockade/hostfacts"
 )
 
 // TestGrantedCall is a host granted to one command, as an agent meets it in
@@ -23,14 +21,7 @@ import (
 // the credential the granted call held is dead once the call has ended, and
 // the next call has the session's proxy URL again.
 func TestGrantedCall(t *testing.T) {
-	if !hostfacts.Detect().CanNetNS() {
-		t.Skip("no network namespace for a session on this host (needs root with CAP_SYS_ADMIN)")
-	}
-	for _, tool := range []string{"curl", "python3"} {
-		if _, err := exec.LookPath(tool); err != nil {
-			t.Skip("no " + tool)
-		}
-	}
+	requireSessionNetwork(t)
 	ln, err := net.Listen("tcp4", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -121,14 +112,7 @@ allow_hosts = ["pkg.test", "127.0.0.1"]
 // The upstream holds the granted call's request until that other fetch has
 // arrived, so the order is certain.
 func TestGrantWhileItRuns(t *testing.T) {
-	if !hostfacts.Detect().CanNetNS() {
-		t.Skip("no network namespace for a session on this host (needs root with CAP_SYS_ADMIN)")
-	}
-	for _, tool := range []string{"curl", "python3"} {
-		if _, err := exec.LookPath(tool); err != nil {
-			t.Skip("no " + tool)
-		}
-	}
+	requireSessionNetwork(t)
 	ln, err := net.Listen("tcp4", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)

@@ -20,14 +20,7 @@ import (
 // name goes through stockade's proxy, an unlisted one is refused with a note
 // saying what would allow it, and the host's own loopback stays out of reach.
 func TestNetworkSession(t *testing.T) {
-	if !hostfacts.Detect().CanNetNS() {
-		t.Skip("no network namespace for a session on this host (needs root with CAP_SYS_ADMIN)")
-	}
-	for _, tool := range []string{"curl", "python3"} {
-		if _, err := exec.LookPath(tool); err != nil {
-			t.Skip("no " + tool)
-		}
-	}
+	requireSessionNetwork(t)
 	// An upstream on the host's loopback, which the proxy reaches as pkg.test.
 	ln, err := net.Listen("tcp4", "127.0.0.1:0")
 	if err != nil {
@@ -109,6 +102,20 @@ func TestNetworkDescription(t *testing.T) {
 	for _, tl := range tools.Tools {
 		if tl.Name == "bash" && !strings.Contains(tl.Description, want) {
 			t.Errorf("the bash tool's description lacks %q:\n%s", want, tl.Description)
+		}
+	}
+}
+
+// requireSessionNetwork skips the test unless a session gets a network
+// namespace here and curl and python3 are installed.
+func requireSessionNetwork(t *testing.T) {
+	t.Helper()
+	if !hostfacts.Detect().CanNetNS() {
+		t.Skip("no network namespace for a session on this host (needs root with CAP_SYS_ADMIN)")
+	}
+	for _, tool := range []string{"curl", "python3"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			t.Skip("no " + tool)
 		}
 	}
 }
