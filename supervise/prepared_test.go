@@ -5,7 +5,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 )
@@ -182,7 +181,9 @@ func TestPreparedShellOnlyWhenItFits(t *testing.T) {
 	s.mu.Lock()
 	ps := s.prep
 	s.mu.Unlock()
-	syscall.Kill(ps.cmd.Pid, syscall.SIGKILL)
+	if p, err := os.FindProcess(ps.cmd.Pid); err == nil {
+		p.Kill()
+	}
 	<-ps.cmd.Exited
 	if got := freshRun(t, s, "echo ok"); got.Stdout.Text != "ok\n" {
 		t.Errorf("after the prepared shell was killed: %q %q", got.Stdout.Text, got.Stderr.Text)
