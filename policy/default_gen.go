@@ -1618,12 +1618,12 @@ func defaultGo() *Policy {
 			{
 				Name:     "program-unseen",
 				Decision: Verdict("deny"),
-				Reason:   "a shell or interpreter runs a program this analysis cannot read (from a redirection, /dev/stdin, a process substitution, a computed here-string), or an option names a program to run",
+				Reason:   "a shell or interpreter runs a program this analysis cannot read (from a redirection, /dev/stdin, a process substitution, a computed here-string, the pipe of a coproc), or an option names a program to run",
 				Matcher: Matcher{
 					ProgramUnseen: boolPtr(true),
 				},
-				Examples:    []string{"python3 < /tmp/x.py", "bash < x.sh", "bash /dev/stdin < x", "sh <(cat x)", "bash <<< \"$(cat x)\"", "man -P 'sh -c id' ls", "scp -S /tmp/x a host:b", "zip -T -TT 'sh -c id' x.zip a", "tar cf /dev/null x --checkpoint=1 --checkpoint-action=exec=sh", "tar cf /dev/null x --checkpoint=1 --checkp=exec='sh -c id'", "/???/?m -rf ~/x", "/bin/r[m] -rf ~/x", "socat - EXEC:'sh -i'", "make --eval='x:; @/tmp/.x' x"},
-				NotExamples: []string{"bash ./ci.sh", "python3 -c 'print(1)'", "bash <<'EOF'\nmake test\nEOF", "[ -f go.mod ] && go build ./...", "make -C build test"},
+				Examples:    []string{"python3 < /tmp/x.py", "bash < x.sh", "bash /dev/stdin < x", "sh <(cat x)", "bash <<< \"$(cat x)\"", "man -P 'sh -c id' ls", "scp -S /tmp/x a host:b", "zip -T -TT 'sh -c id' x.zip a", "tar cf /dev/null x --checkpoint=1 --checkpoint-action=exec=sh", "tar cf /dev/null x --checkpoint=1 --checkp=exec='sh -c id'", "/???/?m -rf ~/x", "/bin/r[m] -rf ~/x", "socat - EXEC:'sh -i'", "make --eval='x:; @/tmp/.x' x", "coproc sh; echo 'rm -rf ~' >&\"${COPROC[1]}\"", "coproc P { python3; }"},
+				NotExamples: []string{"bash ./ci.sh", "python3 -c 'print(1)'", "bash <<'EOF'\nmake test\nEOF", "[ -f go.mod ] && go build ./...", "make -C build test", "coproc BC { bc -l; }; echo '2^10' >&\"${BC[1]}\"", "coproc bash ./worker.sh"},
 			},
 			{
 				Name:     "runs-from-temp-or-lookalike",

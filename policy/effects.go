@@ -492,6 +492,11 @@ func interpreterEffects(inv *parse.Invocation, a *argv, ops []word, b *effectBui
 		}
 		return
 	}
+	if len(inv.Via) > 0 && inv.Via[len(inv.Via)-1] == "coproc" && !inv.PipedInto && !hasStdinRedirect(inv) {
+		// coproc sh: its program is what the script writes to the pipe
+		b.push(effect{kind: effExec, path: "coproc", unseen: true})
+		return
+	}
 	for _, r := range inv.Redirects {
 		if r.FD != "" && r.FD != "0" {
 			continue
@@ -505,6 +510,16 @@ func interpreterEffects(inv *parse.Invocation, a *argv, ops []word, b *effectBui
 			}
 		}
 	}
+}
+
+// hasStdinRedirect reports whether inv's standard input is redirected.
+func hasStdinRedirect(inv *parse.Invocation) bool {
+	for _, r := range inv.Redirects {
+		if (r.FD == "" || r.FD == "0") && strings.HasPrefix(r.Op, "<") {
+			return true
+		}
+	}
+	return false
 }
 
 // stdinPath reports whether p names the standard input or another open
