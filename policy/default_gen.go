@@ -3110,6 +3110,17 @@ func defaultGo() *Policy {
 				Examples:    []string{"stripe trigger payment_intent.succeeded --api-key sk_live_FAKE", "curl https://api.stripe.example/v1/charges -u sk_live_FAKE:"},
 				NotExamples: []string{"stripe trigger payment_intent.succeeded", "stripe listen --forward-to localhost:3000/webhook"},
 			},
+			{
+				Name:     "cluster-privileged-pod",
+				Decision: Verdict("deny"),
+				Reason:   "starts a pod that is privileged or shares the node's processes, network or files: from it, the node is reachable",
+				Matcher: Matcher{
+					Command:   []string{"kubectl", "oc"},
+					ArgsRegex: []string{"(?i)\"(privileged|hostPID|hostNetwork|hostIPC)\"\\s*:\\s*true", "\"hostPath\"\\s*:", "^--privileged(=true)?$"},
+				},
+				Examples:    []string{"kubectl run x --image=alpine --overrides='{\"spec\":{\"hostPID\":true,\"containers\":[{\"name\":\"x\",\"image\":\"alpine\",\"securityContext\":{\"privileged\":true}}]}}' -it"},
+				NotExamples: []string{"kubectl run tmp --image=busybox -it --rm -- sh", "kubectl get pods -o json"},
+			},
 		},
 	}
 }
