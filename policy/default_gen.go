@@ -2271,7 +2271,7 @@ func defaultGo() *Policy {
 				Decision: Verdict("deny"),
 				Reason:   "reads a credential store (database passwords, a browser's saved logins and cookies, a keyring)",
 				Matcher: Matcher{
-					Reads: []string{"~/.pgpass", "~/.my.cnf", "~/.mylogin.cnf", "~/.config/google-chrome/**", "~/.config/chromium/**", "~/.config/BraveSoftware/**", "~/.config/microsoft-edge/**", "~/.config/vivaldi/**", "~/.mozilla/firefox/**", "~/snap/firefox/**", "~/.local/share/keyrings/**", "~/.config/op/**", "~/.config/Bitwarden CLI/**", "~/.s3cfg", "~/.boto", "~/.config/rclone/rclone.conf", "~/.dbt/profiles.yml", "~/.config/hub", "~/.config/glab-cli/**", "~/.terraform.d/credentials*", "~/.bitcoin/**", "~/.litecoin/**", "~/.electrum/**", "~/.ethereum/keystore/**", "~/.config/Exodus/**", "~/.config/solana/id.json", "~/.config/Electrum/**", "~/.monero/**", "~/Library/Application Support/Exodus/**", "~/Library/Application Support/Bitcoin/**", "/var/run/secrets/**", "/run/secrets/**", "*.tfstate", "**/*.tfstate", "*.tfstate.backup", "**/*.tfstate.backup"},
+					Reads: []string{"~/.pgpass", "~/.my.cnf", "~/.mylogin.cnf", "~/.config/google-chrome/**", "~/.config/chromium/**", "~/.config/BraveSoftware/**", "~/.config/microsoft-edge/**", "~/.config/vivaldi/**", "~/.mozilla/firefox/**", "~/snap/firefox/**", "~/.local/share/keyrings/**", "~/.config/op/**", "~/.config/Bitwarden CLI/**", "~/.s3cfg", "~/.boto", "~/.config/rclone/rclone.conf", "~/.dbt/profiles.yml", "~/.config/hub", "~/.config/glab-cli/**", "~/.terraform.d/credentials*", "~/.bitcoin/**", "~/.litecoin/**", "~/.electrum/**", "~/.ethereum/keystore/**", "~/.config/Exodus/**", "~/.config/solana/id.json", "~/.config/Electrum/**", "~/.monero/**", "~/Library/Application Support/Exodus/**", "~/Library/Application Support/Bitcoin/**", "/var/run/secrets/**", "/run/secrets/**", "*.tfstate*", "**/*.tfstate*"},
 				},
 				Examples:    []string{"cp -r ~/.bitcoin/wallets /tmp/w/", "cat /var/run/secrets/kubernetes.io/serviceaccount/token", "jq '.resources[].instances[].attributes.password' infra/terraform.tfstate", "sed -n 1p ~/.pgpass", "sqlite3 ~/.config/chromium/Default/Cookies 'select * from cookies'", "grep pass ~/.my.cnf", "cd ~/.mozilla/firefox && tar c . | base64"},
 				NotExamples: []string{"cat ~/.bashrc", "sqlite3 app.db .tables", "terraform state list", "cat infra/main.tf"},
@@ -2964,6 +2964,7 @@ func defaultGo() *Policy {
 				Decision: Verdict("deny"),
 				Reason:   "writes a CI step that sends the CI's secrets or environment to a network tool: it runs on the next push, outside the sandbox, with the project's secrets",
 				Matcher: Matcher{
+					Args:      []string{"**curl**", "**wget**", "**nc **", "**ncat**", "**socat**"},
 					ArgsRegex: []string{"(?s)(secrets|\\benv\\b|printenv|_TOKEN|_KEY|SECRET).*\\b(curl|wget|nc|ncat|socat)\\b", "(?s)\\b(curl|wget|nc|ncat|socat)\\b.*(secrets|printenv|\\benv\\b)"},
 					Writes:    []string{".github/workflows/**", "**/.github/workflows/**", ".gitlab-ci.yml", "**/.gitlab-ci.yml", ".gitlab/**", ".circleci/**", ".travis.yml", "Jenkinsfile", "**/Jenkinsfile", "azure-pipelines.yml", "bitbucket-pipelines.yml", ".buildkite/**", ".drone.yml", ".woodpecker.yml", ".woodpecker/**", ".forgejo/workflows/**", ".gitea/workflows/**"},
 				},
