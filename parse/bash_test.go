@@ -2,7 +2,10 @@ package parse
 
 import (
 	"bytes"
+	"os"
 	"os/exec"
+	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -144,6 +147,87 @@ func TestDynamicCommandWords(t *testing.T) {
 		}
 		if w2 := strings.TrimPrefix(strings.SplitN(w, " ", 2)[0], "{"); !strings.Contains(inv.Name, w2[:1]) {
 			t.Errorf("Parse(%q): Name %q is not the source text", w, inv.Name)
+		}
+	}
+}
+
+// coprocTests are coproc clauses whose commands Parse lists; each is checked
+// against the commands real bash runs for them, with stub programs that log
+// their arguments.
+var coprocTests = []string{
+	`coproc BC { bc -l; }; echo '2^10' >&"${BC[1]}"; read -r ans <&"${BC[0]}"; echo "$ans"`,
+	`coproc rm -rf x`,
+	`coproc rm`,
+	`coproc NAME rm a`,
+	`coproc N ( rm b )`,
+	`coproc >/dev/null rm c`,
+	`coproc { rm g; }`,
+	`coproc rm h; cat`,
+	`coproc N { rm j; } | cat`,
+	`coproc N { rm k; } >/dev/null`,
+	`coproc N while false; do :; done; rm l`,
+	`coproc N { rm m; } && rm n`,
+	`coproc rm o 3>/dev/null`,
+	`coproc rm p && cat`,
+}
+
+// coprocRefused are coproc clauses the parser reads differently from bash
+// (it runs 2, h, N, X=1; bash runs rm), which Parse refuses.
+var coprocRefused = []string{
+	`coproc 2>/dev/null rm d`,
+	`coproc rm h | cat`,
+	`coproc N rm i | cat`,
+	`coproc X=1 rm x`,
+	`coproc N-1 { rm q; }`,
+}
+
+func TestCoprocAgainstBash(t *testing.T) {
+	bash, err := exec.LookPath("bash")
+	if err != nil {
+		t.Skip("bash not found")
+	}
+	dir := t.TempDir()
+	log := filepath.Join(dir, "log")
+	stubs := []string{"rm", "bc", "cat", "NAME", "N"}
+	for _, name := range stubs {
+		script := "#!/bin/sh\nprintf '%s\\n' \"" + name + " $*\" >> " + log + "\n"
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(script), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, src := range coprocTests {
+		s, err := Parse(src)
+		if err != nil {
+			t.Errorf("Parse(%q): %v", src, err)
+			continue
+		}
+		var got []string
+		for _, inv := range s.Invocations {
+			if slices.Contains(stubs, inv.Name) {
+				got = append(got, strings.Join(append([]string{inv.Name}, inv.Args...), " "))
+			}
+		}
+		os.Remove(log)
+		cmd := exec.Command(bash, "--norc", "--noprofile", "-c", src+"\nwait")
+		cmd.Env = []string{"PATH=" + dir, "LC_ALL=C.UTF-8"}
+		cmd.Run() // a stub's failure, or bash's, shows in the log
+		out, _ := os.ReadFile(log)
+		want := strings.Split(strings.TrimSpace(string(out)), "\n")
+		if len(out) == 0 {
+			want = nil
+		}
+		for i := range want {
+			want[i] = strings.TrimSuffix(want[i], " ")
+		}
+		slices.Sort(got)
+		slices.Sort(want)
+		if !slices.Equal(got, want) {
+			t.Errorf("commands of %q:\n Parse: %q\n  bash: %q", src, got, want)
+		}
+	}
+	for _, src := range coprocRefused {
+		if _, err := Parse(src); err == nil || !strings.Contains(err.Error(), "coproc") {
+			t.Errorf("Parse(%q): %v, want a coproc error", src, err)
 		}
 	}
 }

@@ -42,7 +42,8 @@
 // Parse returns an [*Error] rather than an analysis that bash could read
 // differently: invalid UTF-8, NUL, CR and other control characters, Unicode
 // spaces, zero-width and bidirectional characters (see checkText); extended
-// globs @(...) !(...) etc., whose meaning depends on `shopt extglob`; coproc;
+// globs @(...) !(...) etc., whose meaning depends on `shopt extglob`; coproc
+// clauses the parser reads differently from bash (see analyzer.coproc);
 // mksh/bash-5.3 ${ cmd;} substitutions; alias definitions (bash may expand
 // them); $'...' escapes whose value depends on the locale or that produce NUL;
 // brace expansions of more than 16Ki words (counted before expanding);

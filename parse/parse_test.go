@@ -331,7 +331,7 @@ var errorTests = []struct {
 	{"extglob", "rm !(keep)", Pos{1, 4}, "extended glob"},
 	{"extglob-command", "@(rm) x", Pos{1, 1}, "extended glob"},
 	{"extglob-nested", "echo $(ls +(a))", Pos{1, 11}, "extended glob"},
-	{"coproc", "coproc cat", Pos{1, 1}, "coproc"},
+	{"coproc-assignment", "coproc X=1 rm x", Pos{1, 8}, "coproc"},
 	{"alias", "alias ls='rm -rf ~'", Pos{1, 7}, "alias"},
 	{"alias-wrapped", "builtin alias x=y", Pos{1, 15}, "alias"},
 	{"shopt-aliases", "shopt -s expand_aliases", Pos{1, 10}, "expand_aliases"},

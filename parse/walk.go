@@ -212,7 +212,7 @@ func (a *analyzer) compound(f *frame, cmd syntax.Command, redirs []Redirect) {
 			a.stmt(&g, c.Stmt)
 		}
 	case *syntax.CoprocClause:
-		a.fail(f, c.Pos(), "coproc is not supported: bash's reading of its name and command is ambiguous")
+		a.coproc(f, c)
 	case *syntax.TestDecl:
 		a.fail(f, c.Pos(), "bats @test is not bash")
 	default:
@@ -225,6 +225,65 @@ func (a *analyzer) compound(f *frame, cmd syntax.Command, redirs []Redirect) {
 			}
 		}
 	}
+}
+
+// coproc walks `coproc [NAME] COMMAND`: bash runs COMMAND in the
+// background with its standard input and output piped to the script, and
+// NAME only names the array of the pipe's descriptors. Its invocations are
+// via "coproc". Bash takes a first
+// word as NAME only before a compound command ({ ...; }, ( ... ), while ...).
+// The parser reads that, and a plain simple command, as bash does (checked
+// against bash in TestCoprocAgainstBash); what it reads differently is
+// refused: a NAME that is not a plain name, a first word followed by a
+// pipe (coproc rm x | cat), a descriptor number taken for a word
+// (coproc 2>/dev/null rm x) and an assignment first (coproc X=1 cmd), which
+// bash gives to the command.
+func (a *analyzer) coproc(f *frame, c *syntax.CoprocClause) {
+	if c.Stmt == nil || c.Stmt.Cmd == nil {
+		a.fail(f, c.Pos(), "coproc without a command")
+		return
+	}
+	first := c.Stmt
+	for {
+		b, ok := first.Cmd.(*syntax.BinaryCmd)
+		if !ok {
+			break
+		}
+		first = b.X
+	}
+	call, simple := first.Cmd.(*syntax.CallExpr)
+	switch {
+	case c.Name != nil && !syntax.ValidName(c.Name.Lit()):
+		a.fail(f, c.Name.Pos(), "coproc name is not a plain name")
+		return
+	case c.Name != nil && simple, c.Name == nil && simple && first != c.Stmt:
+		a.fail(f, c.Pos(), "coproc of a pipeline or list of simple commands: bash and the parser read its first word differently")
+		return
+	case simple && len(call.Args) > 0 && len(call.Assigns) == 0 && looksLikeAssignment(f.source(call.Args[0])):
+		a.fail(f, call.Args[0].Pos(), "coproc followed by an assignment: bash gives it to the command, the parser would run it")
+		return
+	case simple && len(call.Args) > 0:
+		for _, r := range first.Redirs {
+			if r.OpPos == call.Args[0].End() {
+				a.fail(f, call.Args[0].Pos(), "coproc followed by a redirection of a numbered descriptor: the parser would run the number")
+				return
+			}
+		}
+	}
+	g := *f
+	g.background = true
+	g.via = appendVia(f.via, "coproc")
+	a.stmt(&g, c.Stmt)
+}
+
+// looksLikeAssignment reports whether a word as written starts like a shell
+// assignment (NAME=, NAME+=, NAME[...]=).
+func looksLikeAssignment(w string) bool {
+	i := 0
+	for i < len(w) && (w[i] == '_' || 'a' <= w[i] && w[i] <= 'z' || 'A' <= w[i] && w[i] <= 'Z' || i > 0 && '0' <= w[i] && w[i] <= '9') {
+		i++
+	}
+	return i > 0 && i < len(w) && (w[i] == '=' || w[i] == '+' || w[i] == '[')
 }
 
 // stdinText is what a here-document or here-string feeds to a command.

@@ -19,6 +19,9 @@ type argv struct {
 	positionals []string
 	subcommand  string // first positional
 	dynamicArg  bool   // some argument is known only at run time
+	// dynamicOutside: some argument is known only at run time and is not a
+	// file-name pattern relative to the workdir (workdirPattern).
+	dynamicOutside bool
 	// norms[i] is normPath of the i-th of words and values, for path
 	// patterns; computed on first use.
 	norms []string
@@ -51,6 +54,29 @@ func commandName(word string) string {
 	return word
 }
 
+// workdirPattern reports whether a word known only at run time is a plain
+// file-name pattern that names paths inside the workdir: relative, with no
+// expansion but *, ? and [...] (letters, digits and ._-+@%,:/ besides: no
+// $, `, quotes, backslashes, braces, ~ or <(...)),
+// no .. and no part starting with a dot and a pattern character, which
+// bash may let match . or .. (.* is ., .. and the dot files).
+func workdirPattern(w string) bool {
+	if w == "" || w[0] == '/' || w[0] == '-' {
+		return false
+	}
+	for _, c := range []byte(w) {
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || strings.IndexByte("._-+@%,:/*?[]!^", c) >= 0) {
+			return false
+		}
+	}
+	for part := range strings.SplitSeq(w, "/") {
+		if part == ".." || (strings.HasPrefix(part, ".") && len(part) > 1 && strings.ContainsAny(part[1:2], "*?[")) {
+			return false
+		}
+	}
+	return true
+}
+
 // init reads the arguments of inv into a.
 func (a *argv) init(inv *parse.Invocation) {
 	a.words = inv.Args
@@ -62,6 +88,9 @@ func (a *argv) init(inv *parse.Invocation) {
 	for i, d := range inv.DynamicArgs {
 		if d {
 			a.dynamicArg = true
+			if !workdirPattern(inv.Args[i]) {
+				a.dynamicOutside = true
+			}
 			// "$HOME/x" is matched as $HOME/x, so that path patterns see it.
 			if unq := strings.ReplaceAll(inv.Args[i], `"`, ""); unq != inv.Args[i] {
 				a.values = append(a.values, unq)

@@ -54,7 +54,8 @@
 // subcommand, flags (short, combined, long, abbreviated, single-dash words),
 // args and last_arg (globs; path patterns understand ~, $HOME, the home
 // directory and ../), args_regex, writes and reads (redirection targets),
-// code (inline interpreter code), env, dynamic and dynamic_args, piped_into,
+// code (inline interpreter code), env, dynamic, dynamic_args and
+// dynamic_args_outside, piped_into,
 // background, endless_loop, recursive, via, upstream (an earlier pipeline
 // stage), inside (the command a substitution is handed to) and after (an
 // earlier command of the script). A command pattern with a / matches a file

@@ -98,6 +98,11 @@ func (ctx *scriptCtx) computeEffects() {
 			if isVim(a.name) {
 				vimEffects(inv, &b)
 			}
+			if a.name == "git" && a.subcommand == "clean" && b.cwd != "" && gitCleanForced(a) {
+				// git clean -f after a cd deletes the untracked files there
+				// (cd ~ && git init && git clean -fdx empties the home).
+				b.add(effDelete, ".")
+			}
 		}
 		effs := b.all[start:len(b.all):len(b.all)]
 		if len(effs) > 0 {
@@ -492,6 +497,11 @@ func interpreterEffects(inv *parse.Invocation, a *argv, ops []word, b *effectBui
 		}
 		return
 	}
+	if len(inv.Via) > 0 && inv.Via[len(inv.Via)-1] == "coproc" && !inv.PipedInto && !hasStdinRedirect(inv) {
+		// coproc sh: its program is what the script writes to the pipe
+		b.push(effect{kind: effExec, path: "coproc", unseen: true})
+		return
+	}
 	for _, r := range inv.Redirects {
 		if r.FD != "" && r.FD != "0" {
 			continue
@@ -505,6 +515,22 @@ func interpreterEffects(inv *parse.Invocation, a *argv, ops []word, b *effectBui
 			}
 		}
 	}
+}
+
+// gitCleanForced reports whether git clean is told to delete (-f, --force)
+// rather than to list (-n, --dry-run).
+func gitCleanForced(a *argv) bool {
+	return (a.hasShort('f') || containsLong(a.longs, "force")) && !a.hasShort('n') && !containsLong(a.longs, "dry-run")
+}
+
+// hasStdinRedirect reports whether inv's standard input is redirected.
+func hasStdinRedirect(inv *parse.Invocation) bool {
+	for _, r := range inv.Redirects {
+		if (r.FD == "" || r.FD == "0") && strings.HasPrefix(r.Op, "<") {
+			return true
+		}
+	}
+	return false
 }
 
 // stdinPath reports whether p names the standard input or another open

@@ -52,6 +52,8 @@ var effectTests = []struct {
 	// deletes
 	{"delete", "rm -f ~/.ssh/known_hosts", effDelete, "~/.ssh/known_hosts"},
 	{"delete", "cd /etc; rm -f passwd", effDelete, "/etc/passwd"},
+	{"delete", "cd ~ && git init -q . && git clean -fdx", effDelete, "~"},
+	{"delete", "cd /srv/app; git clean --force -d", effDelete, "/srv/app"},
 	{"delete", "mv ~/.ssh/id_rsa /tmp/", effDelete, "~/.ssh/id_rsa"},
 	{"delete", "shred -u key.pem", effDelete, "key.pem"},
 	// executes: command words with a path, script operands, source

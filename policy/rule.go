@@ -115,6 +115,8 @@ func init() {
 			func(ctx *scriptCtx, i int, a *argv, m *Matcher) bool { return ctx.insideMatches(i, m) }),
 		boolKey("dynamic_args", func(m *Matcher) *bool { return m.DynamicArgs },
 			func(ctx *scriptCtx, i int, a *argv) bool { return a.dynamicArg }),
+		boolKey("dynamic_args_outside", func(m *Matcher) *bool { return m.DynamicArgsOutside },
+			func(ctx *scriptCtx, i int, a *argv) bool { return a.dynamicOutside }),
 		boolKey("background", func(m *Matcher) *bool { return m.Background },
 			func(ctx *scriptCtx, i int, a *argv) bool { return ctx.invs[i].Background }),
 		boolKey("endless_loop", func(m *Matcher) *bool { return m.EndlessLoop },

@@ -133,6 +133,10 @@ type Matcher struct {
 	PipedInto *bool `toml:"piped_into" json:"piped_into,omitempty"`
 	// DynamicArgs: some argument is known only at run time ($x, $(...)).
 	DynamicArgs *bool `toml:"dynamic_args" json:"dynamic_args,omitempty"`
+	// DynamicArgsOutside: some argument is known only at run time and may
+	// name a path outside the workdir: a file-name pattern relative to it
+	// (build/*, *.egg-info) names only paths inside, so it does not count.
+	DynamicArgsOutside *bool `toml:"dynamic_args_outside" json:"dynamic_args_outside,omitempty"`
 	// Background: the command runs asynchronously (cmd &).
 	Background *bool `toml:"background" json:"background,omitempty"`
 	// EndlessLoop: the invocation is in the body of a loop that never ends
