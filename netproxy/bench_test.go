@@ -3,6 +3,7 @@ package netproxy
 import (
 	"fmt"
 	"io"
+	"log/slog"
 	"net"
 	"slices"
 	"testing"
@@ -49,6 +50,9 @@ func source(b *testing.B, size int64) string {
 // BenchmarkThroughput: one stream of 256 MiB through a CONNECT tunnel.
 func BenchmarkThroughput(b *testing.B) {
 	const size = 256 << 20
+	// The proxy's line per connection would land among the results.
+	defer slog.SetDefault(slog.Default())
+	slog.SetDefault(slog.New(slog.DiscardHandler))
 	up := source(b, size)
 	w := newWorld(&testing.T{}, "pkg.test", "127.0.0.1")
 	_, p, _ := net.SplitHostPort(up)
