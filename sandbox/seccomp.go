@@ -151,6 +151,14 @@ func (p *prog) jeq(val uint32, ifTrue, ifFalse string) {
 	p.add(bpf.JumpIf{Cond: bpf.JumpEqual, Val: val})
 }
 
+// refuseBits refuses the call (EPERM) when the argument at off has any bit
+// of mask set, and allows it otherwise.
+func (p *prog) refuseBits(off, mask uint32) {
+	p.add(bpf.LoadAbsolute{Off: off, Size: 4})
+	p.jset(mask, "eperm")
+	p.ja("allow")
+}
+
 // jset jumps to ifTrue when A & val != 0.
 func (p *prog) jset(val uint32, ifTrue string) {
 	p.fixups = append(p.fixups, fixup{at: len(p.ins), true: ifTrue})
@@ -266,19 +274,13 @@ func (p *prog) supervisedRules() {
 	p.jeq(0, "allow", "")
 	p.jeq(ipprotoTCP, "allow", "eperm")
 	p.label("s-flags3")
-	p.add(bpf.LoadAbsolute{Off: seccompDataArg3, Size: 4})
-	p.jset(msgFastOpen, "eperm")
-	p.ja("allow")
+	p.refuseBits(seccompDataArg3, msgFastOpen)
 	p.label("s-flags2")
-	p.add(bpf.LoadAbsolute{Off: seccompDataArg2, Size: 4})
-	p.jset(msgFastOpen, "eperm")
-	p.ja("allow")
+	p.refuseBits(seccompDataArg2, msgFastOpen)
 	p.label("s-seccomp")
 	p.add(bpf.LoadAbsolute{Off: seccompDataArg0, Size: 4})
 	p.jeq(seccompSetModeFilter, "", "allow")
-	p.add(bpf.LoadAbsolute{Off: seccompDataArg1, Size: 4})
-	p.jset(seccompFlagListener, "eperm")
-	p.ja("allow")
+	p.refuseBits(seccompDataArg1, seccompFlagListener)
 	p.label("notify")
 	p.add(bpf.RetConstant{Val: seccompRetUserNotif})
 }
