@@ -264,15 +264,7 @@ func netVars(t *testing.T) map[string]string {
 			continue
 		}
 		t.Cleanup(func() { l.Close() })
-		go func() {
-			for {
-				c, err := l.Accept()
-				if err != nil {
-					return
-				}
-				c.Close()
-			}
-		}()
+		go closeEach(l)
 		v[network] = l.Addr().String()
 	}
 	u, err := net.ListenPacket("udp4", "127.0.0.1:0")

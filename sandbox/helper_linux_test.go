@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net"
 	"os"
 	"os/exec"
 	"regexp"
@@ -234,4 +235,16 @@ func procLimitOf(out string) string {
 		}
 	}
 	return ""
+}
+
+// closeEach accepts every connection ln gets and closes it at once, until ln
+// is closed.
+func closeEach(ln net.Listener) {
+	for {
+		c, err := ln.Accept()
+		if err != nil {
+			return
+		}
+		c.Close()
+	}
 }

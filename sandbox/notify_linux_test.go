@@ -277,15 +277,7 @@ func TestConnectSupervisorUnix(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer ln.Close()
-	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			c.Close()
-		}
-	}()
+	go closeEach(ln)
 	for _, c := range []struct {
 		abi  int
 		want string
@@ -347,15 +339,7 @@ func BenchmarkSupervisedConnect(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer ln.Close()
-	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			c.Close()
-		}
-	}()
+	go closeEach(ln)
 	addr := ln.Addr().String()
 	for _, mode := range []string{"direct", "supervised"} {
 		b.Run(mode, func(b *testing.B) {
