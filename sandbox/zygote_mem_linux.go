@@ -4,11 +4,10 @@ package sandbox
 
 import (
 	"bufio"
+	"bytes"
 	"os"
 	"runtime"
 	"runtime/debug"
-	"strconv"
-	"strings"
 	"sync/atomic"
 	"time"
 
@@ -78,7 +77,7 @@ func idleRelease() func(running bool) {
 }
 
 // idleGarbage is how much the zygote allocates before an idle moment
-// collects: a call (its spawn and its end) allocates about 17 KiB, and a
+// collects: a call (its spawn and its end) allocates about 10 KiB, and a
 // collection touches more than that again (mark bits, span sets, the
 // binary's type data).
 const idleGarbage = 128 << 10
@@ -112,31 +111,70 @@ func dropBinaryPages() {
 	}
 	defer f.Close()
 	var start, end uint64 // the current mapping, when it is one to drop
+	// The lines are split in place: copies of the ~800 lines would be
+	// garbage (~70 KiB) that the idle zygote keeps until its next collection.
+	var fields [6][]byte
 	sc := bufio.NewScanner(f)
 	for sc.Scan() {
-		fields := strings.Fields(sc.Text())
-		if len(fields) >= 6 && strings.Contains(fields[0], "-") {
+		n := splitFields(sc.Bytes(), fields[:])
+		if n == 6 && bytes.IndexByte(fields[0], '-') > 0 {
 			// start-end perms offset dev inode path
 			start, end = 0, 0
-			if fields[1] != "r-xp" && fields[1] != "r--p" {
+			if perms := string(fields[1]); perms != "r-xp" && perms != "r--p" {
 				continue
 			}
-			if inode, err := strconv.ParseUint(fields[4], 10, 64); err != nil || inode != exe.Ino {
+			if inode, ok := parseUint(fields[4], 10); !ok || inode != exe.Ino {
 				continue
 			}
-			lo, hi, _ := strings.Cut(fields[0], "-")
-			s, err1 := strconv.ParseUint(lo, 16, 64)
-			e, err2 := strconv.ParseUint(hi, 16, 64)
-			if err1 == nil && err2 == nil && e > s {
+			lo, hi, _ := bytes.Cut(fields[0], []byte("-"))
+			s, ok1 := parseUint(lo, 16)
+			e, ok2 := parseUint(hi, 16)
+			if ok1 && ok2 && e > s {
 				start, end = s, e
 			}
 			continue
 		}
-		if end > start && len(fields) == 3 && fields[0] == "Anonymous:" {
-			if fields[1] == "0" {
+		if end > start && n == 3 && string(fields[0]) == "Anonymous:" {
+			if string(fields[1]) == "0" {
 				unix.Syscall(unix.SYS_MADVISE, uintptr(start), uintptr(end-start), unix.MADV_DONTNEED)
 			}
 			start, end = 0, 0
 		}
 	}
+}
+
+// splitFields puts the space-separated fields of line into f, as many as
+// fit, and returns how many it put.
+func splitFields(line []byte, f [][]byte) (n int) {
+	for n < len(f) {
+		line = bytes.TrimLeft(line, " \t")
+		if len(line) == 0 {
+			break
+		}
+		i := bytes.IndexAny(line, " \t")
+		if i < 0 {
+			i = len(line)
+		}
+		f[n], line = line[:i], line[i:]
+		n++
+	}
+	return n
+}
+
+// parseUint reads a number in base 10 or 16 (lowercase, as /proc writes it).
+func parseUint(b []byte, base uint64) (v uint64, ok bool) {
+	for _, c := range b {
+		d := base
+		switch {
+		case '0' <= c && c <= '9':
+			d = uint64(c - '0')
+		case 'a' <= c && c <= 'f':
+			d = uint64(c-'a') + 10
+		}
+		if d >= base {
+			return 0, false
+		}
+		v = v*base + d
+	}
+	return v, len(b) > 0
 }
