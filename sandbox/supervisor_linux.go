@@ -98,7 +98,7 @@ func StartSupervisor(spec Spec, cfg SupervisorConfig) (*Supervisor, error) {
 	childEnd := os.NewFile(uintptr(fds[1]), "zygote-control")
 	cmd := exec.Command(selfExe, ChildArg, string(modeZygote))
 	cmd.Args[0] = os.Args[0]
-	cmd.Env = []string{}
+	cmd.Env = zygoteEnv
 	cmd.ExtraFiles = []*os.File{childEnd}
 	if spec.NetNS && !spec.UserNS {
 		cmd.ExtraFiles = append(cmd.ExtraFiles, nil, cfg.NetNS) // at childNetNSFD

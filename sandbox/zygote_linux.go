@@ -188,7 +188,7 @@ func zygoteMain() int {
 			z.killAll()
 			return 0
 		}
-		idle()
+		idle(len(z.running) > 0)
 	}
 }
 

@@ -4,21 +4,29 @@ package sandbox
 
 import (
 	"bufio"
+	"bytes"
 	"os"
+	"runtime"
 	"runtime/debug"
-	"strconv"
-	"strings"
+	"sync/atomic"
 	"time"
 
 	"golang.org/x/sys/unix"
 )
 
 // The zygote of every session stays resident for as long as the session
-// lives, mostly idle, so its memory is kept small: the packet buffer is
-// outside the Go heap, the collector runs early, what the heap no longer
-// uses goes back to the system once no command runs, and so do, once, the
-// pages of the binary that setting up read (package initialisation, the
-// sandbox).
+// lives, mostly idle, so its memory is kept small: it runs with one P and
+// without heap profiling (zygoteEnv), the packet buffer is outside the Go
+// heap, the collector runs early, what the heap no longer uses goes back to
+// the system once no command runs, and so do the pages of the binary that
+// it read (package initialisation, the sandbox, the last commands).
+
+// zygoteEnv is the zygote's whole environment, read by its Go runtime at
+// start (the commands get theirs from each spawn, never this one). One P:
+// the zygote runs one thing at a time, and each P holds spans and a mark
+// worker of its own. No heap profile: nothing reads it, and its sampled
+// stacks and buckets stay resident.
+var zygoteEnv = []string{"GOMAXPROCS=1", "GODEBUG=memprofilerate=0,profstackdepth=0"}
 
 // packetBuffer returns a buffer for one protocol packet (maxPacket bytes),
 // mapped outside the Go heap: only the pages a packet reaches become
@@ -36,20 +44,53 @@ func packetBuffer() []byte {
 // what setting up allocated, and the pages of the binary it read, go back to
 // the system; from then on the collector runs when the heap has grown by a
 // tenth (each spawn allocates little; the default would keep 4 MiB of
-// garbage). Call the function it returns after each event: a second after
-// the last one, the freed heap goes back to the system (the runtime keeps it
-// otherwise), whether or not a command still runs (the shell a session keeps
-// prepared for its next call waits as a running command). The binary's
-// pages are dropped only here: the spawn path maps its own again at the next
-// command, which cost about 2 ms a call when they were dropped at each idle.
-func idleRelease() func() {
+// garbage). Call the function it returns after each event, saying whether a
+// command still runs: a second after the last event, the freed heap goes
+// back to the system (the runtime keeps it otherwise), when there is enough
+// of it to be worth a collection, which itself brings back metadata and
+// pages of the binary (idleGarbage). Only once no command runs are the
+// binary's pages dropped again: the spawn path maps its own again at the
+// next command, which cost about 2 ms a call when they were dropped at each
+// idle, and the shell a session keeps prepared for its next call waits as a
+// running command, so a session in use does not pay that.
+func idleRelease() func(running bool) {
 	debug.SetGCPercent(10)
 	debug.FreeOSMemory()
 	dropBinaryPages()
-	t := time.AfterFunc(time.Hour, debug.FreeOSMemory)
+	var running atomic.Bool
+	var allocated atomic.Uint64 // by the last collection
+	allocated.Store(totalAlloc())
+	t := time.AfterFunc(time.Hour, func() {
+		if totalAlloc()-allocated.Load() >= idleGarbage {
+			debug.FreeOSMemory()
+			allocated.Store(totalAlloc())
+		}
+		if !running.Load() {
+			dropBinaryPages()
+		}
+	})
 	t.Stop()
-	return func() { t.Reset(time.Second) }
+	return func(r bool) {
+		running.Store(r)
+		t.Reset(time.Second)
+	}
 }
+
+// idleGarbage is how much the zygote allocates before an idle moment
+// collects: a call (its spawn and its end) allocates about 10 KiB, and a
+// collection touches more than that again (mark bits, span sets, the
+// binary's type data).
+const idleGarbage = 128 << 10
+
+// totalAlloc is the bytes allocated on the heap so far.
+func totalAlloc() uint64 {
+	var m runtime.MemStats
+	runtime.ReadMemStats(&m)
+	return m.TotalAlloc
+}
+
+// binaryDrops counts the calls of dropBinaryPages.
+var binaryDrops atomic.Int64
 
 // dropBinaryPages unmaps, from this process only, the resident pages of the
 // read-only mappings of its own binary (code and read-only data): they stay
@@ -59,6 +100,7 @@ func idleRelease() func() {
 // or race build) is left alone, since dropping it would bring back the
 // file's content; so are the writable ones.
 func dropBinaryPages() {
+	binaryDrops.Add(1)
 	var exe unix.Stat_t
 	if err := unix.Stat("/proc/self/exe", &exe); err != nil {
 		return
@@ -69,31 +111,70 @@ func dropBinaryPages() {
 	}
 	defer f.Close()
 	var start, end uint64 // the current mapping, when it is one to drop
+	// The lines are split in place: copies of the ~800 lines would be
+	// garbage (~70 KiB) that the idle zygote keeps until its next collection.
+	var fields [6][]byte
 	sc := bufio.NewScanner(f)
 	for sc.Scan() {
-		fields := strings.Fields(sc.Text())
-		if len(fields) >= 6 && strings.Contains(fields[0], "-") {
+		n := splitFields(sc.Bytes(), fields[:])
+		if n == 6 && bytes.IndexByte(fields[0], '-') > 0 {
 			// start-end perms offset dev inode path
 			start, end = 0, 0
-			if fields[1] != "r-xp" && fields[1] != "r--p" {
+			if perms := string(fields[1]); perms != "r-xp" && perms != "r--p" {
 				continue
 			}
-			if inode, err := strconv.ParseUint(fields[4], 10, 64); err != nil || inode != exe.Ino {
+			if inode, ok := parseUint(fields[4], 10); !ok || inode != exe.Ino {
 				continue
 			}
-			lo, hi, _ := strings.Cut(fields[0], "-")
-			s, err1 := strconv.ParseUint(lo, 16, 64)
-			e, err2 := strconv.ParseUint(hi, 16, 64)
-			if err1 == nil && err2 == nil && e > s {
+			lo, hi, _ := bytes.Cut(fields[0], []byte("-"))
+			s, ok1 := parseUint(lo, 16)
+			e, ok2 := parseUint(hi, 16)
+			if ok1 && ok2 && e > s {
 				start, end = s, e
 			}
 			continue
 		}
-		if end > start && len(fields) == 3 && fields[0] == "Anonymous:" {
-			if fields[1] == "0" {
+		if end > start && n == 3 && string(fields[0]) == "Anonymous:" {
+			if string(fields[1]) == "0" {
 				unix.Syscall(unix.SYS_MADVISE, uintptr(start), uintptr(end-start), unix.MADV_DONTNEED)
 			}
 			start, end = 0, 0
 		}
 	}
+}
+
+// splitFields puts the space-separated fields of line into f, as many as
+// fit, and returns how many it put.
+func splitFields(line []byte, f [][]byte) (n int) {
+	for n < len(f) {
+		line = bytes.TrimLeft(line, " \t")
+		if len(line) == 0 {
+			break
+		}
+		i := bytes.IndexAny(line, " \t")
+		if i < 0 {
+			i = len(line)
+		}
+		f[n], line = line[:i], line[i:]
+		n++
+	}
+	return n
+}
+
+// parseUint reads a number in base 10 or 16 (lowercase, as /proc writes it).
+func parseUint(b []byte, base uint64) (v uint64, ok bool) {
+	for _, c := range b {
+		d := base
+		switch {
+		case '0' <= c && c <= '9':
+			d = uint64(c - '0')
+		case 'a' <= c && c <= 'f':
+			d = uint64(c-'a') + 10
+		}
+		if d >= base {
+			return 0, false
+		}
+		v = v*base + d
+	}
+	return v, len(b) > 0
 }

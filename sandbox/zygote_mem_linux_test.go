@@ -5,9 +5,11 @@ package sandbox
 import (
 	"bufio"
 	"os"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 )
 
 // binaryRss is the resident size, in KiB, of this process's read-only
@@ -51,5 +53,21 @@ func TestDropBinaryPages(t *testing.T) {
 	}
 	if _, err := landlockPlan(Spec{LandlockABI: 1, FS: FSReadOnly}); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestIdleReleaseDropsBinaryPages checks that the zygote's idle release
+// drops the binary's pages again, a second after the last event, once no
+// command runs (TestDropBinaryPages checks what a drop gives back).
+func TestIdleReleaseDropsBinaryPages(t *testing.T) {
+	defer debug.SetGCPercent(debug.SetGCPercent(100))
+	idle := idleRelease()
+	defer idle(true) // no release after the test
+	before := binaryDrops.Load()
+	idle(false)
+	for deadline := time.Now().Add(30 * time.Second); binaryDrops.Load() == before; time.Sleep(50 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the binary's pages were not dropped 30 s after the last event, with no command running")
+		}
 	}
 }
