@@ -18,6 +18,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
+	"net/netip"
 	"os"
 	"path/filepath"
 	"slices"
@@ -185,9 +186,11 @@ func Prepare(o Overrides, tmpdir string) (*Setup, error) {
 // HostProxy opens the egress proxy's listener on the host's loopback, for a
 // supervised spec (no network namespace: the connect supervisor lets the
 // command reach this one address), and returns the spec and environment
-// that name it. A port of its own for each command or session. Without a
-// supervised spec and a proxy it returns nil and spec and env unchanged.
-func (st *Setup) HostProxy(spec sandbox.Spec, env []string) (net.Listener, sandbox.Spec, []string, error) {
+// that name it. A port of its own for each command or session. The
+// connections the supervisor refuses go to record, as the proxy's own do.
+// Without a supervised spec and a proxy it returns nil and spec and env
+// unchanged.
+func (st *Setup) HostProxy(spec sandbox.Spec, env []string, record func(netproxy.Event)) (net.Listener, sandbox.Spec, []string, error) {
 	if !spec.Supervised || st.Egress == nil {
 		return nil, spec, env, nil
 	}
@@ -196,6 +199,7 @@ func (st *Setup) HostProxy(spec sandbox.Spec, env []string) (net.Listener, sandb
 		return nil, spec, env, fmt.Errorf("the egress proxy's listener: %w", err)
 	}
 	spec.ProxyTo = ln.Addr().String()
+	spec.Refused = func(addr netip.AddrPort) { record(st.Egress.Direct(addr)) }
 	for k, v := range netproxy.Env(spec.ProxyTo) {
 		env = envlist.Set(env, k, v)
 	}

@@ -104,7 +104,7 @@ func (s *Setup) RunIn(ctx context.Context, sess Session, req supervise.Request, 
 	}
 	spec := s.Spec
 	spec.Workdir, spec.TmpDir = s.Workdir, sess.TmpDir()
-	r.Notes = append(r.Notes, refusal.Notes(res.Stderr.Text, startCwd, spec)...)
+	r.Notes = append(r.Notes, refusal.Notes(res.Stderr.Text, startCwd, s.refusalSpec(spec))...)
 	if len(res.ProtectedChanged) > 0 {
 		r.Notes = append(r.Notes, supervise.ProtectedNote(res.ProtectedChanged))
 	}
@@ -143,7 +143,7 @@ func (s *Setup) RunChild(ctx context.Context, child *supervise.Child, req superv
 	slog.Info("sandbox applied", "applied", fmt.Sprintf("%+v", res.Applied))
 	r := s.completed(res.Applied, res.ExitCode, res.Signal, res.TimedOut, res.Leftovers, res.Duration, req.Timeout, adv)
 	r.Cwd = s.Workdir
-	r.Notes = append(r.Notes, refusal.Notes(stderr(), s.Workdir, s.Spec)...)
+	r.Notes = append(r.Notes, refusal.Notes(stderr(), s.Workdir, s.refusalSpec(s.Spec))...)
 	if changed := supervise.ChangedProtected(protectedBefore, supervise.SnapshotProtected(s.Spec.Protected), s.Workdir); len(changed) > 0 {
 		r.Notes = append(r.Notes, supervise.ProtectedNote(changed))
 	}
@@ -168,6 +168,16 @@ func (s *Setup) completed(applied sandbox.Applied, code int, signal string, time
 		r.Notes = append(r.Notes, fmt.Sprintf("stopped %d process(es) the command left running when its shell exited%s", leftovers, adv.Leftovers))
 	}
 	return r
+}
+
+// refusalSpec is the spec refusal.Notes judges a command's stderr by: its
+// network notes are for network = "off"; what the allowlist refused is said
+// by NetworkNotes, which knows the proxy's and the supervisor's side.
+func (s *Setup) refusalSpec(spec sandbox.Spec) sandbox.Spec {
+	if s.Network == policy.NetworkAllowlist {
+		spec.NetworkOff = false
+	}
+	return spec
 }
 
 // enforcement is the report when something the policy requires is missing.

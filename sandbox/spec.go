@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"net/netip"
 	"os"
 	"path/filepath"
 	"slices"
@@ -70,6 +71,11 @@ type Spec struct {
 	// ProxyTo is the egress proxy's address on the host's loopback that a
 	// supervised command may connect to ("": none).
 	ProxyTo string `json:"proxy_to,omitempty"`
+	// Refused, if set, is told of each connect the connect supervisor
+	// refused, with the address the command named (not valid for one that
+	// is no inet address), so that the result can say what was refused. It
+	// is called in stockade, outside the sandbox; the child never sees it.
+	Refused func(netip.AddrPort) `json:"-"`
 	// netnsFD is the descriptor of that namespace in this process: childNetNSFD
 	// in the zygote, the file given to Start for stockade run.
 	netnsFD int
