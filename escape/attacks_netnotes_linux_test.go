@@ -162,7 +162,8 @@ func TestSupervisedServeDirectNotes(t *testing.T) {
 // TestNoNetworkNotes: a command that needs the network and does not get it
 // fails with a note the model can act on, where the session has no network
 // namespace: with the network off (no inet socket at all) a name that does
-// not resolve says the network is off and how to allow hosts; under the
+// not resolve, and pip that found no version, say the network is off and
+// how to allow hosts; under the
 // connect supervisor a tool that resolves names itself is told that only
 // the proxy reaches anything, and not that the network is off.
 func TestNoNetworkNotes(t *testing.T) {
@@ -177,6 +178,14 @@ func TestNoNetworkNotes(t *testing.T) {
 	}
 	if n := noteWith(j.Notes, `name lookup failed: this sandbox has no network (network = "off")`, "--allow-host NAME", "--network on"); n == "" {
 		t.Errorf("network off: no note says the network is off and how to allow hosts: %q\n%s", j.Notes, stderr)
+	}
+
+	if python != "" && exec.Command(python, "-m", "pip", "--version").Run() == nil {
+		// pip, told not to retry, says only that it found no version.
+		j, stderr := plainRun(t, allowAll, `"$PY" -m pip download --no-deps -d "$TMPDIR" left-pad`)
+		if j.ExitCode == 0 || noteWith(j.Notes, `no network (network = "off")`, "--allow-host NAME") == "" {
+			t.Errorf("network off: pip's failure (exit %d) has no note that says the network is off: %q\n%s", j.ExitCode, j.Notes, stderr)
+		}
 	}
 
 	requireSupervisor(t)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net"
 	"net/netip"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -127,6 +128,12 @@ var offSigns = []string{
 	"Failed to establish a new connection", "Could not resolve proxy", "nodename nor servname",
 }
 
+// offOnlySigns are marks of a command that needed the network only where
+// there is none at all: pip, told not to retry, says no more than this of
+// an index it could not reach (and the same of a package that does not
+// exist, which the proxy's own notes tell apart under the allowlist).
+var offOnlySigns = []string{"(from versions: none)"}
+
 // NoNetworkNote is the note for a command that failed and whose output
 // shows it needed a network it does not have; "" when nothing shows it.
 // mode is the sandbox's network setting.
@@ -134,7 +141,11 @@ func NoNetworkNote(mode string, exitCode int, output string) string {
 	if exitCode == 0 || mode == "on" {
 		return ""
 	}
-	for _, s := range offSigns {
+	signs := offSigns
+	if mode == "off" {
+		signs = slices.Concat(offOnlySigns, offSigns)
+	}
+	for _, s := range signs {
 		if strings.Contains(output, s) {
 			if mode == "allowlist" {
 				return "network: the sandbox reaches only the hosts of [network] allow, through stockade's proxy (HTTP_PROXY and HTTPS_PROXY are set); a tool that ignores them, or a host not on the list, gets no connection; add a host with [network] allow in the policy or --allow-host NAME"

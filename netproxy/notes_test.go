@@ -72,3 +72,30 @@ func TestNotesBound(t *testing.T) {
 		t.Errorf("the last note %q, want it to start %q", notes[maxNotes], want)
 	}
 }
+
+// TestNoNetworkNote: a failed command whose output has the marks of a
+// missing network gets a note for its mode; pip's bare "(from versions:
+// none)" counts only where there is no network at all.
+func TestNoNetworkNote(t *testing.T) {
+	pip := "ERROR: Could not find a version that satisfies the requirement left-pad (from versions: none)\n"
+	npm := "npm error request to https://registry.npmjs.org/left-pad failed, reason: getaddrinfo EAI_AGAIN registry.npmjs.org\n"
+	cases := []struct {
+		mode, output string
+		exit         int
+		want         string
+	}{
+		{"off", npm, 1, `no network (network = "off")`},
+		{"off", pip, 1, `no network (network = "off")`},
+		{"off", pip, 0, ""},
+		{"allowlist", npm, 1, "reaches only the hosts of [network] allow"},
+		{"allowlist", pip, 1, ""},
+		{"on", npm, 1, ""},
+		{"off", "error: no such file\n", 1, ""},
+	}
+	for _, c := range cases {
+		got := NoNetworkNote(c.mode, c.exit, c.output)
+		if c.want == "" && got != "" || !strings.Contains(got, c.want) {
+			t.Errorf("%s, exit %d, %q: note %q, want one with %q", c.mode, c.exit, c.output, got, c.want)
+		}
+	}
+}

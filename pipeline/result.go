@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"strings"
 	"time"
 
 	"github.com/stockade/stockade/degrade"
@@ -209,14 +210,20 @@ func withoutNotes(a sandbox.Applied) sandbox.Applied {
 	return a
 }
 
-// NetworkNotes says what the egress proxy refused a completed command
-// (events), or else, with network = "allowlist", that its output shows it
-// failed for want of a host the list lacks. (With the network off, the
-// refusal notes say so.) stderr is what the front-end kept of the command's
-// stderr besides r's own streams.
+// NetworkNotes says what the egress proxy or the connect supervisor refused
+// a completed command (events), or else that its output shows it failed for
+// want of a network: with network = "allowlist", of a host the list lacks;
+// with the network off, where r's notes (the refusal notes) do not say so
+// already. stderr is what the front-end kept of the command's stderr
+// besides r's own streams.
 func (s *Setup) NetworkNotes(events []netproxy.Event, r Result, stderr string) []string {
-	if notes := netproxy.Notes(events); len(notes) > 0 || s.Network != policy.NetworkAllowlist || r.ExitCode == nil {
+	if notes := netproxy.Notes(events); len(notes) > 0 || s.Network == policy.NetworkOn || r.ExitCode == nil {
 		return notes
+	}
+	for _, n := range r.Notes {
+		if strings.Contains(n, `no network (network = "off")`) {
+			return nil
+		}
 	}
 	if n := netproxy.NoNetworkNote(s.Network, *r.ExitCode, r.Stderr+r.Stdout+stderr); n != "" {
 		return []string{n}
