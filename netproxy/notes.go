@@ -115,7 +115,7 @@ func Notes(events []Event) []string {
 		out = append(out, note)
 	}
 	if more > 0 {
-		out = append(out, fmt.Sprintf("network: %d more destinations refused; stockade's log (the server's, or stockade run --verbose) has a line for each", more))
+		out = append(out, fmt.Sprintf("network: %d more destinations refused; stockade's log (the server's, or stockade run -v) has a line for each", more))
 	}
 	return out
 }
