@@ -188,11 +188,10 @@ func Prepare(o Overrides, tmpdir string) (*Setup, error) {
 // HostProxy opens the egress proxy's listener on the host's loopback, for a
 // spec without a network namespace (the connect supervisor lets the command
 // reach this one address; or, partial, Landlock this one port), and returns
-// the spec and environment
-// that name it. A port of its own for each command or session. The
-// connections the supervisor refuses go to record, as the proxy's own do.
-// Without a supervised spec and a proxy it returns nil and spec and env
-// unchanged.
+// the spec and environment that name it. A port of its own for each command
+// or session. The connections the supervisor refuses go to record, as the
+// proxy's own do. Without such a spec and a proxy it returns nil and spec and
+// env unchanged.
 func (st *Setup) HostProxy(spec sandbox.Spec, env []string, record func(netproxy.Event)) (net.Listener, sandbox.Spec, []string, error) {
 	if !spec.Supervised && !spec.ProxyPortOnly || st.Egress == nil {
 		return nil, spec, env, nil
