@@ -73,8 +73,8 @@ func noteWith(notes []string, parts ...string) string {
 // TestSupervisedDirectNotes: under the connect supervisor, the connections
 // a command tries to open itself (curl to a loopback address, which NO_PROXY
 // sends around the proxy; python to an IP literal) are refused, and the
-// result's notes name each address and say what would reach it. Following
-// that advice (the address on [network] allow, the proxy with NO_PROXY
+// result's notes name each address and say what would reach it, ten at
+// most, and the log the first hundred. Following that advice (the address on [network] allow, the proxy with NO_PROXY
 // unset) reaches the service. Without stockade, the plain user reaches it
 // directly.
 func TestSupervisedDirectNotes(t *testing.T) {
@@ -112,6 +112,28 @@ func TestSupervisedDirectNotes(t *testing.T) {
 		t.Fatalf("the notes do not name the refused addresses and what would reach them:\n%s", strings.Join(j.Notes, "\n"))
 	}
 	t.Logf("notes:\n%s\n%s", loop, literal)
+
+	// A command that tries address after address: ten notes, the last
+	// counting the rest; the log has the first hundred.
+	j, stderr = plainRun(t, policy, `"$PY" -c '
+import socket
+for port in range(1, 106):
+    try:
+        socket.create_connection(("198.51.100.1", port), timeout=5)
+    except OSError:
+        pass'`, "-v")
+	var network []string
+	for _, n := range j.Notes {
+		if strings.HasPrefix(n, "network: ") {
+			network = append(network, n)
+		}
+	}
+	if len(network) != 11 || !strings.HasPrefix(network[10], "network: 95 more destinations refused") {
+		t.Errorf("105 refused addresses: %d network notes, want 10 and one that counts 95 more:\n%s", len(network), strings.Join(network, "\n"))
+	}
+	if n := strings.Count(stderr, "msg=egress addr=198.51.100.1:"); n != 100 {
+		t.Errorf("105 refused addresses: %d lines of the log, want the first 100", n)
+	}
 
 	// The advice, followed.
 	policy = allowAll + "[sandbox]\nnetwork = \"allowlist\"\n[network]\nallow = [\"pkg.test\", \"127.0.0.1\"]\n"
