@@ -74,9 +74,9 @@ func noteWith(notes []string, parts ...string) string {
 // a command tries to open itself (curl to a loopback address, which NO_PROXY
 // sends around the proxy; python to an IP literal) are refused, and the
 // result's notes name each address and say what would reach it, ten at
-// most, and the log the first hundred. Following that advice (the address on [network] allow, the proxy with NO_PROXY
-// unset) reaches the service. Without stockade, the plain user reaches it
-// directly.
+// most, and the log the first hundred. Following that advice (the address
+// on [network] allow, the proxy with NO_PROXY unset) reaches the service.
+// Without stockade, the plain user reaches it directly.
 func TestSupervisedDirectNotes(t *testing.T) {
 	requireSupervisor(t)
 	if _, err := exec.LookPath("curl"); err != nil {
