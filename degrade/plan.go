@@ -85,7 +85,11 @@ type planning struct {
 	// supervised: allowlist without a namespace, through the connect
 	// supervisor (seccomp user notification).
 	supervised bool
-	unixOff    bool
+	// proxyPort: allowlist with neither, where Landlock has TCP rules and
+	// seccomp keeps other sockets closed: connects to the proxy's port only,
+	// on any address (partial).
+	proxyPort bool
+	unixOff   bool
 
 	bound         int  // the process bound, the policy's or the default
 	boundRequired bool // the policy asks for it
@@ -133,6 +137,7 @@ func newPlanning(h Host, want policy.Sandbox, workdir, tmpdir string) (*planning
 	p.netns, p.netnsWhy = h.NetNS()
 	p.netns = p.netns && p.netOff
 	p.supervised = want.Network == policy.NetworkAllowlist && !p.netns && p.linux && h.Seccomp && h.SeccompNotify
+	p.proxyPort = want.Network == policy.NetworkAllowlist && !p.netns && !p.supervised && p.linux && h.Seccomp && p.abi >= hostfacts.ABITCP
 	p.unixOff = want.UnixSockets == policy.UnixSocketsDeny
 
 	p.spec = sandbox.Spec{
@@ -142,6 +147,7 @@ func newPlanning(h Host, want policy.Sandbox, workdir, tmpdir string) (*planning
 		NetworkOff:     p.netOff && (h.Seccomp || p.abi >= hostfacts.ABITCP || p.netns),
 		NetNS:          p.netns,
 		Supervised:     p.supervised,
+		ProxyPortOnly:  p.proxyPort,
 		UnixSocketsOff: p.unixOff && h.Seccomp,
 		Seccomp:        h.Seccomp,
 		IPCNamespace:   p.linux && (h.SysAdmin || p.userns),
@@ -236,6 +242,12 @@ func planNetworkTCP(p *planning) Protection {
 		}
 		tcp.Note = "no loopback of its own (" + p.netnsWhy + "): other hosts only by name, through stockade's proxy on the host's loopback, which stockade connects the command to itself; every other destination, loopback included, is refused"
 		return tcp
+	case p.proxyPort:
+		// The last layer: the allowlist holds only as far as a port can.
+		tcp.Status, tcp.By = Partial, p.ll+" port rule + seccomp"
+		tcp.Note = "no loopback of its own (" + p.netnsWhy + ") and " + p.h.SeccompNotifyWhy() +
+			": TCP connects only to the port of stockade's proxy on the host's loopback, but on any address, since Landlock cannot tell addresses apart (a command that ignores the proxy reaches any host that listens on that port); a socket that never bound may listen on a port the kernel picks"
+		return tcp
 	case p.spec.Seccomp && p.abi >= hostfacts.ABITCP:
 		tcp.Status, tcp.By = Enforced, "seccomp + "+p.ll
 	case p.spec.Seccomp:
@@ -273,6 +285,8 @@ func planNetworkOther(p *planning) Protection {
 		return other
 	case p.supervised:
 		return Protection{Status: Enforced, Required: true, By: "seccomp", Note: "TCP only, through the connect supervisor: no UDP, DNS, raw or packet sockets"}
+	case p.proxyPort:
+		return Protection{Status: Enforced, Required: true, By: "seccomp", Note: "TCP only, to the proxy's port: no UDP, DNS, raw or packet sockets"}
 	case p.spec.Seccomp:
 		return Protection{Status: Enforced, Required: true, By: "seccomp"}
 	case p.abi >= hostfacts.ABIUDP:
@@ -474,7 +488,11 @@ func why(h Host, missing []Protection) string {
 			}
 		case NetworkTCP:
 			if h.Seccomp { // only the allowlist is missing
-				add(`network = "allowlist" needs a network namespace or the connect supervisor (` + h.SeccompNotifyWhy() + `); use network = "off", or enforce = "best-effort" to run with nothing reachable`)
+				fallback := "nothing reachable"
+				if abi >= hostfacts.ABITCP {
+					fallback = "TCP to the proxy's port only, on any address (landlock's port rule)"
+				}
+				add(`network = "allowlist" needs a network namespace or the connect supervisor (` + h.SeccompNotifyWhy() + `); use network = "off", or enforce = "best-effort" to run with ` + fallback)
 			} else {
 				add(h.SeccompWhy())
 			}

@@ -2,6 +2,10 @@ package netproxy
 
 import (
 	"fmt"
+	"net"
+	"net/netip"
+	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -40,32 +44,78 @@ func (r *Recorder) Since(t time.Time) []Event {
 	return out
 }
 
+// Direct is the Event of a connection the command tried to open itself, to
+// addr, not through the proxy, which the connect supervisor refused (an
+// invalid addr: an address that is no inet address). Its hint says what
+// would reach the address: the proxy, and an allow entry where none names it.
+func (p *Proxy) Direct(addr netip.AddrPort) Event {
+	ev := Event{Time: time.Now(), Host: "an address that is not IPv4 or IPv6",
+		Reason: "a direct connection, which the sandbox refuses: only stockade's proxy is reachable"}
+	if !addr.IsValid() {
+		return ev
+	}
+	ip := addr.Addr().Unmap()
+	ev.Host, ev.Port, ev.Addr = ip.String(), int(addr.Port()), netip.AddrPortFrom(ip, addr.Port()).String()
+	use := "have the tool use the proxy that HTTP_PROXY and HTTPS_PROXY name (curl, git, npm, pip and go read them)"
+	if ip.IsLoopback() {
+		use = "have the tool use the proxy that HTTP_PROXY names, with NO_PROXY and no_proxy unset (they send loopback around it)"
+	}
+	if _, listed := p.allow.addr(ip); listed {
+		ev.Hint = fmt.Sprintf("%s is on [network] allow: %s", ip, use)
+	} else {
+		ev.Hint = fmt.Sprintf("to reach it, add %q to [network] allow (or pass --allow-host %s) and %s", ip.String(), ip, use)
+	}
+	if ip.IsLoopback() {
+		ev.Hint = "this host gives the session no loopback of its own (no network namespace): " + ip.String() +
+			" is the host's, and servers the command starts cannot listen there; " + ev.Hint
+	}
+	return ev
+}
+
+// maxNotes bounds the notes of one result; the log has every connection.
+const maxNotes = 10
+
 // Notes says, once per host, which connections the proxy refused and what
 // would allow them. A refusal that asked for a credential is left out when a
 // connection to the same host and port went through (the client's retry).
+// At most maxNotes; the last then says how many more were refused.
 func Notes(events []Event) []string {
 	var out []string
+	more := 0
 	seen := map[string]bool{}
 	allowed := map[string]bool{}
+	key := func(e Event) string {
+		if e.Port == 0 {
+			return e.Host
+		}
+		return net.JoinHostPort(e.Host, strconv.Itoa(e.Port))
+	}
 	for _, e := range events {
 		if e.Allowed {
-			allowed[fmt.Sprintf("%s:%d", e.Host, e.Port)] = true
+			allowed[key(e)] = true
 		}
 	}
 	for _, e := range events {
 		if e.Allowed || e.Reason == "" {
 			continue
 		}
-		key := fmt.Sprintf("%s:%d", e.Host, e.Port)
-		if seen[key] || e.Challenged && allowed[key] {
+		k := key(e)
+		if seen[k] || e.Challenged && allowed[k] {
 			continue
 		}
-		seen[key] = true
-		note := "network: refused " + key + ": " + e.Reason
+		seen[k] = true
+		if len(out) == maxNotes {
+			more++
+			continue
+		}
+		note := "network: refused " + k + ": " + e.Reason
 		if e.Hint != "" {
 			note += "; " + e.Hint
 		}
 		out = append(out, note)
+	}
+	if more > 0 {
+		out = append(out, fmt.Sprintf("network: %d more destinations refused; stockade's log (the server's, or stockade run -v) has a line for each", more))
 	}
 	return out
 }
@@ -78,6 +128,12 @@ var offSigns = []string{
 	"Failed to establish a new connection", "Could not resolve proxy", "nodename nor servname",
 }
 
+// offOnlySigns are marks of a command that needed the network only where
+// there is none at all: pip, told not to retry, says no more than this of
+// an index it could not reach (and the same of a package that does not
+// exist, which the proxy's own notes tell apart under the allowlist).
+var offOnlySigns = []string{"(from versions: none)"}
+
 // NoNetworkNote is the note for a command that failed and whose output
 // shows it needed a network it does not have; "" when nothing shows it.
 // mode is the sandbox's network setting.
@@ -85,7 +141,11 @@ func NoNetworkNote(mode string, exitCode int, output string) string {
 	if exitCode == 0 || mode == "on" {
 		return ""
 	}
-	for _, s := range offSigns {
+	signs := offSigns
+	if mode == "off" {
+		signs = slices.Concat(offOnlySigns, offSigns)
+	}
+	for _, s := range signs {
 		if strings.Contains(output, s) {
 			if mode == "allowlist" {
 				return "network: the sandbox reaches only the hosts of [network] allow, through stockade's proxy (HTTP_PROXY and HTTPS_PROXY are set); a tool that ignores them, or a host not on the list, gets no connection; add a host with [network] allow in the policy or --allow-host NAME"

@@ -18,6 +18,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
+	"net/netip"
 	"os"
 	"path/filepath"
 	"slices"
@@ -63,8 +64,9 @@ type Setup struct {
 	Env     []string
 	// Network is the network mode in force: off, allowlist or on.
 	Network string
-	// Egress is the proxy of network = "allowlist", when the sandbox gives
-	// the command a network namespace to reach it from; nil otherwise.
+	// Egress is the proxy of network = "allowlist", when the sandbox lets
+	// the command reach it (a network namespace, the connect supervisor, or
+	// Landlock's port rule); nil otherwise.
 	Egress *netproxy.Proxy
 }
 
@@ -156,14 +158,15 @@ func Prepare(o Overrides, tmpdir string) (*Setup, error) {
 	}
 	env = pointAtBuildCache(env, cacheDir, p, append([]string{workdir}, spec.WritableRoots...))
 	st := &Setup{Policy: p, Workdir: workdir, Spec: spec, Report: report, Env: env, Network: sb.Network}
-	if sb.Network == policy.NetworkOff || sb.Network == policy.NetworkAllowlist && !spec.NetNS && !spec.Supervised {
+	proxied := spec.NetNS || spec.Supervised || spec.ProxyPortOnly
+	if sb.Network == policy.NetworkOff || sb.Network == policy.NetworkAllowlist && !proxied {
 		for k, v := range netproxy.OffEnv() {
 			if !hasEnv(st.Env, k) {
 				st.Env = envlist.Set(st.Env, k, v)
 			}
 		}
 	}
-	if sb.Network == policy.NetworkAllowlist && (spec.NetNS || spec.Supervised) {
+	if sb.Network == policy.NetworkAllowlist && proxied {
 		st.Egress = netproxy.New(allowlist)
 		st.Egress.Resolve = pins.Resolver(nil)
 		st.Egress.Suggest = grantHint(p)
@@ -183,12 +186,14 @@ func Prepare(o Overrides, tmpdir string) (*Setup, error) {
 }
 
 // HostProxy opens the egress proxy's listener on the host's loopback, for a
-// supervised spec (no network namespace: the connect supervisor lets the
-// command reach this one address), and returns the spec and environment
-// that name it. A port of its own for each command or session. Without a
-// supervised spec and a proxy it returns nil and spec and env unchanged.
-func (st *Setup) HostProxy(spec sandbox.Spec, env []string) (net.Listener, sandbox.Spec, []string, error) {
-	if !spec.Supervised || st.Egress == nil {
+// spec without a network namespace (the connect supervisor lets the command
+// reach this one address; or, partial, Landlock this one port), and returns
+// the spec and environment that name it. A port of its own for each command
+// or session. The connections the supervisor refuses go to record, as the
+// proxy's own do. Without such a spec and a proxy it returns nil and spec and
+// env unchanged.
+func (st *Setup) HostProxy(spec sandbox.Spec, env []string, record func(netproxy.Event)) (net.Listener, sandbox.Spec, []string, error) {
+	if !spec.Supervised && !spec.ProxyPortOnly || st.Egress == nil {
 		return nil, spec, env, nil
 	}
 	ln, err := net.Listen("tcp4", "127.0.0.1:0")
@@ -196,6 +201,7 @@ func (st *Setup) HostProxy(spec sandbox.Spec, env []string) (net.Listener, sandb
 		return nil, spec, env, fmt.Errorf("the egress proxy's listener: %w", err)
 	}
 	spec.ProxyTo = ln.Addr().String()
+	spec.Refused = func(addr netip.AddrPort) { record(st.Egress.Direct(addr)) }
 	for k, v := range netproxy.Env(spec.ProxyTo) {
 		env = envlist.Set(env, k, v)
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"strings"
 	"time"
 
 	"github.com/stockade/stockade/degrade"
@@ -104,7 +105,7 @@ func (s *Setup) RunIn(ctx context.Context, sess Session, req supervise.Request, 
 	}
 	spec := s.Spec
 	spec.Workdir, spec.TmpDir = s.Workdir, sess.TmpDir()
-	r.Notes = append(r.Notes, refusal.Notes(res.Stderr.Text, startCwd, spec)...)
+	r.Notes = append(r.Notes, refusal.Notes(res.Stderr.Text, startCwd, s.refusalSpec(spec))...)
 	if len(res.ProtectedChanged) > 0 {
 		r.Notes = append(r.Notes, supervise.ProtectedNote(res.ProtectedChanged))
 	}
@@ -143,7 +144,7 @@ func (s *Setup) RunChild(ctx context.Context, child *supervise.Child, req superv
 	slog.Info("sandbox applied", "applied", fmt.Sprintf("%+v", res.Applied))
 	r := s.completed(res.Applied, res.ExitCode, res.Signal, res.TimedOut, res.Leftovers, res.Duration, req.Timeout, adv)
 	r.Cwd = s.Workdir
-	r.Notes = append(r.Notes, refusal.Notes(stderr(), s.Workdir, s.Spec)...)
+	r.Notes = append(r.Notes, refusal.Notes(stderr(), s.Workdir, s.refusalSpec(s.Spec))...)
 	if changed := supervise.ChangedProtected(protectedBefore, supervise.SnapshotProtected(s.Spec.Protected), s.Workdir); len(changed) > 0 {
 		r.Notes = append(r.Notes, supervise.ProtectedNote(changed))
 	}
@@ -168,6 +169,16 @@ func (s *Setup) completed(applied sandbox.Applied, code int, signal string, time
 		r.Notes = append(r.Notes, fmt.Sprintf("stopped %d process(es) the command left running when its shell exited%s", leftovers, adv.Leftovers))
 	}
 	return r
+}
+
+// refusalSpec is the spec refusal.Notes judges a command's stderr by: its
+// network notes are for network = "off"; what the allowlist refused is said
+// by NetworkNotes, which knows the proxy's and the supervisor's side.
+func (s *Setup) refusalSpec(spec sandbox.Spec) sandbox.Spec {
+	if s.Network == policy.NetworkAllowlist {
+		spec.NetworkOff = false
+	}
+	return spec
 }
 
 // enforcement is the report when something the policy requires is missing.
@@ -199,14 +210,20 @@ func withoutNotes(a sandbox.Applied) sandbox.Applied {
 	return a
 }
 
-// NetworkNotes says what the egress proxy refused a completed command
-// (events), or else, with network = "allowlist", that its output shows it
-// failed for want of a host the list lacks. (With the network off, the
-// refusal notes say so.) stderr is what the front-end kept of the command's
-// stderr besides r's own streams.
+// NetworkNotes says what the egress proxy or the connect supervisor refused
+// a completed command (events), or else that its output shows it failed for
+// want of a network: with network = "allowlist", of a host the list lacks;
+// with the network off, where r's notes (the refusal notes) do not say so
+// already. stderr is what the front-end kept of the command's stderr
+// besides r's own streams.
 func (s *Setup) NetworkNotes(events []netproxy.Event, r Result, stderr string) []string {
-	if notes := netproxy.Notes(events); len(notes) > 0 || s.Network != policy.NetworkAllowlist || r.ExitCode == nil {
+	if notes := netproxy.Notes(events); len(notes) > 0 || s.Network == policy.NetworkOn || r.ExitCode == nil {
 		return notes
+	}
+	for _, n := range r.Notes {
+		if strings.Contains(n, `no network (network = "off")`) {
+			return nil
+		}
 	}
 	if n := netproxy.NoNetworkNote(s.Network, *r.ExitCode, r.Stderr+r.Stdout+stderr); n != "" {
 		return []string{n}

@@ -149,7 +149,7 @@ func socketNote(line string, k kind, spec sandbox.Spec) string {
 		if lookup {
 			what = "name lookup failed"
 		}
-		return what + `: this sandbox has no network (network = "off"); allow with --network on or [sandbox] network = "on"`
+		return what + `: this sandbox has no network (network = "off"); allow hosts by name with --allow-host NAME or [network] allow (network = "allowlist"), or everything with --network on`
 	}
 	return ""
 }

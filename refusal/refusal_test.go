@@ -53,7 +53,7 @@ func TestNotes(t *testing.T) {
 		{"filesystem off", "touch: cannot touch '" + out + "/x': Permission denied", off, ""},
 		{"/proc", "cat: /proc/1/environ: Permission denied", spec, ""},
 		{"dns", "npm error getaddrinfo EAI_AGAIN registry.npmjs.org", spec,
-			`name lookup failed: this sandbox has no network (network = "off"); allow with --network on or [sandbox] network = "on"`},
+			`name lookup failed: this sandbox has no network (network = "off"); allow hosts by name with --allow-host NAME or [network] allow (network = "allowlist"), or everything with --network on`},
 		{"curl dns", "curl: (6) Could not resolve host: example.com", spec, "name lookup failed"},
 		{"go dial", `dial tcp 10.0.0.1:80: socket: operation not permitted`, spec, "network connection refused: this sandbox has no network"},
 		{"node connect", "connect EPERM 10.0.0.1:80 - Local (undefined:undefined)", spec, "network connection refused"},

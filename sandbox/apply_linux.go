@@ -194,6 +194,7 @@ func apply(spec Spec, all bool) (a Applied, err error) {
 			return a, err
 		}
 		a.Supervised = a.connects != nil
+		a.ProxyPortOnly = spec.ProxyPortOnly
 		defer func() {
 			if err != nil && a.connects != nil {
 				a.connects.Close()
@@ -246,6 +247,9 @@ func Validate(spec Spec) error {
 	}
 	if spec.Supervised && (!spec.Seccomp || !spec.NetworkOff || spec.NetNS) {
 		return errors.New("supervised connects need seccomp and the network off, outside a network namespace")
+	}
+	if spec.ProxyPortOnly && (!spec.Seccomp || !spec.NetworkOff || spec.NetNS || spec.Supervised || spec.LandlockABI < hostfacts.ABITCP) {
+		return errors.New("connects to the proxy's port only need seccomp, landlock ABI 4 or later and the network off, outside a network namespace, unsupervised")
 	}
 	if spec.ProxyAddr != "" && !(spec.UserNS && spec.NetNS) {
 		return errors.New("a proxy listener is opened by the sandbox in a user namespace with a network namespace only")
@@ -328,7 +332,7 @@ func writesProc(spec Spec) bool {
 func installFilter(spec Spec, sysvIPC, all bool) (*os.File, error) {
 	arch, _ := seccompArchFor(runtime.GOARCH)
 	raw, err := socketFilter(arch, filterRules{networkOff: spec.NetworkOff, inet: spec.NetNS, unixSocketsOff: spec.UnixSocketsOff,
-		sysvIPC: sysvIPC, guardTID: uint32(spec.guardTID), supervised: spec.Supervised})
+		sysvIPC: sysvIPC, guardTID: uint32(spec.guardTID), supervised: spec.Supervised, tcpOnly: spec.ProxyPortOnly})
 	if err != nil {
 		return nil, fmt.Errorf("seccomp: %w", err)
 	}

@@ -5,6 +5,7 @@ package sandbox
 import (
 	"errors"
 	"fmt"
+	"net/netip"
 	"os"
 	"path/filepath"
 	"strings"
@@ -111,7 +112,29 @@ func newRuleset(spec Spec, p plan) (*ruleset, error) {
 			return nil, err
 		}
 	}
+	if spec.ProxyPortOnly && p.handledNet&ll.AccessNetConnectTCP != 0 {
+		if err := r.addProxyPort(spec.ProxyTo); err != nil {
+			r.close()
+			return nil, err
+		}
+	}
 	return r, nil
+}
+
+// addProxyPort lets the command connect to the port of the proxy at addr
+// (Spec.ProxyPortOnly): on any address, since a Landlock rule names a port
+// only.
+func (r *ruleset) addProxyPort(addr string) error {
+	proxy, err := netip.ParseAddrPort(addr)
+	if err != nil || proxy.Port() == 0 {
+		return fmt.Errorf("connects to the proxy's port only, and the proxy's address is %q", addr)
+	}
+	attr := ll.NetPortAttr{AllowedAccess: ll.AccessNetConnectTCP, Port: uint64(proxy.Port())}
+	if err := ll.LandlockAddNetPortRule(r.fd, &attr, 0); err != nil {
+		return fmt.Errorf("landlock rule for the proxy's port %d: %w", proxy.Port(), err)
+	}
+	r.rules++
+	return nil
 }
 
 // nestScopes enforces on the calling thread alone a Landlock domain that

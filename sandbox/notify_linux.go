@@ -75,13 +75,14 @@ type ConnectSupervisor struct {
 	mayPass  bool           // Landlock refuses the command's own TCP connects
 	wake     int            // an eventfd that stops the loop
 	done     chan struct{}
-	answers  sync.WaitGroup // the notifications being answered
-	refused  atomic.Int64   // refused connects, for the log's bound
+	answers  sync.WaitGroup       // the notifications being answered
+	refused  atomic.Int64         // refused connects, for the log's bound
+	tell     func(netip.AddrPort) // Spec.Refused
 }
 
 // SuperviseConnects starts answering the notifications of the filter whose
 // listener is f (taken over: Stop closes it) for a command under spec:
-// connects to spec.ProxyTo only.
+// connects to spec.ProxyTo only; spec.Refused is told of the others.
 func SuperviseConnects(f *os.File, spec Spec) (*ConnectSupervisor, error) {
 	fd, err := unix.Dup(int(f.Fd()))
 	f.Close()
@@ -89,7 +90,7 @@ func SuperviseConnects(f *os.File, spec Spec) (*ConnectSupervisor, error) {
 		return nil, err
 	}
 	unix.CloseOnExec(fd)
-	s := &ConnectSupervisor{listener: fd, mayPass: spec.LandlockABI >= 4, done: make(chan struct{})}
+	s := &ConnectSupervisor{listener: fd, mayPass: spec.LandlockABI >= 4, done: make(chan struct{}), tell: spec.Refused}
 	if spec.ProxyTo != "" {
 		if s.allowed, err = netip.ParseAddrPort(spec.ProxyTo); err != nil {
 			unix.Close(fd)
@@ -285,6 +286,12 @@ func (s *ConnectSupervisor) refuse(dest netip.AddrPort, ok bool, raw []byte) {
 		// The server log's line, as the proxy writes one per connection.
 		slog.Info("egress", "addr", what, "allowed", false,
 			"reason", "a direct connection: only stockade's proxy ("+s.allowed.String()+") is reachable; use HTTP_PROXY and HTTPS_PROXY")
+	}
+	if s.tell != nil {
+		if !ok {
+			dest = netip.AddrPort{}
+		}
+		s.tell(dest)
 	}
 }
 

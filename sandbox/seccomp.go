@@ -46,6 +46,9 @@ import (
 //     are refused; and seccomp(2) may not make a listener of its own
 //     (SECCOMP_FILTER_FLAG_NEW_LISTENER): the newest filter gets a
 //     notification first, and its supervisor could let the call through.
+//     Where neither a namespace nor the supervisor holds the allowlist
+//     (filterRules.tcpOnly, Spec.ProxyPortOnly), the same, but connect and
+//     listen are left to Landlock's TCP port rules.
 //  6. Everything else is allowed. socketpair(2) is never filtered: it makes a
 //     connected pair that reaches nobody else, and only AF_UNIX supports it.
 //
@@ -125,6 +128,7 @@ type filterRules struct {
 	inet           bool   // with networkOff: AF_INET and AF_INET6 allowed all the same
 	guardTID       uint32 // a thread no signal may be sent to (0: none); see seccomp_kernel.go
 	supervised     bool   // with networkOff: TCP allowed, connect and listen to the supervisor (rule 5)
+	tcpOnly        bool   // with networkOff: TCP allowed as with supervised, connect and listen left to Landlock (rule 5)
 }
 
 // prog is a tiny assembler with labels on top of bpf.Instruction, so that the
@@ -216,12 +220,17 @@ func socketFilter(arch seccompArch, r filterRules) ([]bpf.RawInstruction, error)
 	}
 	p.kernelRules(kernelCallsFor(arch), r, "sockets")
 	p.label("sockets")
+	tcp := r.supervised || r.tcpOnly
 	if r.supervised {
 		p.jeq(arch.connect, "notify", "")
 		p.jeq(arch.listen, "notify", "")
+	}
+	if tcp {
 		p.jeq(arch.sendto, "s-flags3", "")
 		p.jeq(arch.sendmmsg, "s-flags3", "")
 		p.jeq(arch.sendmsg, "s-flags2", "")
+	}
+	if r.supervised {
 		p.jeq(arch.seccomp, "s-seccomp", "")
 	}
 	if r.networkOff || r.unixSocketsOff {
@@ -237,7 +246,7 @@ func socketFilter(arch seccompArch, r filterRules) ([]bpf.RawInstruction, error)
 			case r.inet:
 				p.jeq(domainInet, "allow", "")
 				p.jeq(domainInet6, "allow", "")
-			case r.supervised:
+			case tcp:
 				p.jeq(domainInet, "s-tcp", "")
 				p.jeq(domainInet6, "s-tcp", "")
 			}
@@ -246,8 +255,8 @@ func socketFilter(arch seccompArch, r filterRules) ([]bpf.RawInstruction, error)
 			p.jeq(netlinkRoute, "allow", "eperm")
 		}
 	}
-	if r.supervised {
-		p.supervisedRules()
+	if tcp {
+		p.supervisedRules(r.supervised)
 	}
 	p.label("allow")
 	p.add(bpf.RetConstant{Val: seccompRetAllow})
@@ -264,8 +273,9 @@ func socketFilter(arch seccompArch, r filterRules) ([]bpf.RawInstruction, error)
 	return bpf.Assemble(ins)
 }
 
-// supervisedRules are the targets of rule 5's jumps.
-func (p *prog) supervisedRules() {
+// supervisedRules are the targets of rule 5's jumps; notify those that
+// only a supervised filter makes.
+func (p *prog) supervisedRules(notify bool) {
 	p.label("s-tcp")
 	p.add(bpf.LoadAbsolute{Off: seccompDataArg1, Size: 4})
 	p.add(bpf.ALUOpConstant{Op: bpf.ALUOpAnd, Val: sockTypeMask})
@@ -277,6 +287,9 @@ func (p *prog) supervisedRules() {
 	p.refuseBits(seccompDataArg3, msgFastOpen)
 	p.label("s-flags2")
 	p.refuseBits(seccompDataArg2, msgFastOpen)
+	if !notify {
+		return
+	}
 	p.label("s-seccomp")
 	p.add(bpf.LoadAbsolute{Off: seccompDataArg0, Size: 4})
 	p.jeq(seccompSetModeFilter, "", "allow")

@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"net/netip"
 	"os"
 	"path/filepath"
 	"slices"
@@ -67,9 +68,22 @@ type Spec struct {
 	// are allowed, and every connect and listen is decided by stockade's
 	// connect supervisor (notify_linux.go), which connects to ProxyTo only.
 	Supervised bool `json:"supervised,omitempty"`
+	// ProxyPortOnly, with NetworkOff and without NetNS or Supervised
+	// (network = "allowlist" where neither can hold it), is the last, partial
+	// layer: TCP sockets are allowed as with Supervised, and Landlock (ABI 4
+	// or later) lets them connect to the port of ProxyTo only, and bind
+	// nowhere. Landlock cannot tell addresses apart: that port on any other
+	// host is reachable too.
+	ProxyPortOnly bool `json:"proxy_port_only,omitempty"`
 	// ProxyTo is the egress proxy's address on the host's loopback that a
-	// supervised command may connect to ("": none).
+	// supervised command may connect to ("": none), or whose port one under
+	// ProxyPortOnly may.
 	ProxyTo string `json:"proxy_to,omitempty"`
+	// Refused, if set, is told of each connect the connect supervisor
+	// refused, with the address the command named (not valid for one that
+	// is no inet address), so that the result can say what was refused. It
+	// is called in stockade, outside the sandbox; the child never sees it.
+	Refused func(netip.AddrPort) `json:"-"`
 	// netnsFD is the descriptor of that namespace in this process: childNetNSFD
 	// in the zygote, the file given to Start for stockade run.
 	netnsFD int
@@ -128,8 +142,11 @@ type Applied struct {
 	// the filter lets it use System V IPC.
 	IPCNamespace bool `json:"ipc_namespace,omitempty"`
 	// Supervised: the command's connects go to the connect supervisor.
-	Supervised bool   `json:"supervised,omitempty"`
-	Notes      string `json:"notes,omitempty"`
+	Supervised bool `json:"supervised,omitempty"`
+	// ProxyPortOnly: Landlock lets the command connect to the proxy's port
+	// only (on any address), and seccomp lets it open TCP sockets only.
+	ProxyPortOnly bool   `json:"proxy_port_only,omitempty"`
+	Notes         string `json:"notes,omitempty"`
 	// connects is the supervised filter's listener, in the process that
 	// applied it, for the connect supervisor; nil when not supervised.
 	connects *os.File

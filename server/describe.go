@@ -44,8 +44,9 @@ func sandboxSentences(spec sandbox.Spec, workdir, mode string, allow []string) s
 		files += ", and " + list(shown) + " are unreadable"
 	}
 	network := strings.TrimSuffix(netproxy.Describe(mode, spec.NetNS, allow), ".")
-	if mode == "allowlist" && spec.Supervised {
-		// No namespace: the connect supervisor lets commands reach the proxy only.
+	if mode == "allowlist" && (spec.Supervised || spec.ProxyPortOnly) {
+		// No namespace: the connect supervisor (or Landlock's port rule)
+		// lets commands reach the proxy only.
 		hosts := "none yet"
 		if len(allow) > 0 {
 			hosts = strings.Join(allow, ", ")

@@ -86,7 +86,7 @@ func TestRefusalNotes(t *testing.T) {
 
 	if _, err := osexec.LookPath("curl"); err == nil {
 		r = s.bash("curl -sS http://example.com/")
-		want = `name lookup failed: this sandbox has no network (network = "off"); allow with --network on or [sandbox] network = "on"`
+		want = `name lookup failed: this sandbox has no network (network = "off"); allow hosts by name with --allow-host NAME or [network] allow (network = "allowlist"), or everything with --network on`
 		if len(r.Notes) != 1 || r.Notes[0] != want {
 			t.Errorf("curl: notes %q (stderr %q), want %q", r.Notes, r.Stderr, want)
 		}

@@ -137,7 +137,7 @@ func (s *Server) session(ctx context.Context) (*supervise.Session, error) {
 		// lets its commands reach.
 		var spec sandbox.Spec
 		var env []string
-		if cs.proxy, spec, env, cs.err = s.opts.HostProxy(s.opts.Spec, s.opts.Env); cs.err != nil {
+		if cs.proxy, spec, env, cs.err = s.opts.HostProxy(s.opts.Spec, s.opts.Env, cs.egress.Record); cs.err != nil {
 			return
 		}
 		if cs.proxy != nil {

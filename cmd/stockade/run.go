@@ -203,7 +203,7 @@ func cmdRun(args []string, io stdio) int {
 	}
 	// Without a namespace, the proxy on the host's loopback, which the
 	// connect supervisor lets the command reach.
-	ln, spec, env, err := st.HostProxy(st.Spec, st.Env)
+	ln, spec, env, err := st.HostProxy(st.Spec, st.Env, egress.Record)
 	if err != nil {
 		printError(io.err, err)
 		return finish(pipeline.Fail(err, st.Workdir), exitFailed)
