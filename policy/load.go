@@ -413,8 +413,9 @@ var goTypeMismatch = sync.OnceValue(func() *regexp.Regexp {
 })
 
 // policyTypes are the structs a policy file decodes into, by their Go names
-// ("policy.Sandbox"), found from Policy by its toml-tagged fields.
-var policyTypes = func() map[string]reflect.Type {
+// ("policy.Sandbox"), found from Policy by its toml-tagged fields (on first
+// use: only a type error in a policy file needs them).
+var policyTypes = sync.OnceValue(func() map[string]reflect.Type {
 	types := map[string]reflect.Type{}
 	var walk func(t reflect.Type)
 	walk = func(t reflect.Type) {
@@ -430,7 +431,7 @@ var policyTypes = func() map[string]reflect.Type {
 	}
 	walk(reflect.TypeFor[Policy]())
 	return types
-}()
+})
 
 // typeMessage says a type error in the policy file's own words: the key, what
 // it must hold, and what the file gave, without Go's type names.
@@ -469,7 +470,7 @@ func tomlKey(field string) string {
 	if i < 0 {
 		return ""
 	}
-	t, ok := policyTypes[field[:i]]
+	t, ok := policyTypes()[field[:i]]
 	if !ok {
 		return ""
 	}
