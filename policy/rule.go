@@ -67,6 +67,11 @@ type reporter struct {
 }
 
 func (r reporter) problem(key, msg string) {
+	if r.v == nil {
+		// A built-in rule compiled on first use (prepareDefault), which
+		// TestDefaultPolicy checks at load like any policy file.
+		panic("policy: a built-in rule does not compile (a bug: the tests check them all): " + msg)
+	}
 	at := joinKey(joinKey("rule."+strconv.Itoa(r.index), r.path), key)
 	r.v.add(at, fmt.Sprintf("rule %q: %s", r.rule, msg), "")
 }
@@ -304,9 +309,23 @@ func (l *lazyRegexps) any(s string) bool {
 // With trusted set (the built-in policy, checked by the tests), regular
 // expressions are not compiled here but on first use, which keeps start-up cheap.
 func (m *Matcher) compile(rep reporter, trusted bool) {
+	m.c.Store(m.build(rep, trusted))
+}
+
+// compiled returns the prepared form of m. A matcher of the built-in policy
+// is compiled here, on first use (prepareDefault); goroutines that race to
+// do it build equal forms and keep the first stored.
+func (m *Matcher) compiled() *compiled {
+	if c := m.c.Load(); c != nil {
+		return c
+	}
+	m.c.CompareAndSwap(nil, m.build(reporter{}, true))
+	return m.c.Load()
+}
+
+func (m *Matcher) build(rep reporter, trusted bool) *compiled {
 	c := &compiled{}
 	c.tests = c.buf[:0]
-	m.c = c
 	for k := range matchKeys {
 		mk := &matchKeys[k]
 		if t, set := mk.prepare(m, keyCompiler{key: mk.key, rep: rep, trusted: trusted}); set {
@@ -317,6 +336,7 @@ func (m *Matcher) compile(rep reporter, trusted bool) {
 	if len(c.tests) == 0 {
 		rep.problem("", "the rule matches nothing: set command, args, writes, code or another match key")
 	}
+	return c
 }
 
 func joinKey(a, b string) string {
@@ -360,8 +380,10 @@ func (m *Matcher) literalNames() []string {
 		return nil
 	}
 	for _, n := range m.Command {
-		if strings.ContainsAny(n, "*?[\\") {
-			return nil
+		for i := range len(n) {
+			if c := n[i]; c == '*' || c == '?' || c == '[' || c == '\\' {
+				return nil
+			}
 		}
 	}
 	return m.Command
@@ -369,8 +391,9 @@ func (m *Matcher) literalNames() []string {
 
 // match reports whether every key of m holds for invocation i of the script.
 func (m *Matcher) match(ctx *scriptCtx, i int, a *argv) bool {
-	for k := range m.c.tests {
-		t := &m.c.tests[k]
+	tests := m.compiled().tests
+	for k := range tests {
+		t := &tests[k]
 		if !t.of.holds(ctx, i, a, t) {
 			return false
 		}

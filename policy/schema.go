@@ -4,6 +4,8 @@ package policy
 // every table and key it may hold. Loading and checking them is load.go and
 // layers.go; compiling and matching rules is rule.go.
 
+import "sync/atomic"
+
 // Verdict is the outcome for a script.
 type Verdict string
 
@@ -160,7 +162,7 @@ type Matcher struct {
 	// (curl -o x ...; ./x): two ordinary steps that together run a download.
 	After *Matcher `toml:"after" json:"after,omitempty"`
 
-	c *compiled
+	c atomic.Pointer[compiled] // see compile and compiled
 }
 
 // Sandbox is the [sandbox] table of a policy file: what the kernel must
