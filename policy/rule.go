@@ -283,21 +283,29 @@ type flagAlt struct {
 type lazyRegexps struct {
 	src  []string
 	once sync.Once
-	re   []*regexp.Regexp
+	re   []filteredRegexp
 }
 
-func (l *lazyRegexps) get() []*regexp.Regexp {
+// filteredRegexp is a compiled expression with the strings one of which
+// any text it matches contains (requiredText), nil when none is known.
+type filteredRegexp struct {
+	re   *regexp.Regexp
+	need []literal
+}
+
+func (l *lazyRegexps) get() []filteredRegexp {
 	l.once.Do(func() {
-		for _, s := range l.src {
-			l.re = append(l.re, regexp.MustCompile(s)) // validated at load
+		l.re = make([]filteredRegexp, len(l.src))
+		for i, s := range l.src {
+			l.re[i] = filteredRegexp{regexp.MustCompile(s), requiredText(s)} // validated at load
 		}
 	})
 	return l.re
 }
 
 func (l *lazyRegexps) any(s string) bool {
-	for _, re := range l.get() {
-		if re.MatchString(s) {
+	for _, f := range l.get() {
+		if (f.need == nil || containsAny(s, f.need)) && f.re.MatchString(s) {
 			return true
 		}
 	}
