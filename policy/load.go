@@ -229,17 +229,22 @@ func (p *Policy) index() {
 	}
 	n := 0
 	for _, r := range p.Rules {
-		n += len(r.literalNames())
+		n += len(r.Command)
 	}
-	p.byName = make(map[string][]int, n)
-	p.anyName = nil
+	p.byName = make(map[string][]candidate, n)
+	p.anyName, p.nameGlobs = nil, nil
 	for i, r := range p.Rules {
-		if names := r.literalNames(); names != nil {
-			for _, n := range names {
-				p.byName[n] = append(p.byName[n], i)
-			}
-		} else {
+		switch names, globs, ok := r.commandIndex(); {
+		case !ok:
 			p.anyName = append(p.anyName, i)
+		default:
+			holds := names == nil || !slices.ContainsFunc(names, func(n string) bool { return strings.Contains(n, "/") })
+			for _, n := range names {
+				p.byName[n] = append(p.byName[n], candidate{i, holds})
+			}
+			if globs != nil {
+				p.nameGlobs = append(p.nameGlobs, nameGlobs{i, globs})
+			}
 		}
 	}
 }

@@ -2,6 +2,7 @@ package policy
 
 import (
 	"os"
+	"slices"
 	"sync"
 
 	"github.com/stockade/stockade/parse"
@@ -144,24 +145,39 @@ func (p *Policy) judge(ctx *scriptCtx, i int) *Rule {
 	a := ctx.arg(i)
 	var best *Rule
 	bestIdx := -1
-	try := func(ri int) {
+	p.candidates(a.name, func(ri int, commandHolds bool) {
 		r := p.Rules[ri]
 		if best != nil && (r.Decision.rank() < best.Decision.rank() ||
 			(r.Decision.rank() == best.Decision.rank() && ri > bestIdx)) {
 			return
 		}
-		if r.match(ctx, i, a) {
+		if r.matchFrom(ctx, i, a, commandHolds) {
 			best, bestIdx = r, ri
 		}
-	}
-	for _, ri := range p.byName[a.name] {
-		try(ri)
-	}
-	for _, ri := range p.anyName {
-		try(ri)
-	}
+	})
 	ctx.matched[i] = best != nil
 	return best
+}
+
+// candidates calls try with every rule whose command key may hold for an
+// invocation of name (index): the rules that name it, those with a name
+// glob it matches (for both, commandHolds: the key is known to hold), and
+// those with no command key or a path pattern. The order is not file
+// order; judge and judgeOverrides choose by rank and file order.
+func (p *Policy) candidates(name string, try func(ri int, commandHolds bool)) {
+	named := p.byName[name]
+	for _, c := range named {
+		try(c.rule, c.commandHolds)
+	}
+	for k := range p.nameGlobs {
+		g := &p.nameGlobs[k]
+		if matchName(g.globs, name, "") && !slices.ContainsFunc(named, func(c candidate) bool { return c.rule == g.rule }) {
+			try(g.rule, true)
+		}
+	}
+	for _, ri := range p.anyName {
+		try(ri, false)
+	}
 }
 
 func (p *Policy) defaultVerdict() Verdict {
@@ -177,16 +193,11 @@ func (p *Policy) defaultVerdict() Verdict {
 func (p *Policy) judgeOverrides(ctx *scriptCtx, i int) *Rule {
 	a := ctx.arg(i)
 	var matched []int
-	for _, ri := range p.byName[a.name] {
-		if p.Rules[ri].match(ctx, i, a) {
+	p.candidates(a.name, func(ri int, commandHolds bool) {
+		if p.Rules[ri].matchFrom(ctx, i, a, commandHolds) {
 			matched = append(matched, ri)
 		}
-	}
-	for _, ri := range p.anyName {
-		if p.Rules[ri].match(ctx, i, a) {
-			matched = append(matched, ri)
-		}
-	}
+	})
 	ctx.matched[i] = len(matched) > 0
 	var best *Rule
 	bestIdx := -1

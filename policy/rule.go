@@ -381,25 +381,69 @@ func compileFlags(entries []string, key string, problem func(key, msg string)) [
 	return out
 }
 
-// literalNames returns the literal command names of m, or nil if any of them
-// is a glob (or m has none): such rules are tried for every invocation.
-func (m *Matcher) literalNames() []string {
+// candidate is a rule the index gives for a command name, and whether
+// the rule's command key is then known to hold.
+type candidate struct {
+	rule         int
+	commandHolds bool
+}
+
+// nameGlobs is a rule whose command key holds for a name that one of globs
+// matches, or that the index lists the rule under.
+type nameGlobs struct {
+	rule  int
+	globs []namePattern
+}
+
+// commandIndex sorts m's command patterns for the index (Policy.index).
+// When every pattern is literal text, names are all of them (the rule is
+// tried for those names only; one with a / is listed too, though a base
+// name never equals it). When some are globs and none has a /, names are
+// the literal ones and globs the others: the rule is tried for a name that
+// is one of names or that a glob matches, which is where its command key
+// holds. ok is false for a matcher without command key, or with globs and
+// a pattern with a /: that rule is tried for every invocation.
+func (m *Matcher) commandIndex() (names []string, globs []namePattern, ok bool) {
 	if len(m.Command) == 0 {
-		return nil
+		return nil, nil, false
 	}
+	var pats []string
+	slash := false
 	for _, n := range m.Command {
-		for i := range len(n) {
-			if c := n[i]; c == '*' || c == '?' || c == '[' || c == '\\' {
-				return nil
-			}
+		if isNameGlob(n) {
+			pats = append(pats, n)
+		} else {
+			names = append(names, n)
+		}
+		slash = slash || strings.Contains(n, "/")
+	}
+	if pats != nil && slash {
+		return nil, nil, false
+	}
+	return names, compileNames(pats), true
+}
+
+func isNameGlob(n string) bool {
+	for i := range len(n) {
+		if c := n[i]; c == '*' || c == '?' || c == '[' || c == '\\' {
+			return true
 		}
 	}
-	return m.Command
+	return false
 }
 
 // match reports whether every key of m holds for invocation i of the script.
 func (m *Matcher) match(ctx *scriptCtx, i int, a *argv) bool {
+	return m.matchFrom(ctx, i, a, false)
+}
+
+// matchFrom is match, skipping the command key when commandHolds says the
+// index has found it to hold.
+func (m *Matcher) matchFrom(ctx *scriptCtx, i int, a *argv, commandHolds bool) bool {
 	tests := m.compiled().tests
+	if commandHolds && len(tests) > 0 && tests[0].of == &matchKeys[0] {
+		tests = tests[1:]
+	}
 	for k := range tests {
 		t := &tests[k]
 		if !t.of.holds(ctx, i, a, t) {

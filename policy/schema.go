@@ -29,10 +29,11 @@ type Policy struct {
 	Rules   []*Rule `toml:"rule" json:"rules"`
 	Source  string  `toml:"-" json:"source"` // file path, or "default"
 
-	byName   map[string][]int // rules whose command list names this base name literally
-	anyName  []int            // rules with a glob command pattern or none
-	homeDir  string           // expands ~ and $HOME in arguments; "" leaves them literal
-	examples bool             // examples were verified at load
+	byName    map[string][]candidate // rules whose command list names this base name literally
+	nameGlobs []nameGlobs            // rules with globs on the base name, and which globs
+	anyName   []int                  // rules with a path glob command pattern or none
+	homeDir   string                 // expands ~ and $HOME in arguments; "" leaves them literal
+	examples  bool                   // examples were verified at load
 	// overrides is set when some rule overrides another by name; judge then
 	// collects every match instead of keeping the strictest as it goes.
 	overrides bool
