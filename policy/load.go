@@ -238,9 +238,8 @@ func (p *Policy) index() {
 		case !ok:
 			p.anyName = append(p.anyName, i)
 		default:
-			holds := names == nil || !slices.ContainsFunc(names, func(n string) bool { return strings.Contains(n, "/") })
 			for _, n := range names {
-				p.byName[n] = append(p.byName[n], candidate{i, holds})
+				p.byName[n] = append(p.byName[n], candidate{i, true})
 			}
 			if globs != nil {
 				p.nameGlobs = append(p.nameGlobs, nameGlobs{i, globs})

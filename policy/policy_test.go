@@ -537,10 +537,6 @@ decision = "allow"
 					holds := len(r.Command) == 0 || matchName(compileNames(r.Command), a.name, ctx.invs[i].Name)
 					commandHolds, given := got[ri]
 					switch {
-					case holds && !given && slices.ContainsFunc(r.Command, func(n string) bool { return strings.Contains(n, "/") && !isNameGlob(n) }):
-						// A literal path in a list of literal names is indexed
-						// under the path, which no base name equals: such a
-						// rule is never tried, as before the index had globs.
 					case holds && !given:
 						t.Errorf("%q (%s): rule %s is left out, but its command key holds", ctx.invs[i].Name, a.name, r.Name)
 					case commandHolds && !holds:
@@ -553,5 +549,8 @@ decision = "allow"
 	}
 	if tried < 100000 {
 		t.Errorf("only %d rule and invocation pairs tried", tried)
+	}
+	if d := shapes.Check("./configure --prefix=/usr"); d.Rule != "literal-path" {
+		t.Errorf("./configure: decided by %q, not by the rule that names it", d.Rule)
 	}
 }

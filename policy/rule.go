@@ -395,30 +395,26 @@ type nameGlobs struct {
 	globs []namePattern
 }
 
-// commandIndex sorts m's command patterns for the index (Policy.index).
-// When every pattern is literal text, names are all of them (the rule is
-// tried for those names only; one with a / is listed too, though a base
-// name never equals it). When some are globs and none has a /, names are
-// the literal ones and globs the others: the rule is tried for a name that
-// is one of names or that a glob matches, which is where its command key
-// holds. ok is false for a matcher without command key, or with globs and
-// a pattern with a /: that rule is tried for every invocation.
+// commandIndex sorts m's command patterns for the index (Policy.index):
+// names are the literal ones and globs the others. The rule is tried for a
+// name that is one of names or that a glob matches, which is where its
+// command key holds. ok is false for a matcher without command key or with
+// a pattern with a /, which matches the command word as written rather
+// than its base name: that rule is tried for every invocation.
 func (m *Matcher) commandIndex() (names []string, globs []namePattern, ok bool) {
 	if len(m.Command) == 0 {
 		return nil, nil, false
 	}
 	var pats []string
-	slash := false
 	for _, n := range m.Command {
-		if isNameGlob(n) {
+		switch {
+		case strings.Contains(n, "/"):
+			return nil, nil, false
+		case isNameGlob(n):
 			pats = append(pats, n)
-		} else {
+		default:
 			names = append(names, n)
 		}
-		slash = slash || strings.Contains(n, "/")
-	}
-	if pats != nil && slash {
-		return nil, nil, false
 	}
 	return names, compileNames(pats), true
 }
