@@ -227,22 +227,56 @@ func (p *Policy) index() {
 	for _, d := range p.Sandbox.DenyRead {
 		p.denyRead = append(p.denyRead, normPath(d, p.homeDir))
 	}
+	// Two passes: count the rules of each name, then place them, so that
+	// the lists share one array and loading allocates little.
 	n := 0
 	for _, r := range p.Rules {
-		n += len(r.Command)
+		if r.indexed() {
+			n += len(r.Command)
+		}
 	}
-	p.byName = make(map[string][]candidate, n)
+	p.byName = make(map[string]int32, n)
 	p.anyName, p.nameGlobs = nil, nil
+	var count []int32
 	for i, r := range p.Rules {
-		switch names, globs, ok := r.commandIndex(); {
-		case !ok:
+		if !r.indexed() {
 			p.anyName = append(p.anyName, i)
-		default:
-			for _, n := range names {
-				p.byName[n] = append(p.byName[n], candidate{i, true})
+			continue
+		}
+		var globs []string
+		for _, name := range r.Command {
+			if isNameGlob(name) {
+				globs = append(globs, name)
+				continue
 			}
-			if globs != nil {
-				p.nameGlobs = append(p.nameGlobs, nameGlobs{i, globs})
+			id, ok := p.byName[name]
+			if !ok {
+				id = int32(len(count))
+				p.byName[name] = id
+				count = append(count, 0)
+			}
+			count[id]++
+		}
+		if globs != nil {
+			p.nameGlobs = append(p.nameGlobs, nameGlobs{i, compileNames(globs)})
+		}
+	}
+	p.nameStart = make([]int32, len(count)+1)
+	for id, c := range count {
+		p.nameStart[id+1] = p.nameStart[id] + c
+	}
+	p.nameRules = make([]int, p.nameStart[len(count)])
+	next := count // reused: where the next rule of each name goes
+	copy(next, p.nameStart)
+	for i, r := range p.Rules {
+		if !r.indexed() {
+			continue
+		}
+		for _, name := range r.Command {
+			if !isNameGlob(name) {
+				id := p.byName[name]
+				p.nameRules[next[id]] = i
+				next[id]++
 			}
 		}
 	}

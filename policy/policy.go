@@ -45,21 +45,51 @@ var (
 )
 
 // Default returns the built-in policy (default.toml, printed by `stockade policy
-// default`). It is built once, on first use, from a Go literal generated from
-// default.toml, so no TOML is decoded at start-up; it is not checked then
-// either, and each rule is compiled when first tried: TestDefaultPolicy
-// checks the same text as any policy file, examples included, and
-// `stockade policy lint` can too.
+// default`). It is built once, on first use, on defaultRules, data generated
+// from default.toml that the program holds ready, so no TOML is decoded and
+// nothing is copied at start-up; it is not checked then either, and each
+// rule is compiled when first tried: TestDefaultPolicy checks the same text
+// as any policy file, examples included, and `stockade policy lint` can too.
 func Default() *Policy {
-	defaultOnce.Do(func() { defaultPolicy = loadDefault() })
+	defaultOnce.Do(func() { defaultPolicy = defaultOn(defaultRules[:]) })
 	return defaultPolicy
 }
 
-// loadDefault builds a new copy of the built-in policy from defaultGo, the
-// Go literal generated from default.toml (TestDefaultGenerated holds them
-// equal), without decoding TOML.
+// defaultOn prepares the built-in policy with rules, which it uses in
+// place: defaultRules for Default, a copy for loadDefault.
+func defaultOn(rules []Rule) *Policy {
+	ptrs := make([]*Rule, len(rules))
+	for i := range rules {
+		ptrs[i] = &rules[i]
+	}
+	return prepareDefault(defaultWith(ptrs))
+}
+
+// defaultGo returns a new copy of the built-in policy as decoding
+// default.toml gives it, before it is prepared.
+func defaultGo() *Policy {
+	fresh := freshDefaultRules()
+	rules := make([]*Rule, len(fresh))
+	for i := range fresh {
+		rules[i] = &fresh[i]
+	}
+	return defaultWith(rules)
+}
+
+// freshDefaultRules copies defaultRules as generated, without what
+// preparing Default's policy set on them.
+func freshDefaultRules() []Rule {
+	rules := slices.Clone(defaultRules[:])
+	for i := range rules {
+		rules[i].Origin, rules[i].c = "", nil
+	}
+	return rules
+}
+
+// loadDefault builds a new copy of the built-in policy, as Default builds
+// its own.
 func loadDefault() *Policy {
-	return prepareDefault(defaultGo())
+	return defaultOn(freshDefaultRules())
 }
 
 // prepareDefault makes p, the decoded built-in policy, ready to judge
@@ -69,8 +99,10 @@ func loadDefault() *Policy {
 func prepareDefault(p *Policy) *Policy {
 	p.Source = "default"
 	p.Layers = []LayerInfo{{Kind: LayerBuiltin}}
-	for _, r := range p.Rules {
+	cells := make([]compiledCell, len(p.Rules))
+	for i, r := range p.Rules {
 		r.Origin = LayerBuiltin
+		r.c = &cells[i]
 	}
 	p.homeDir, _ = os.UserHomeDir()
 	p.index()
@@ -165,13 +197,16 @@ func (p *Policy) judge(ctx *scriptCtx, i int) *Rule {
 // those with no command key or a path pattern. The order is not file
 // order; judge and judgeOverrides choose by rank and file order.
 func (p *Policy) candidates(name string, try func(ri int, commandHolds bool)) {
-	named := p.byName[name]
-	for _, c := range named {
-		try(c.rule, c.commandHolds)
+	var named []int
+	if id, ok := p.byName[name]; ok {
+		named = p.nameRules[p.nameStart[id]:p.nameStart[id+1]]
+	}
+	for _, ri := range named {
+		try(ri, true)
 	}
 	for k := range p.nameGlobs {
 		g := &p.nameGlobs[k]
-		if matchName(g.globs, name, "") && !slices.ContainsFunc(named, func(c candidate) bool { return c.rule == g.rule }) {
+		if matchName(g.globs, name, "") && !slices.Contains(named, g.rule) {
 			try(g.rule, true)
 		}
 	}

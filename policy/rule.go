@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/stockade/stockade/parse"
 )
@@ -264,11 +265,15 @@ func regexpKey(key string, field func(*Matcher) []string, holds func(ctx *script
 func matcherKey(key string, field func(*Matcher) *Matcher, holds func(ctx *scriptCtx, i int, a *argv, m *Matcher) bool) matchKey {
 	return matchKey{key: key,
 		prepare: func(m *Matcher, k keyCompiler) (t keyTest, set bool) {
-			t.sub = field(m)
-			if t.sub == nil {
+			sub := field(m)
+			if sub == nil {
 				return t, false
 			}
-			t.sub.compile(reporter{k.rep.v, k.rep.index, joinKey(k.rep.path, k.key), k.rep.rule}, k.trusted)
+			// The prepared form keeps a copy of its own: the matcher may be
+			// shared (defaultRules, whose rules are compiled concurrently).
+			own := *sub
+			own.compile(reporter{k.rep.v, k.rep.index, joinKey(k.rep.path, k.key), k.rep.rule}, k.trusted)
+			t.sub = &own
 			return t, true
 		},
 		holds: func(ctx *scriptCtx, i int, a *argv, t *keyTest) bool { return holds(ctx, i, a, t.sub) }}
@@ -317,18 +322,22 @@ func (l *lazyRegexps) any(s string) bool {
 // With trusted set (the built-in policy, checked by the tests), regular
 // expressions are not compiled here but on first use, which keeps start-up cheap.
 func (m *Matcher) compile(rep reporter, trusted bool) {
-	m.c.Store(m.build(rep, trusted))
+	m.c = &compiledCell{}
+	m.c.p.Store(m.build(rep, trusted))
 }
 
-// compiled returns the prepared form of m. A matcher of the built-in policy
-// is compiled here, on first use (prepareDefault); goroutines that race to
-// do it build equal forms and keep the first stored.
+// compiledCell holds the prepared form of a matcher once it is made.
+type compiledCell struct{ p atomic.Pointer[compiled] }
+
+// compiled returns the prepared form of m. A rule of the built-in policy
+// is compiled here, on first use (prepareDefault gives it an empty cell);
+// goroutines that race to do it build equal forms and keep the first stored.
 func (m *Matcher) compiled() *compiled {
-	if c := m.c.Load(); c != nil {
+	if c := m.c.p.Load(); c != nil {
 		return c
 	}
-	m.c.CompareAndSwap(nil, m.build(reporter{}, true))
-	return m.c.Load()
+	m.c.p.CompareAndSwap(nil, m.build(reporter{}, true))
+	return m.c.p.Load()
 }
 
 func (m *Matcher) build(rep reporter, trusted bool) *compiled {
@@ -381,13 +390,6 @@ func compileFlags(entries []string, key string, problem func(key, msg string)) [
 	return out
 }
 
-// candidate is a rule the index gives for a command name, and whether
-// the rule's command key is then known to hold.
-type candidate struct {
-	rule         int
-	commandHolds bool
-}
-
 // nameGlobs is a rule whose command key holds for a name that one of globs
 // matches, or that the index lists the rule under.
 type nameGlobs struct {
@@ -395,28 +397,22 @@ type nameGlobs struct {
 	globs []namePattern
 }
 
-// commandIndex sorts m's command patterns for the index (Policy.index):
-// names are the literal ones and globs the others. The rule is tried for a
-// name that is one of names or that a glob matches, which is where its
-// command key holds. ok is false for a matcher without command key or with
-// a pattern with a /, which matches the command word as written rather
-// than its base name: that rule is tried for every invocation.
-func (m *Matcher) commandIndex() (names []string, globs []namePattern, ok bool) {
+// indexed reports whether the index lists m by the names its command key
+// gives (Policy.index): literal ones by name, globs tried on the name.
+// The rule is then tried for an invocation where its command key holds,
+// and only there. A matcher without command key, or with a pattern with a
+// /, which matches the command word as written rather than its base name,
+// is tried for every invocation.
+func (m *Matcher) indexed() bool {
 	if len(m.Command) == 0 {
-		return nil, nil, false
+		return false
 	}
-	var pats []string
 	for _, n := range m.Command {
-		switch {
-		case strings.Contains(n, "/"):
-			return nil, nil, false
-		case isNameGlob(n):
-			pats = append(pats, n)
-		default:
-			names = append(names, n)
+		if strings.Contains(n, "/") {
+			return false
 		}
 	}
-	return names, compileNames(pats), true
+	return true
 }
 
 func isNameGlob(n string) bool {

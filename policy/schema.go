@@ -4,8 +4,6 @@ package policy
 // every table and key it may hold. Loading and checking them is load.go and
 // layers.go; compiling and matching rules is rule.go.
 
-import "sync/atomic"
-
 // Verdict is the outcome for a script.
 type Verdict string
 
@@ -29,11 +27,16 @@ type Policy struct {
 	Rules   []*Rule `toml:"rule" json:"rules"`
 	Source  string  `toml:"-" json:"source"` // file path, or "default"
 
-	byName    map[string][]candidate // rules whose command list names this base name literally
-	nameGlobs []nameGlobs            // rules with globs on the base name, and which globs
-	anyName   []int                  // rules with a path glob command pattern or none
-	homeDir   string                 // expands ~ and $HOME in arguments; "" leaves them literal
-	examples  bool                   // examples were verified at load
+	// The index (Policy.index, Policy.candidates): byName numbers the names
+	// that command lists give literally; the rules that list name number
+	// id are nameRules[nameStart[id]:nameStart[id+1]].
+	byName    map[string]int32
+	nameStart []int32
+	nameRules []int
+	nameGlobs []nameGlobs // rules with globs on the base name, and which globs
+	anyName   []int       // rules without command key or with a path in it
+	homeDir   string      // expands ~ and $HOME in arguments; "" leaves them literal
+	examples  bool        // examples were verified at load
 	// overrides is set when some rule overrides another by name; judge then
 	// collects every match instead of keeping the strictest as it goes.
 	overrides bool
@@ -163,7 +166,7 @@ type Matcher struct {
 	// (curl -o x ...; ./x): two ordinary steps that together run a download.
 	After *Matcher `toml:"after" json:"after,omitempty"`
 
-	c atomic.Pointer[compiled] // see compile and compiled
+	c *compiledCell // see compile and compiled
 }
 
 // Sandbox is the [sandbox] table of a policy file: what the kernel must
