@@ -18,6 +18,18 @@ func BenchmarkDefault(b *testing.B) {
 	}
 }
 
+// BenchmarkDefaultFirstCheck is what `stockade run` pays for the policy:
+// loading the built-in policy and judging one command with it, which
+// compiles the rules that command meets.
+func BenchmarkDefaultFirstCheck(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		if d := loadDefault().Check("git status --short"); d.Verdict != Allow {
+			b.Fatal(d)
+		}
+	}
+}
+
 // BenchmarkDefaultTOML is what BenchmarkDefault would cost without
 // default_gen.go: decoding default.toml, then the same checks and compiling.
 // The difference is what the generated file saves every start-up.
