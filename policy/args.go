@@ -340,9 +340,9 @@ func normPath(s, home string) string {
 	case s == "":
 		return s
 	case s[0] == '~':
-		if i := strings.IndexByte(s, '/'); i >= 0 {
-			s = "~" + s[i:]
-		} else {
+		if i := strings.IndexByte(s, '/'); i > 1 {
+			s = "~" + s[i:] // ~user/x
+		} else if i < 0 {
 			s = "~"
 		}
 	case strings.HasPrefix(s, "$HOME"):

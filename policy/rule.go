@@ -291,26 +291,35 @@ type lazyRegexps struct {
 	re   []filteredRegexp
 }
 
-// filteredRegexp is a compiled expression with the strings one of which
-// any text it matches contains (requiredText), nil when none is known.
+// filteredRegexp is an expression with the strings one of which any text
+// it matches contains (requiredText), nil when none is known. It is
+// compiled when a text first contains one of them: most never meet one.
 type filteredRegexp struct {
-	re   *regexp.Regexp
+	src  string
 	need []literal
+	once sync.Once
+	re   *regexp.Regexp
 }
 
 func (l *lazyRegexps) get() []filteredRegexp {
 	l.once.Do(func() {
 		l.re = make([]filteredRegexp, len(l.src))
 		for i, s := range l.src {
-			l.re[i] = filteredRegexp{regexp.MustCompile(s), requiredText(s)} // validated at load
+			l.re[i].src, l.re[i].need = s, requiredText(s)
 		}
 	})
 	return l.re
 }
 
 func (l *lazyRegexps) any(s string) bool {
-	for _, f := range l.get() {
-		if (f.need == nil || containsAny(s, f.need)) && f.re.MatchString(s) {
+	res := l.get()
+	for i := range res {
+		f := &res[i]
+		if f.need != nil && !containsAny(s, f.need) {
+			continue
+		}
+		f.once.Do(func() { f.re = regexp.MustCompile(f.src) }) // validated at load
+		if f.re.MatchString(s) {
 			return true
 		}
 	}
