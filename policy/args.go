@@ -260,6 +260,9 @@ type glob struct {
 	// every match contains (globLiteral), looked for before matching;
 	// "" if none. (A pattern that starts with text fails fast without.)
 	inner string
+	// first: the byte every string the pattern matches starts with, when
+	// the pattern starts with plain text; 0 otherwise.
+	first byte
 }
 
 func compileGlobs(pats []string, key string, problem func(key, msg string)) []glob {
@@ -288,6 +291,9 @@ func compileGlobs(pats []string, key string, problem func(key, msg string)) []gl
 		}
 		if g.meta && g.contains == "" && strings.IndexByte("*?[", g.pat[0]) >= 0 {
 			g.inner = globLiteral(g.pat)
+		}
+		if strings.IndexByte("*?[\\", g.pat[0]) < 0 {
+			g.first = g.pat[0]
 		}
 		out = append(out, g)
 	}
@@ -371,6 +377,9 @@ func anyGlobNormed(globs []glob, s, norm string) bool {
 		t := s
 		if g.isPath {
 			t = norm
+		}
+		if g.first != 0 && (t == "" || t[0] != g.first) {
+			continue
 		}
 		if !g.meta {
 			if g.pat == t {

@@ -38,7 +38,8 @@ func TestGlobLiteral(t *testing.T) {
 
 // TestGlobLiteralNeverRejectsAMatch: whenever a pattern matches a string,
 // the string contains the pattern's globLiteral, so the quick test never
-// turns a match into none. Tried with every pattern of the built-in policy
+// turns a match into none; and a compiled pattern, with all its quick
+// tests, decides as globMatch. Tried with every pattern of the built-in policy
 // on the arguments, redirection targets and derived paths of both corpora,
 // and on strings made to match each pattern.
 func TestGlobLiteralNeverRejectsAMatch(t *testing.T) {
@@ -90,6 +91,16 @@ func TestGlobLiteralNeverRejectsAMatch(t *testing.T) {
 		}
 	}
 	pats, strs = distinct(pats), distinct(strs)
+	// The quick tests of a compiled pattern (its first byte, its
+	// contained text, exact text) decide as globMatch does.
+	for _, pat := range pats {
+		g := compileGlobs([]string{pat}, "args", func(key, msg string) { t.Fatal(msg) })
+		for _, s := range strs {
+			if got, want := anyGlobNormed(g, s, s), globMatch(g[0].pat, s); got != want {
+				t.Errorf("%q on %q: %v, globMatch says %v", pat, s, got, want)
+			}
+		}
+	}
 	matched := 0
 	for _, pat := range pats {
 		lit := globLiteral(pat)
