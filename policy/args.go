@@ -256,6 +256,13 @@ type glob struct {
 	// TEXT, which a string matches by containing it (a quick test that
 	// rules looking at every command use, such as "**|**").
 	contains string
+	// inner: for a pattern that starts with *, ? or [, the longest text
+	// every match contains (globLiteral), looked for before matching;
+	// "" if none. (A pattern that starts with text fails fast without.)
+	inner string
+	// first: the byte every string the pattern matches starts with, when
+	// the pattern starts with plain text; 0 otherwise.
+	first byte
 }
 
 func compileGlobs(pats []string, key string, problem func(key, msg string)) []glob {
@@ -282,9 +289,50 @@ func compileGlobs(pats []string, key string, problem func(key, msg string)) []gl
 				g.contains = mid
 			}
 		}
+		if g.meta && g.contains == "" && strings.IndexByte("*?[", g.pat[0]) >= 0 {
+			g.inner = globLiteral(g.pat)
+		}
+		if strings.IndexByte("*?[\\", g.pat[0]) < 0 {
+			g.first = g.pat[0]
+		}
 		out = append(out, g)
 	}
 	return out
+}
+
+// globLiteral returns the longest run of pattern p's characters that
+// every string p matches contains as written: text between wildcards,
+// outside classes and escapes. "" if there is none.
+func globLiteral(p string) string {
+	best, start := "", 0
+	run := func(end int) {
+		if start < end && end-start > len(best) {
+			best = p[start:end]
+		}
+	}
+	for i := 0; i < len(p); {
+		switch p[i] {
+		case '*', '?':
+			run(i)
+			i++
+		case '\\':
+			run(i)
+			i += 2
+		case '[':
+			run(i)
+			end := classEnd(p[i:])
+			if end < 0 {
+				return best
+			}
+			i += end + 1
+		default:
+			i++
+			continue
+		}
+		start = i
+	}
+	run(len(p))
+	return best
 }
 
 func isPathPattern(p string) bool {
@@ -298,9 +346,9 @@ func normPath(s, home string) string {
 	case s == "":
 		return s
 	case s[0] == '~':
-		if i := strings.IndexByte(s, '/'); i >= 0 {
-			s = "~" + s[i:]
-		} else {
+		if i := strings.IndexByte(s, '/'); i > 1 {
+			s = "~" + s[i:] // ~user/x
+		} else if i < 0 {
 			s = "~"
 		}
 	case strings.HasPrefix(s, "$HOME"):
@@ -330,6 +378,9 @@ func anyGlobNormed(globs []glob, s, norm string) bool {
 		if g.isPath {
 			t = norm
 		}
+		if g.first != 0 && (t == "" || t[0] != g.first) {
+			continue
+		}
 		if !g.meta {
 			if g.pat == t {
 				return true
@@ -340,6 +391,9 @@ func anyGlobNormed(globs []glob, s, norm string) bool {
 			if strings.Contains(t, g.contains) {
 				return true
 			}
+			continue
+		}
+		if g.inner != "" && !strings.Contains(t, g.inner) {
 			continue
 		}
 		if globMatch(g.pat, t) {

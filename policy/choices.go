@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // Choice is a [sandbox] key that takes one of a few words; see SandboxChoices.
@@ -16,8 +17,9 @@ type Choice struct {
 }
 
 // sandboxFields are the fields of Sandbox the choices name, by key; a key
-// that names no string field of Sandbox is a bug, found at start-up.
-var sandboxFields = func() map[string][]int {
+// that names no string field of Sandbox is a bug, found the first time a
+// policy file is checked (built then, not when the program starts).
+var sandboxFields = sync.OnceValue(func() map[string][]int {
 	out := map[string][]int{}
 	for _, c := range SandboxChoices {
 		f, ok := tomlField(reflect.TypeFor[Sandbox](), c.Key)
@@ -27,7 +29,7 @@ var sandboxFields = func() map[string][]int {
 		out[c.Key] = f.Index
 	}
 	return out
-}()
+})
 
 // SandboxChoice returns the choice of key, which must be one of SandboxChoices.
 func SandboxChoice(key string) Choice {
@@ -41,7 +43,7 @@ func SandboxChoice(key string) Choice {
 
 // field is the field of s that holds the choice.
 func (c Choice) field(s *Sandbox) *string {
-	return reflect.ValueOf(s).Elem().FieldByIndex(sandboxFields[c.Key]).Addr().Interface().(*string)
+	return reflect.ValueOf(s).Elem().FieldByIndex(sandboxFields()[c.Key]).Addr().Interface().(*string)
 }
 
 // Allows reports whether v is one of the choice's words.

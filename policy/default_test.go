@@ -3,6 +3,7 @@ package policy
 import (
 	"bytes"
 	"reflect"
+	"sync"
 	"testing"
 
 	"github.com/pelletier/go-toml/v2"
@@ -38,19 +39,53 @@ func TestDefaultGenerated(t *testing.T) {
 	}
 
 	// Built from the literal or decoded from the text, the prepared policy is the same.
-	fromGo, err := loadDefault()
-	if err != nil {
-		t.Fatal(err)
-	}
+	fromGo := loadDefault()
 	var decoded Policy
 	if err := toml.NewDecoder(bytes.NewReader(DefaultTOML)).DisallowUnknownFields().Decode(&decoded); err != nil {
 		t.Fatal(err)
 	}
-	fromTOML, err := prepareDefault(&decoded)
-	if err != nil {
-		t.Fatal(err)
-	}
+	fromTOML := prepareDefault(&decoded)
 	if !reflect.DeepEqual(fromGo, fromTOML) {
 		t.Error("loadDefault and decoding default.toml give different policies")
+	}
+}
+
+// TestDefaultCompiledOnFirstUse: the built-in policy's rules are compiled
+// when first tried, by whichever goroutine gets there first; judged from
+// many goroutines at once (the server judges calls in parallel), a fresh
+// copy decides every corpus script as one already compiled does. Under
+// -race this is also the test that compiling on first use is safe.
+func TestDefaultCompiledOnFirstUse(t *testing.T) {
+	var scripts []string
+	for _, name := range []string{"dangerous.txtar", "everyday.txtar"} {
+		for _, f := range corpus(t, name) {
+			scripts = append(scripts, string(f.Data))
+		}
+	}
+	warm := Default()
+	want := make([]Decision, len(scripts))
+	for i, s := range scripts {
+		want[i] = warm.Check(s)
+	}
+	fresh := loadDefault()
+	const workers = 4
+	got := make([][]Decision, workers)
+	var wg sync.WaitGroup
+	for w := range workers {
+		got[w] = make([]Decision, len(scripts))
+		wg.Go(func() {
+			for k := range scripts {
+				i := (k + w*len(scripts)/workers) % len(scripts) // each starts elsewhere
+				got[w][i] = fresh.Check(scripts[i])
+			}
+		})
+	}
+	wg.Wait()
+	for w := range workers {
+		for i := range scripts {
+			if g, x := got[w][i], want[i]; g.Verdict != x.Verdict || g.Rule != x.Rule || g.Reason != x.Reason {
+				t.Errorf("%q: a fresh copy judged from goroutine %d gives %s by %s, the warm one %s by %s", scripts[i], w, g.Verdict, g.Rule, x.Verdict, x.Rule)
+			}
+		}
 	}
 }

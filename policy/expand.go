@@ -4,6 +4,7 @@ import (
 	"path"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/stockade/stockade/parse"
 )
@@ -1321,10 +1322,15 @@ func codeInQuotedText(text string) []parse.Invocation {
 // anything under it, removes only what the script put there
 // (tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT). Any other assignment
 // of the variable (another value, a loop, read, declare ...) and it is
-// unknown again.
+// unknown again. (The patterns are compiled on first use, not when the
+// program starts.)
 var (
-	mktempValue = regexp.MustCompile(`^"?\$\(mktemp(\s+(-[dqtu]+|--directory|--dry-run|--quiet|--tmpdir(=[^\s$` + "`" + `;|&()]*)?|-p\s+[^\s$` + "`" + `;|&()]+|--suffix=[^\s$` + "`" + `;|&()/]*|[A-Za-z0-9._-]*XXX[A-Za-z0-9._-]*))*\)"?$`)
-	varWord     = regexp.MustCompile(`^\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?(/[^$` + "`" + `'\\]*)?$`)
+	mktempValue = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^"?\$\(mktemp(\s+(-[dqtu]+|--directory|--dry-run|--quiet|--tmpdir(=[^\s$` + "`" + `;|&()]*)?|-p\s+[^\s$` + "`" + `;|&()]+|--suffix=[^\s$` + "`" + `;|&()/]*|[A-Za-z0-9._-]*XXX[A-Za-z0-9._-]*))*\)"?$`)
+	})
+	varWord = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?(/[^$` + "`" + `'\\]*)?$`)
+	})
 )
 
 // freshTempPath stands for a path mktemp made.
@@ -1336,7 +1342,7 @@ func freshTempArgs(s *parse.Script) []parse.Invocation {
 	invs := s.Invocations
 	var fresh map[string]bool
 	for _, as := range s.Assignments {
-		if as.Dynamic && mktempValue.MatchString(as.Value) {
+		if as.Dynamic && mktempValue().MatchString(as.Value) {
 			if fresh == nil {
 				fresh = map[string]bool{}
 			}
@@ -1349,7 +1355,7 @@ func freshTempArgs(s *parse.Script) []parse.Invocation {
 		return invs
 	}
 	for _, as := range s.Assignments {
-		if !(as.Dynamic && mktempValue.MatchString(as.Value)) {
+		if !(as.Dynamic && mktempValue().MatchString(as.Value)) {
 			delete(fresh, as.Name)
 		}
 	}
@@ -1376,7 +1382,7 @@ func freshTempArgs(s *parse.Script) []parse.Invocation {
 			if !inv.DynamicArgs[k] {
 				continue
 			}
-			m := varWord.FindStringSubmatch(strings.ReplaceAll(a, `"`, ""))
+			m := varWord().FindStringSubmatch(strings.ReplaceAll(a, `"`, ""))
 			if m == nil || !fresh[m[1]] || strings.Contains(m[2], "..") {
 				continue
 			}

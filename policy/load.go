@@ -227,19 +227,57 @@ func (p *Policy) index() {
 	for _, d := range p.Sandbox.DenyRead {
 		p.denyRead = append(p.denyRead, normPath(d, p.homeDir))
 	}
+	// Two passes: count the rules of each name, then place them, so that
+	// the lists share one array and loading allocates little.
 	n := 0
 	for _, r := range p.Rules {
-		n += len(r.literalNames())
+		if r.indexed() {
+			n += len(r.Command)
+		}
 	}
-	p.byName = make(map[string][]int, n)
-	p.anyName = nil
+	p.byName = make(map[string]int32, n)
+	p.anyName, p.nameGlobs = nil, nil
+	var count []int32
 	for i, r := range p.Rules {
-		if names := r.literalNames(); names != nil {
-			for _, n := range names {
-				p.byName[n] = append(p.byName[n], i)
-			}
-		} else {
+		if !r.indexed() {
 			p.anyName = append(p.anyName, i)
+			continue
+		}
+		var globs []string
+		for _, name := range r.Command {
+			if isNameGlob(name) {
+				globs = append(globs, name)
+				continue
+			}
+			id, ok := p.byName[name]
+			if !ok {
+				id = int32(len(count))
+				p.byName[name] = id
+				count = append(count, 0)
+			}
+			count[id]++
+		}
+		if globs != nil {
+			p.nameGlobs = append(p.nameGlobs, nameGlobs{i, compileNames(globs)})
+		}
+	}
+	p.nameStart = make([]int32, len(count)+1)
+	for id, c := range count {
+		p.nameStart[id+1] = p.nameStart[id] + c
+	}
+	p.nameRules = make([]int, p.nameStart[len(count)])
+	next := count // reused: where the next rule of each name goes
+	copy(next, p.nameStart)
+	for i, r := range p.Rules {
+		if !r.indexed() {
+			continue
+		}
+		for _, name := range r.Command {
+			if !isNameGlob(name) {
+				id := p.byName[name]
+				p.nameRules[next[id]] = i
+				next[id]++
+			}
 		}
 	}
 }
@@ -413,8 +451,9 @@ var goTypeMismatch = sync.OnceValue(func() *regexp.Regexp {
 })
 
 // policyTypes are the structs a policy file decodes into, by their Go names
-// ("policy.Sandbox"), found from Policy by its toml-tagged fields.
-var policyTypes = func() map[string]reflect.Type {
+// ("policy.Sandbox"), found from Policy by its toml-tagged fields (on first
+// use: only a type error in a policy file needs them).
+var policyTypes = sync.OnceValue(func() map[string]reflect.Type {
 	types := map[string]reflect.Type{}
 	var walk func(t reflect.Type)
 	walk = func(t reflect.Type) {
@@ -430,7 +469,7 @@ var policyTypes = func() map[string]reflect.Type {
 	}
 	walk(reflect.TypeFor[Policy]())
 	return types
-}()
+})
 
 // typeMessage says a type error in the policy file's own words: the key, what
 // it must hold, and what the file gave, without Go's type names.
@@ -469,7 +508,7 @@ func tomlKey(field string) string {
 	if i < 0 {
 		return ""
 	}
-	t, ok := policyTypes[field[:i]]
+	t, ok := policyTypes()[field[:i]]
 	if !ok {
 		return ""
 	}

@@ -1,6 +1,8 @@
 package policy
 
 import (
+	"os"
+	"slices"
 	"sync"
 
 	"github.com/stockade/stockade/parse"
@@ -43,35 +45,68 @@ var (
 )
 
 // Default returns the built-in policy (default.toml, printed by `stockade policy
-// default`). It is built once, on first use, from a Go literal generated from
-// default.toml, so no TOML is decoded at start-up; its examples are verified
-// by the tests and by `stockade policy lint`, not on every start.
+// default`). It is built once, on first use, on defaultRules, data generated
+// from default.toml that the program holds ready, so no TOML is decoded and
+// nothing is copied at start-up; it is not checked then either, and each
+// rule is compiled when first tried: TestDefaultPolicy checks the same text
+// as any policy file, examples included, and `stockade policy lint` can too.
 func Default() *Policy {
-	defaultOnce.Do(func() {
-		p, err := loadDefault()
-		if err != nil {
-			panic("policy: the built-in policy does not load (a bug): " + err.Error())
-		}
-		defaultPolicy = p
-	})
+	defaultOnce.Do(func() { defaultPolicy = defaultOn(defaultRules[:]) })
 	return defaultPolicy
 }
 
-// loadDefault builds a new copy of the built-in policy from defaultGo, the
-// Go literal generated from default.toml (TestDefaultGenerated holds them
-// equal), without decoding TOML.
-func loadDefault() (*Policy, error) {
-	return prepareDefault(defaultGo())
+// defaultOn prepares the built-in policy with rules, which it uses in
+// place: defaultRules for Default, a copy for loadDefault.
+func defaultOn(rules []Rule) *Policy {
+	ptrs := make([]*Rule, len(rules))
+	for i := range rules {
+		ptrs[i] = &rules[i]
+	}
+	return prepareDefault(defaultWith(ptrs))
 }
 
-// prepareDefault checks and compiles p, the decoded built-in policy.
-func prepareDefault(p *Policy) (*Policy, error) {
+// defaultGo returns a new copy of the built-in policy as decoding
+// default.toml gives it, before it is prepared.
+func defaultGo() *Policy {
+	fresh := freshDefaultRules()
+	rules := make([]*Rule, len(fresh))
+	for i := range fresh {
+		rules[i] = &fresh[i]
+	}
+	return defaultWith(rules)
+}
+
+// freshDefaultRules copies defaultRules as generated, without what
+// preparing Default's policy set on them.
+func freshDefaultRules() []Rule {
+	rules := slices.Clone(defaultRules[:])
+	for i := range rules {
+		rules[i].Origin, rules[i].c = "", nil
+	}
+	return rules
+}
+
+// loadDefault builds a new copy of the built-in policy, as Default builds
+// its own.
+func loadDefault() *Policy {
+	return defaultOn(freshDefaultRules())
+}
+
+// prepareDefault makes p, the decoded built-in policy, ready to judge
+// scripts: it sets what prepare would, and leaves the rules to be compiled
+// on first use (Matcher.compiled), which a command meets for the few rules
+// its names and the rules for any command select.
+func prepareDefault(p *Policy) *Policy {
 	p.Source = "default"
 	p.Layers = []LayerInfo{{Kind: LayerBuiltin}}
-	for _, r := range p.Rules {
+	cells := make([]compiledCell, len(p.Rules))
+	for i, r := range p.Rules {
 		r.Origin = LayerBuiltin
+		r.c = &cells[i]
 	}
-	return p.prepare(&validator{file: "default", data: DefaultTOML}, true, false)
+	p.homeDir, _ = os.UserHomeDir()
+	p.index()
+	return p
 }
 
 // Check parses script and judges it. A script that does not parse is denied,
@@ -142,24 +177,42 @@ func (p *Policy) judge(ctx *scriptCtx, i int) *Rule {
 	a := ctx.arg(i)
 	var best *Rule
 	bestIdx := -1
-	try := func(ri int) {
+	p.candidates(a.name, func(ri int, commandHolds bool) {
 		r := p.Rules[ri]
 		if best != nil && (r.Decision.rank() < best.Decision.rank() ||
 			(r.Decision.rank() == best.Decision.rank() && ri > bestIdx)) {
 			return
 		}
-		if r.match(ctx, i, a) {
+		if r.matchFrom(ctx, i, a, commandHolds) {
 			best, bestIdx = r, ri
 		}
-	}
-	for _, ri := range p.byName[a.name] {
-		try(ri)
-	}
-	for _, ri := range p.anyName {
-		try(ri)
-	}
+	})
 	ctx.matched[i] = best != nil
 	return best
+}
+
+// candidates calls try with every rule whose command key may hold for an
+// invocation of name (index): the rules that name it, those with a name
+// glob it matches (for both, commandHolds: the key is known to hold), and
+// those with no command key or a path pattern. The order is not file
+// order; judge and judgeOverrides choose by rank and file order.
+func (p *Policy) candidates(name string, try func(ri int, commandHolds bool)) {
+	var named []int
+	if id, ok := p.byName[name]; ok {
+		named = p.nameRules[p.nameStart[id]:p.nameStart[id+1]]
+	}
+	for _, ri := range named {
+		try(ri, true)
+	}
+	for k := range p.nameGlobs {
+		g := &p.nameGlobs[k]
+		if matchName(g.globs, name, "") && !slices.Contains(named, g.rule) {
+			try(g.rule, true)
+		}
+	}
+	for _, ri := range p.anyName {
+		try(ri, false)
+	}
 }
 
 func (p *Policy) defaultVerdict() Verdict {
@@ -175,16 +228,11 @@ func (p *Policy) defaultVerdict() Verdict {
 func (p *Policy) judgeOverrides(ctx *scriptCtx, i int) *Rule {
 	a := ctx.arg(i)
 	var matched []int
-	for _, ri := range p.byName[a.name] {
-		if p.Rules[ri].match(ctx, i, a) {
+	p.candidates(a.name, func(ri int, commandHolds bool) {
+		if p.Rules[ri].matchFrom(ctx, i, a, commandHolds) {
 			matched = append(matched, ri)
 		}
-	}
-	for _, ri := range p.anyName {
-		if p.Rules[ri].match(ctx, i, a) {
-			matched = append(matched, ri)
-		}
-	}
+	})
 	ctx.matched[i] = len(matched) > 0
 	var best *Rule
 	bestIdx := -1

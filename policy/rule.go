@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/stockade/stockade/parse"
 )
@@ -67,6 +68,11 @@ type reporter struct {
 }
 
 func (r reporter) problem(key, msg string) {
+	if r.v == nil {
+		// A built-in rule compiled on first use (prepareDefault), which
+		// TestDefaultPolicy checks at load like any policy file.
+		panic("policy: a built-in rule does not compile (a bug: the tests check them all): " + msg)
+	}
 	at := joinKey(joinKey("rule."+strconv.Itoa(r.index), r.path), key)
 	r.v.add(at, fmt.Sprintf("rule %q: %s", r.rule, msg), "")
 }
@@ -259,11 +265,15 @@ func regexpKey(key string, field func(*Matcher) []string, holds func(ctx *script
 func matcherKey(key string, field func(*Matcher) *Matcher, holds func(ctx *scriptCtx, i int, a *argv, m *Matcher) bool) matchKey {
 	return matchKey{key: key,
 		prepare: func(m *Matcher, k keyCompiler) (t keyTest, set bool) {
-			t.sub = field(m)
-			if t.sub == nil {
+			sub := field(m)
+			if sub == nil {
 				return t, false
 			}
-			t.sub.compile(reporter{k.rep.v, k.rep.index, joinKey(k.rep.path, k.key), k.rep.rule}, k.trusted)
+			// The prepared form keeps a copy of its own: the matcher may be
+			// shared (defaultRules, whose rules are compiled concurrently).
+			own := *sub
+			own.compile(reporter{k.rep.v, k.rep.index, joinKey(k.rep.path, k.key), k.rep.rule}, k.trusted)
+			t.sub = &own
 			return t, true
 		},
 		holds: func(ctx *scriptCtx, i int, a *argv, t *keyTest) bool { return holds(ctx, i, a, t.sub) }}
@@ -278,21 +288,38 @@ type flagAlt struct {
 type lazyRegexps struct {
 	src  []string
 	once sync.Once
-	re   []*regexp.Regexp
+	re   []filteredRegexp
 }
 
-func (l *lazyRegexps) get() []*regexp.Regexp {
+// filteredRegexp is an expression with the strings one of which any text
+// it matches contains (requiredText), nil when none is known. It is
+// compiled when a text first contains one of them: most never meet one.
+type filteredRegexp struct {
+	src  string
+	need []literal
+	once sync.Once
+	re   *regexp.Regexp
+}
+
+func (l *lazyRegexps) get() []filteredRegexp {
 	l.once.Do(func() {
-		for _, s := range l.src {
-			l.re = append(l.re, regexp.MustCompile(s)) // validated at load
+		l.re = make([]filteredRegexp, len(l.src))
+		for i, s := range l.src {
+			l.re[i].src, l.re[i].need = s, requiredText(s)
 		}
 	})
 	return l.re
 }
 
 func (l *lazyRegexps) any(s string) bool {
-	for _, re := range l.get() {
-		if re.MatchString(s) {
+	res := l.get()
+	for i := range res {
+		f := &res[i]
+		if f.need != nil && !containsAny(s, f.need) {
+			continue
+		}
+		f.once.Do(func() { f.re = regexp.MustCompile(f.src) }) // validated at load
+		if f.re.MatchString(s) {
 			return true
 		}
 	}
@@ -304,9 +331,27 @@ func (l *lazyRegexps) any(s string) bool {
 // With trusted set (the built-in policy, checked by the tests), regular
 // expressions are not compiled here but on first use, which keeps start-up cheap.
 func (m *Matcher) compile(rep reporter, trusted bool) {
+	m.c = &compiledCell{}
+	m.c.p.Store(m.build(rep, trusted))
+}
+
+// compiledCell holds the prepared form of a matcher once it is made.
+type compiledCell struct{ p atomic.Pointer[compiled] }
+
+// compiled returns the prepared form of m. A rule of the built-in policy
+// is compiled here, on first use (prepareDefault gives it an empty cell);
+// goroutines that race to do it build equal forms and keep the first stored.
+func (m *Matcher) compiled() *compiled {
+	if c := m.c.p.Load(); c != nil {
+		return c
+	}
+	m.c.p.CompareAndSwap(nil, m.build(reporter{}, true))
+	return m.c.p.Load()
+}
+
+func (m *Matcher) build(rep reporter, trusted bool) *compiled {
 	c := &compiled{}
 	c.tests = c.buf[:0]
-	m.c = c
 	for k := range matchKeys {
 		mk := &matchKeys[k]
 		if t, set := mk.prepare(m, keyCompiler{key: mk.key, rep: rep, trusted: trusted}); set {
@@ -317,6 +362,7 @@ func (m *Matcher) compile(rep reporter, trusted bool) {
 	if len(c.tests) == 0 {
 		rep.problem("", "the rule matches nothing: set command, args, writes, code or another match key")
 	}
+	return c
 }
 
 func joinKey(a, b string) string {
@@ -353,24 +399,54 @@ func compileFlags(entries []string, key string, problem func(key, msg string)) [
 	return out
 }
 
-// literalNames returns the literal command names of m, or nil if any of them
-// is a glob (or m has none): such rules are tried for every invocation.
-func (m *Matcher) literalNames() []string {
+// nameGlobs is a rule whose command key holds for a name that one of globs
+// matches, or that the index lists the rule under.
+type nameGlobs struct {
+	rule  int
+	globs []namePattern
+}
+
+// indexed reports whether the index lists m by the names its command key
+// gives (Policy.index): literal ones by name, globs tried on the name.
+// The rule is then tried for an invocation where its command key holds,
+// and only there. A matcher without command key, or with a pattern with a
+// /, which matches the command word as written rather than its base name,
+// is tried for every invocation.
+func (m *Matcher) indexed() bool {
 	if len(m.Command) == 0 {
-		return nil
+		return false
 	}
 	for _, n := range m.Command {
-		if strings.ContainsAny(n, "*?[\\") {
-			return nil
+		if strings.Contains(n, "/") {
+			return false
 		}
 	}
-	return m.Command
+	return true
+}
+
+func isNameGlob(n string) bool {
+	for i := range len(n) {
+		if c := n[i]; c == '*' || c == '?' || c == '[' || c == '\\' {
+			return true
+		}
+	}
+	return false
 }
 
 // match reports whether every key of m holds for invocation i of the script.
 func (m *Matcher) match(ctx *scriptCtx, i int, a *argv) bool {
-	for k := range m.c.tests {
-		t := &m.c.tests[k]
+	return m.matchFrom(ctx, i, a, false)
+}
+
+// matchFrom is match, skipping the command key when commandHolds says the
+// index has found it to hold.
+func (m *Matcher) matchFrom(ctx *scriptCtx, i int, a *argv, commandHolds bool) bool {
+	tests := m.compiled().tests
+	if commandHolds && len(tests) > 0 && tests[0].of == &matchKeys[0] {
+		tests = tests[1:]
+	}
+	for k := range tests {
+		t := &tests[k]
 		if !t.of.holds(ctx, i, a, t) {
 			return false
 		}

@@ -27,10 +27,16 @@ type Policy struct {
 	Rules   []*Rule `toml:"rule" json:"rules"`
 	Source  string  `toml:"-" json:"source"` // file path, or "default"
 
-	byName   map[string][]int // rules whose command list names this base name literally
-	anyName  []int            // rules with a glob command pattern or none
-	homeDir  string           // expands ~ and $HOME in arguments; "" leaves them literal
-	examples bool             // examples were verified at load
+	// The index (Policy.index, Policy.candidates): byName numbers the names
+	// that command lists give literally; the rules that list name number
+	// id are nameRules[nameStart[id]:nameStart[id+1]].
+	byName    map[string]int32
+	nameStart []int32
+	nameRules []int
+	nameGlobs []nameGlobs // rules with globs on the base name, and which globs
+	anyName   []int       // rules without command key or with a path in it
+	homeDir   string      // expands ~ and $HOME in arguments; "" leaves them literal
+	examples  bool        // examples were verified at load
 	// overrides is set when some rule overrides another by name; judge then
 	// collects every match instead of keeping the strictest as it goes.
 	overrides bool
@@ -160,7 +166,7 @@ type Matcher struct {
 	// (curl -o x ...; ./x): two ordinary steps that together run a download.
 	After *Matcher `toml:"after" json:"after,omitempty"`
 
-	c *compiled
+	c *compiledCell // see compile and compiled
 }
 
 // Sandbox is the [sandbox] table of a policy file: what the kernel must

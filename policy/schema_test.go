@@ -138,7 +138,7 @@ func TestMatchKeysAreTheSchema(t *testing.T) {
 		m.compile(reporter{v: v, rule: "probe"}, false)
 		problems := v.errs
 		var got []string
-		for _, kt := range m.c.tests {
+		for _, kt := range m.c.p.Load().tests {
 			got = append(got, kt.of.key)
 		}
 		if len(got) != 1 || got[0] != key || len(problems) > 0 {

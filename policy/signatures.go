@@ -1,6 +1,9 @@
 package policy
 
-import "strings"
+import (
+	"strings"
+	"sync"
+)
 
 // Command signatures: what a command does with its operands and with the
 // values of some options, the one table the effects analysis reads. A
@@ -58,65 +61,69 @@ var (
 	deleteAll = &signature{deletes: all, abbrev: true}
 )
 
-// signatures is the table; see signatureOf for the names it covers.
-var signatures = map[string]*signature{
-	"cat": readAll, "tac": readAll, "nl": readAll, "head": {reads: all, valueShort: "nc", valueLong: []string{"lines", "bytes"}, abbrev: true},
-	"tail": {reads: all, valueShort: "ncs", valueLong: []string{"lines", "bytes", "sleep-interval", "pid", "max-unchanged-stats"}, abbrev: true},
-	"less": {reads: all, valueShort: "bhjkoOpPTxyz#", valueLong: []string{"log-file", "tag", "pattern"}, abbrev: true},
-	"more": readAll, "most": readAll, "bat": readAll, "batcat": readAll, "view": readAll,
-	"base64": readAll, "base32": readAll, "basenc": readAll, "xxd": readAll, "od": readAll, "hexdump": readAll, "hd": readAll, "strings": readAll,
-	"wc": readAll, "sort": {reads: all, writes: none, valueShort: "otkSTy", valueLong: []string{"output", "key", "field-separator", "buffer-size", "temporary-directory", "compress-program", "files0-from", "parallel", "random-source"}, abbrev: true, optionFiles: map[string]byte{"o": 'w', "output": 'w', "compress-program": 'x'}},
-	"uniq": readAll, "cut": readAll, "paste": readAll, "fold": readAll, "fmt": readAll, "rev": readAll, "expand": readAll, "column": readAll,
-	"md5sum": readAll, "sha1sum": readAll, "sha256sum": readAll, "sha512sum": readAll, "b2sum": readAll, "cksum": readAll,
-	"diff": readAll, "cmp": readAll, "comm": readAll, "file": readAll, "iconv": readAll, "gzip": readAll, "bzip2": readAll, "xz": readAll, "zstd": readAll,
-	"zcat": readAll, "zless": readAll, "gpg": {reads: all, abbrev: true, valueShort: "oruk", valueLong: []string{"output", "recipient", "local-user", "homedir", "keyring", "secret-keyring"},
-		impliedReads: map[string]string{"export-secret-keys": "~/.gnupg/private-keys-v1.d", "export-secret-subkeys": "~/.gnupg/private-keys-v1.d", "export-ssh-key": "~/.gnupg/private-keys-v1.d"}}, "split": readAll, "pr": readAll, "look": readAll,
-	"grep": grepLike, "egrep": grepLike, "fgrep": grepLike, "zgrep": grepLike, "rg": {reads: all, patternFirst: true, patternOpts: "ef", valueShort: "efgtTmABCMj", valueLong: []string{"regexp", "file", "glob", "type", "type-not", "max-count", "pre", "pre-glob", "replace"}, optionFiles: map[string]byte{"pre": 'x'}},
-	"ag":  {reads: all, patternFirst: true},
-	"awk": {reads: all, patternFirst: true, patternOpts: "fe", valueShort: "Fvf", abbrev: true}, "gawk": {reads: all, patternFirst: true, patternOpts: "fe", valueShort: "Fvf", abbrev: true},
-	"sed": {reads: all, patternFirst: true, patternOpts: "ef", valueShort: "efl", abbrev: true},
-	"jq":  {reads: all, patternFirst: true, valueLong: []string{"arg", "argjson", "slurpfile", "rawfile", "indent"}}, "yq": {reads: all, patternFirst: true},
-	"vi": {reads: all, writes: all}, "ex": {reads: all, writes: all}, "vimdiff": {reads: all, writes: all}, "gvim": {reads: all, writes: all}, "rvim": {reads: all}, "rview": {reads: all}, "ed": {reads: all, writes: all, valueShort: "p"},
-	"sqlite3": {reads: first}, "sqlite": {reads: first},
-	"sftp": {valueShort: "BbcDFiJloPRSs", optionFiles: map[string]byte{"S": 'x', "D": 'x', "F": 'X', "b": 'r'}},
-	"ssh":  {valueShort: "BbcDEeFIiJLlmOopQRSWw", optionFiles: map[string]byte{"F": 'X', "E": 'w'}}, "vim": {reads: all, writes: all}, "nvim": {reads: all, writes: all}, "nano": {reads: all, writes: all}, "emacs": {reads: all, writes: all},
-	"cp": copyLike, "install": {reads: butLast, writes: last, valueShort: "tSmogS", valueLong: []string{"target-directory", "mode", "owner", "group", "suffix"}, abbrev: true},
-	"mv": moveLike, "ln": {writes: last, valueShort: "tS", valueLong: []string{"target-directory", "suffix"}, abbrev: true},
-	"rsync": {reads: butLast, writes: last, valueShort: "eBfT", valueLong: []string{"rsh", "rsync-path", "exclude", "include", "filter", "files-from", "temp-dir", "partial-dir", "backup-dir", "log-file", "password-file", "chown", "chmod"}, abbrev: true, optionFiles: map[string]byte{"e": 'x', "rsh": 'x', "rsync-path": 'x'}},
-	"scp":   {reads: butLast, writes: last, valueShort: "cFiloPSJ", optionFiles: map[string]byte{"S": 'x', "F": 'X', "i": 'r'}},
-	"tee":   writeAll, "sponge": writeAll, "touch": {writes: all, valueShort: "dtr", valueLong: []string{"date", "reference"}, abbrev: true}, "mkdir": {writes: all, valueShort: "m", valueLong: []string{"mode"}, abbrev: true},
-	"truncate": {writes: all, valueShort: "sr", valueLong: []string{"size", "reference"}, abbrev: true},
-	"chmod":    {writes: afterMode, abbrev: true}, "chown": {writes: afterMode, abbrev: true}, "chgrp": {writes: afterMode, abbrev: true}, "chattr": {writes: afterMode},
-	"rm": deleteAll, "unlink": deleteAll, "rmdir": deleteAll, "shred": {deletes: all, writes: all, valueShort: "ns", valueLong: []string{"iterations", "size", "random-source"}, abbrev: true},
-	"source": {execs: first}, ".": {execs: first},
-	"sh": {execs: first}, "bash": {execs: first}, "dash": {execs: first}, "zsh": {execs: first}, "ksh": {execs: first}, "fish": {execs: first},
-	"python": {execs: first, valueShort: "WX"}, "python3": {execs: first, valueShort: "WX"}, "ruby": {execs: first, valueShort: "rICE"}, "perl": {execs: first, valueShort: "eEIMm"},
-	"node": {execs: first, valueShort: "r", valueLong: []string{"require", "import", "loader"}}, "php": {execs: first}, "lua": {execs: first}, "Rscript": {execs: first},
-	"curl": {valueShort: "oTdHXuAeEKrmwxyYzbcDF", valueLong: []string{"output", "upload-file", "data", "data-binary", "data-raw", "data-urlencode", "header", "request", "user", "user-agent", "referer", "config", "cookie", "cookie-jar", "dump-header", "form", "proxy", "max-time", "connect-timeout", "retry", "cert", "key", "cacert", "trace", "trace-ascii", "stderr", "write-out"},
-		abbrev: true, optionFiles: map[string]byte{"o": 'w', "output": 'w', "T": 'r', "upload-file": 'r', "K": 'r', "config": 'r', "c": 'w', "cookie-jar": 'w', "D": 'w', "dump-header": 'w', "trace": 'w', "stderr": 'w'}},
-	"wget": {valueShort: "OoaPeitTwUQ", valueLong: []string{"output-document", "output-file", "append-output", "directory-prefix", "execute", "input-file", "post-file", "body-file", "user-agent", "header", "tries", "timeout", "wait"},
-		abbrev: true, optionFiles: map[string]byte{"O": 'w', "output-document": 'w', "post-file": 'r', "body-file": 'r', "i": 'r', "input-file": 'r'}},
-	"dd": {},
-	"tar": {reads: all, removes: map[string]bool{"remove-files": true}, valueShort: "fCbFIHgKLNTVX", valueLong: []string{"file", "directory", "use-compress-program", "to-command", "rsh-command", "info-script", "new-volume-script", "files-from", "exclude", "exclude-from", "transform", "xform", "owner", "group", "mode", "format", "checkpoint-action", "index-file", "listed-incremental", "newer", "after-date"},
-		abbrev: true, optionFiles: map[string]byte{"I": 'x', "use-compress-program": 'x', "to-command": 'x', "checkpoint-action": 'e', "rsh-command": 'x', "F": 'x', "info-script": 'x', "new-volume-script": 'x', "T": 'r', "files-from": 'r'}},
-	"zip":        {reads: butFirst, writes: first, removes: map[string]bool{"m": true, "move": true}, valueShort: "bnitx", valueLong: []string{"unzip-command"}, abbrev: true, optionFiles: map[string]byte{"TT": 'x', "unzip-command": 'x'}},
-	"ssh-keygen": {valueShort: "fbtCNEIOZaDnrVwz", optionFiles: map[string]byte{"f": 'w'}},
-	"make": {valueShort: "CfIjloWE", valueLong: []string{"directory", "file", "makefile", "include-dir", "jobs", "load-average", "old-file", "assume-old", "what-if", "new-file", "assume-new", "eval", "output-sync"}, abbrev: true,
-		optionFiles: map[string]byte{"f": 'X', "file": 'X', "makefile": 'X', "E": 'x', "eval": 'x'}},
-	"gmake":  {valueShort: "CfIjloWE", valueLong: []string{"directory", "file", "makefile", "include-dir", "jobs", "load-average", "old-file", "assume-old", "what-if", "new-file", "assume-new", "eval", "output-sync"}, abbrev: true, optionFiles: map[string]byte{"f": 'X', "file": 'X', "makefile": 'X', "E": 'x', "eval": 'x'}},
-	"socat":  {},
-	"rclone": {reads: butLast, writes: last, valueShort: "", abbrev: false},
-	"man":    {valueShort: "PMLSCm", valueLong: []string{"pager", "manpath", "locale", "sections", "config-file", "html", "preprocessor"}, abbrev: true, optionFiles: map[string]byte{"P": 'x', "pager": 'x', "html": 'x', "H": 'x', "preprocessor": 'x'}},
-}
+// signatures is the table; see signatureOf for the names it covers. It is
+// built on first use, not when the program starts.
+var signatures = sync.OnceValue(func() map[string]*signature {
+	return map[string]*signature{
+		"cat": readAll, "tac": readAll, "nl": readAll, "head": {reads: all, valueShort: "nc", valueLong: []string{"lines", "bytes"}, abbrev: true},
+		"tail": {reads: all, valueShort: "ncs", valueLong: []string{"lines", "bytes", "sleep-interval", "pid", "max-unchanged-stats"}, abbrev: true},
+		"less": {reads: all, valueShort: "bhjkoOpPTxyz#", valueLong: []string{"log-file", "tag", "pattern"}, abbrev: true},
+		"more": readAll, "most": readAll, "bat": readAll, "batcat": readAll, "view": readAll,
+		"base64": readAll, "base32": readAll, "basenc": readAll, "xxd": readAll, "od": readAll, "hexdump": readAll, "hd": readAll, "strings": readAll,
+		"wc": readAll, "sort": {reads: all, writes: none, valueShort: "otkSTy", valueLong: []string{"output", "key", "field-separator", "buffer-size", "temporary-directory", "compress-program", "files0-from", "parallel", "random-source"}, abbrev: true, optionFiles: map[string]byte{"o": 'w', "output": 'w', "compress-program": 'x'}},
+		"uniq": readAll, "cut": readAll, "paste": readAll, "fold": readAll, "fmt": readAll, "rev": readAll, "expand": readAll, "column": readAll,
+		"md5sum": readAll, "sha1sum": readAll, "sha256sum": readAll, "sha512sum": readAll, "b2sum": readAll, "cksum": readAll,
+		"diff": readAll, "cmp": readAll, "comm": readAll, "file": readAll, "iconv": readAll, "gzip": readAll, "bzip2": readAll, "xz": readAll, "zstd": readAll,
+		"zcat": readAll, "zless": readAll, "gpg": {reads: all, abbrev: true, valueShort: "oruk", valueLong: []string{"output", "recipient", "local-user", "homedir", "keyring", "secret-keyring"},
+			impliedReads: map[string]string{"export-secret-keys": "~/.gnupg/private-keys-v1.d", "export-secret-subkeys": "~/.gnupg/private-keys-v1.d", "export-ssh-key": "~/.gnupg/private-keys-v1.d"}}, "split": readAll, "pr": readAll, "look": readAll,
+		"grep": grepLike, "egrep": grepLike, "fgrep": grepLike, "zgrep": grepLike, "rg": {reads: all, patternFirst: true, patternOpts: "ef", valueShort: "efgtTmABCMj", valueLong: []string{"regexp", "file", "glob", "type", "type-not", "max-count", "pre", "pre-glob", "replace"}, optionFiles: map[string]byte{"pre": 'x'}},
+		"ag":  {reads: all, patternFirst: true},
+		"awk": {reads: all, patternFirst: true, patternOpts: "fe", valueShort: "Fvf", abbrev: true}, "gawk": {reads: all, patternFirst: true, patternOpts: "fe", valueShort: "Fvf", abbrev: true},
+		"sed": {reads: all, patternFirst: true, patternOpts: "ef", valueShort: "efl", abbrev: true},
+		"jq":  {reads: all, patternFirst: true, valueLong: []string{"arg", "argjson", "slurpfile", "rawfile", "indent"}}, "yq": {reads: all, patternFirst: true},
+		"vi": {reads: all, writes: all}, "ex": {reads: all, writes: all}, "vimdiff": {reads: all, writes: all}, "gvim": {reads: all, writes: all}, "rvim": {reads: all}, "rview": {reads: all}, "ed": {reads: all, writes: all, valueShort: "p"},
+		"sqlite3": {reads: first}, "sqlite": {reads: first},
+		"sftp": {valueShort: "BbcDFiJloPRSs", optionFiles: map[string]byte{"S": 'x', "D": 'x', "F": 'X', "b": 'r'}},
+		"ssh":  {valueShort: "BbcDEeFIiJLlmOopQRSWw", optionFiles: map[string]byte{"F": 'X', "E": 'w'}}, "vim": {reads: all, writes: all}, "nvim": {reads: all, writes: all}, "nano": {reads: all, writes: all}, "emacs": {reads: all, writes: all},
+		"cp": copyLike, "install": {reads: butLast, writes: last, valueShort: "tSmogS", valueLong: []string{"target-directory", "mode", "owner", "group", "suffix"}, abbrev: true},
+		"mv": moveLike, "ln": {writes: last, valueShort: "tS", valueLong: []string{"target-directory", "suffix"}, abbrev: true},
+		"rsync": {reads: butLast, writes: last, valueShort: "eBfT", valueLong: []string{"rsh", "rsync-path", "exclude", "include", "filter", "files-from", "temp-dir", "partial-dir", "backup-dir", "log-file", "password-file", "chown", "chmod"}, abbrev: true, optionFiles: map[string]byte{"e": 'x', "rsh": 'x', "rsync-path": 'x'}},
+		"scp":   {reads: butLast, writes: last, valueShort: "cFiloPSJ", optionFiles: map[string]byte{"S": 'x', "F": 'X', "i": 'r'}},
+		"tee":   writeAll, "sponge": writeAll, "touch": {writes: all, valueShort: "dtr", valueLong: []string{"date", "reference"}, abbrev: true}, "mkdir": {writes: all, valueShort: "m", valueLong: []string{"mode"}, abbrev: true},
+		"truncate": {writes: all, valueShort: "sr", valueLong: []string{"size", "reference"}, abbrev: true},
+		"chmod":    {writes: afterMode, abbrev: true}, "chown": {writes: afterMode, abbrev: true}, "chgrp": {writes: afterMode, abbrev: true}, "chattr": {writes: afterMode},
+		"rm": deleteAll, "unlink": deleteAll, "rmdir": deleteAll, "shred": {deletes: all, writes: all, valueShort: "ns", valueLong: []string{"iterations", "size", "random-source"}, abbrev: true},
+		"source": {execs: first}, ".": {execs: first},
+		"sh": {execs: first}, "bash": {execs: first}, "dash": {execs: first}, "zsh": {execs: first}, "ksh": {execs: first}, "fish": {execs: first},
+		"python": {execs: first, valueShort: "WX"}, "python3": {execs: first, valueShort: "WX"}, "ruby": {execs: first, valueShort: "rICE"}, "perl": {execs: first, valueShort: "eEIMm"},
+		"node": {execs: first, valueShort: "r", valueLong: []string{"require", "import", "loader"}}, "php": {execs: first}, "lua": {execs: first}, "Rscript": {execs: first},
+		"curl": {valueShort: "oTdHXuAeEKrmwxyYzbcDF", valueLong: []string{"output", "upload-file", "data", "data-binary", "data-raw", "data-urlencode", "header", "request", "user", "user-agent", "referer", "config", "cookie", "cookie-jar", "dump-header", "form", "proxy", "max-time", "connect-timeout", "retry", "cert", "key", "cacert", "trace", "trace-ascii", "stderr", "write-out"},
+			abbrev: true, optionFiles: map[string]byte{"o": 'w', "output": 'w', "T": 'r', "upload-file": 'r', "K": 'r', "config": 'r', "c": 'w', "cookie-jar": 'w', "D": 'w', "dump-header": 'w', "trace": 'w', "stderr": 'w'}},
+		"wget": {valueShort: "OoaPeitTwUQ", valueLong: []string{"output-document", "output-file", "append-output", "directory-prefix", "execute", "input-file", "post-file", "body-file", "user-agent", "header", "tries", "timeout", "wait"},
+			abbrev: true, optionFiles: map[string]byte{"O": 'w', "output-document": 'w', "post-file": 'r', "body-file": 'r', "i": 'r', "input-file": 'r'}},
+		"dd": {},
+		"tar": {reads: all, removes: map[string]bool{"remove-files": true}, valueShort: "fCbFIHgKLNTVX", valueLong: []string{"file", "directory", "use-compress-program", "to-command", "rsh-command", "info-script", "new-volume-script", "files-from", "exclude", "exclude-from", "transform", "xform", "owner", "group", "mode", "format", "checkpoint-action", "index-file", "listed-incremental", "newer", "after-date"},
+			abbrev: true, optionFiles: map[string]byte{"I": 'x', "use-compress-program": 'x', "to-command": 'x', "checkpoint-action": 'e', "rsh-command": 'x', "F": 'x', "info-script": 'x', "new-volume-script": 'x', "T": 'r', "files-from": 'r'}},
+		"zip":        {reads: butFirst, writes: first, removes: map[string]bool{"m": true, "move": true}, valueShort: "bnitx", valueLong: []string{"unzip-command"}, abbrev: true, optionFiles: map[string]byte{"TT": 'x', "unzip-command": 'x'}},
+		"ssh-keygen": {valueShort: "fbtCNEIOZaDnrVwz", optionFiles: map[string]byte{"f": 'w'}},
+		"make": {valueShort: "CfIjloWE", valueLong: []string{"directory", "file", "makefile", "include-dir", "jobs", "load-average", "old-file", "assume-old", "what-if", "new-file", "assume-new", "eval", "output-sync"}, abbrev: true,
+			optionFiles: map[string]byte{"f": 'X', "file": 'X', "makefile": 'X', "E": 'x', "eval": 'x'}},
+		"gmake":  {valueShort: "CfIjloWE", valueLong: []string{"directory", "file", "makefile", "include-dir", "jobs", "load-average", "old-file", "assume-old", "what-if", "new-file", "assume-new", "eval", "output-sync"}, abbrev: true, optionFiles: map[string]byte{"f": 'X', "file": 'X', "makefile": 'X', "E": 'x', "eval": 'x'}},
+		"socat":  {},
+		"rclone": {reads: butLast, writes: last, valueShort: "", abbrev: false},
+		"man":    {valueShort: "PMLSCm", valueLong: []string{"pager", "manpath", "locale", "sections", "config-file", "html", "preprocessor"}, abbrev: true, optionFiles: map[string]byte{"P": 'x', "pager": 'x', "html": 'x', "H": 'x', "preprocessor": 'x'}},
+	}
+})
 
 // signatureOf returns the signature of the command named name (a base
 // name), or nil.
 func signatureOf(name string) *signature {
-	if s, ok := signatures[name]; ok {
+	table := signatures()
+	if s, ok := table[name]; ok {
 		return s
 	}
 	if t := strings.TrimRight(name, "0123456789."); t != name {
-		return signatures[t] // python3.12, ruby3.2
+		return table[t] // python3.12, ruby3.2
 	}
 	return nil
 }
