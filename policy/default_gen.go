@@ -3122,6 +3122,46 @@ func defaultGo() *Policy {
 				Examples:    []string{"kubectl run x --image=alpine --overrides='{\"spec\":{\"hostPID\":true,\"containers\":[{\"name\":\"x\",\"image\":\"alpine\",\"securityContext\":{\"privileged\":true}}]}}' -it"},
 				NotExamples: []string{"kubectl run tmp --image=busybox -it --rm -- sh", "kubectl get pods -o json"},
 			},
+			{
+				Name:     "publishes",
+				Decision: Verdict("ask"),
+				Reason:   "publishes, deploys, uploads or releases to a registry or host outside the sandbox, which cannot be taken back",
+				Matcher: Matcher{
+					Acts: []string{"publish"},
+				},
+				Examples:    []string{"nimble publish", "lein deploy clojars", "mix hex.retire x 1.0.0 invalid", "just deploy", "bundle exec semantic-release", "please run //infra:push_all", "sbt +publish", "hugo deploy", "npm owner add sam left-pad", "bundle exec rake release", "./scripts/deploy.sh prod", "ko build ./cmd/api"},
+				NotExamples: []string{"npm run build", "kubectl get deploy", "gh release list", "gradle publishToMavenLocal", "make release", "make -n deploy", "echo deploy", "pip cache purge", "git stash push -m wip", "cargo build --release", "docker run --name publish alpine true", "code deploy.yml", "ko build --local ./cmd/api"},
+			},
+			{
+				Name:     "flashes-device",
+				Decision: Verdict("ask"),
+				Reason:   "writes firmware to, or erases, a device attached to the machine, outside the sandbox",
+				Matcher: Matcher{
+					Acts: []string{"flash"},
+				},
+				Examples:    []string{"tinygo flash -target=pico ./blinky", "cargo flash --chip nRF52840_xxAA", "picotool load -x fw.uf2", "stm32flash -w fw.bin /dev/ttyUSB1", "idf.py -p /dev/ttyUSB1 flash monitor", "platformio run --target upload"},
+				NotExamples: []string{"tinygo build -o fw.uf2 ./blinky", "picotool info", "idf.py build", "pio run", "west build -b nrf52840dk", "west update", "arduino-cli compile --fqbn x:y:z sketch"},
+			},
+			{
+				Name:     "installs-globally",
+				Decision: Verdict("ask"),
+				Reason:   "installs a toolchain, a plugin or a program for the whole user or system: its install scripts run, and its commands shadow others",
+				Matcher: Matcher{
+					Acts: []string{"install-global"},
+				},
+				Examples:    []string{"pyenv install 3.12.4", "nvm install 20", "asdf plugin add nodejs", "snap install yq", "deno install --global -A jsr:@x/cli", "composer global require phpstan/phpstan", "mise use --global python@3.12"},
+				NotExamples: []string{"mise install", "mise use node@22", "nvm use", "pyenv local 3.12.4", "composer require guzzlehttp/guzzle", "conan install . -g CMakeDeps", "asdf plugin list"},
+			},
+			{
+				Name:     "destroys-outside",
+				Decision: Verdict("ask"),
+				Reason:   "deletes a machine, a virtual machine, a remote store or its data, outside the sandbox",
+				Matcher: Matcher{
+					Acts: []string{"destroy"},
+				},
+				Examples:    []string{"multipass delete --purge dev", "vagrant destroy --force", "virsh undefine vm1", "hcloud server delete web-1", "redis-cli del session:1", "scw instance server delete 11"},
+				NotExamples: []string{"multipass list", "vagrant up", "virsh list --all", "npm rm left-pad", "pip uninstall -y requests", "docker compose down", "mix ecto.reset", "bin/rails db:drop db:create", "bash -n deploy.sh"},
+			},
 		},
 	}
 }
