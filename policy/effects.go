@@ -40,6 +40,9 @@ type effect struct {
 	// substitution or a dynamic here-string, or an option of the tool names
 	// a program to run (tar -I, rsync -e, man -P ...).
 	unseen bool
+	// exact: for effRead by a command the signatures table does not
+	// know, only the path as named is read, not a directory's contents.
+	exact bool
 }
 
 // isInterpreter: the command reads a program from a file operand or from
@@ -366,6 +369,7 @@ func under(p string, dirs []string) bool {
 func signatureEffects(inv *parse.Invocation, a *argv, b *effectBuilder) {
 	sig := signatureOf(a.name)
 	if sig == nil {
+		homeOperandReads(inv, a, b)
 		return
 	}
 	ops, opts := operands(sig, inv)
@@ -705,7 +709,7 @@ func (ctx *scriptCtx) anyEffect(i int, k effectKind, globs []glob) bool {
 func (ctx *scriptCtx) readsDenied(i int) bool {
 	for _, e := range ctx.effectsOf(i) {
 		if (e.kind == effRead || e.kind == effExec) && !e.unseen && !publicKey(e.path) &&
-			(under(e.path, ctx.p.denyRead) || holdsAny(e.path, ctx.p.denyRead) || patternUnder(e.path, ctx.p.denyRead)) {
+			(under(e.path, ctx.p.denyRead) || !e.exact && holdsAny(e.path, ctx.p.denyRead) || patternUnder(e.path, ctx.p.denyRead)) {
 			return true
 		}
 	}

@@ -22,7 +22,7 @@ func programVariable(name string) bool {
 		"MAKE", "SHELL", "CONFIG_SHELL", "EDITOR", "VISUAL", "PAGER", "MANPAGER", "BROWSER", "RUSTC", "RUSTDOC", "GOROOT_BOOTSTRAP", "TERMINAL":
 		return true
 	}
-	for _, suf := range []string{"_CC", "_CXX", "_LD", "_LINKER", "_RUNNER", "_WRAPPER", "_COMMAND", "_CMD", "_SHELL", "_EDITOR", "_PAGER",
+	for _, suf := range []string{"_CC", "_CXX", "_LD", "_LINKER", "_RUNNER", "_WRAPPER", "_COMMAND", "_COMMANDS", "_CMD", "_SHELL", "_EDITOR", "_PAGER",
 		"_PROGRAM", "_EXEC", "_EXECUTABLE", "_HELPER", "_ASKPASS", "_RUSTC", "_RUSTDOC", "_INTERPRETER", "_LAUNCHER", "_BINARY"} {
 		if strings.HasSuffix(u, suf) {
 			return true
@@ -56,10 +56,49 @@ func programValueEffect(v string) (effect, bool) {
 			}
 		}
 	}
-	if strings.Contains(f[0], "/") {
-		return effect{kind: effExec, path: f[0]}, true
+	prog := f[0]
+	if k := strings.IndexByte(prog, '='); k > 0 && k < strings.IndexByte(prog, '/') {
+		prog = prog[k+1:] // OCAMLFIND_COMMANDS='ocamlopt=/path': a tool's name, then its program
+	}
+	if strings.Contains(prog, "/") {
+		return effect{kind: effExec, path: prog}, true
 	}
 	return effect{}, false
+}
+
+// codeVariable reports whether a variable named name holds code an
+// interpreter runs before its program (LUA_INIT, LUA_INIT_5_4), as opposed
+// to a file name (LUA_INIT=@init.lua).
+func codeVariable(name string) bool {
+	return strings.HasPrefix(strings.ToUpper(name), "LUA_INIT")
+}
+
+// optionsVariable reports whether a variable named name holds command-line
+// options a tool or its runtime reads (ERL_AFLAGS, ELIXIR_ERL_OPTIONS,
+// JULIA_OPTS, SBT_OPTS).
+func optionsVariable(name string) bool {
+	u := strings.ToUpper(name)
+	for _, suf := range []string{"_OPTIONS", "_OPTS", "FLAGS", "_ARGS"} {
+		if strings.HasSuffix(u, suf) {
+			return true
+		}
+	}
+	return false
+}
+
+// runsMarkers are what options that run a program at start-up look like in
+// the runtimes that take them (erl -s os cmd, -eval, lua's os.execute), and
+// the programs a reverse shell or a download needs.
+var runsMarkers = []string{"os cmd", "os:cmd", "os.execute", "io.popen", "-eval", "system(", "/dev/tcp/", "sh -c", "sh -i", "| sh", "|sh", "| bash", "|bash", "-e /bin/", "nc ", "ncat ", "curl ", "wget "}
+
+// optionsRun reports whether an options variable's value runs a program.
+func optionsRun(v string) bool {
+	for _, m := range runsMarkers {
+		if strings.Contains(v, m) {
+			return true
+		}
+	}
+	return false
 }
 
 // unquoteSimple removes the quotes of a word written with simple quoting
@@ -89,7 +128,20 @@ func unquoteSimple(s string) string {
 func envEffects(inv *parse.Invocation, a *argv, b *effectBuilder) {
 	one := func(as string) {
 		name, val, ok := strings.Cut(as, "=")
-		if !ok || !programVariable(name) {
+		if !ok {
+			return
+		}
+		switch {
+		case codeVariable(name) && val != "" && !strings.HasPrefix(unquoteSimple(val), "@"):
+			b.push(effect{kind: effExec, path: name + " code", unseen: true})
+			return
+		case codeVariable(name) && val != "":
+			b.add(effExec, strings.TrimPrefix(unquoteSimple(val), "@"))
+			return
+		case optionsVariable(name) && optionsRun(val):
+			b.push(effect{kind: effExec, path: name + " options", unseen: true})
+			return
+		case !programVariable(name):
 			return
 		}
 		if e, ok := programValueEffect(val); ok {
@@ -436,4 +488,27 @@ func vimSourced(code string) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// homeOperandReads: a command the signatures table does not know is taken
+// to read the files under the home directory it is handed as operands
+// or as option values (xmllint --xpath X ~/.m2/settings.xml, helm
+// --kubeconfig ~/.kube/config): a tool nobody described still reads what
+// it is given. Only the path as named: a directory is not taken to be
+// walked (./configure --prefix ~/.local). Tools that only look at names
+// (ls, stat, test, cd) read nothing.
+func homeOperandReads(inv *parse.Invocation, a *argv, b *effectBuilder) {
+	if inv.Dynamic || wordTools[a.name] {
+		return
+	}
+	for k, w := range inv.Args {
+		if inv.DynamicArgs != nil && inv.DynamicArgs[k] {
+			if w = homePath(w); w == "" {
+				continue
+			}
+		}
+		if strings.HasPrefix(w, "~/") {
+			b.push(effect{kind: effRead, path: homeAlias(b.resolve(w)), exact: true})
+		}
+	}
 }
