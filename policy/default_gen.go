@@ -874,16 +874,17 @@ func defaultGo() *Policy {
 				Decision: Verdict("deny"),
 				Reason:   "interpreter code that removes /, the home directory or runs rm -rf on them",
 				Matcher: Matcher{
-					Code: []string{"rm\\s+-[a-zA-Z]*[rR][a-zA-Z]*\\s+[\"\\x27]?\\s*(/|~|\\$HOME|\\$\\{HOME\\}|[\"\\x27]?\\s*\\.\\.\\s*(os\\.getenv|ENV|process\\.env))", "(rmtree|rm_rf|rmSync|rm_r|remove_tree|rmdirSync|rimraf)\\s*\\(\\s*([\"\\x27](/|~)|[^)]*(homedir|\\$ENV\\{HOME\\}|ENV\\[[\"\\x27]HOME|environ\\[[\"\\x27]HOME|getenv\\([\"\\x27]HOME|expanduser|Path\\.home|process\\.env\\.HOME))"},
+					Code: []string{"rm\\s+-[a-zA-Z]*[rR][a-zA-Z]*\\s+[\"\\x27]?\\s*(/|~|\\$HOME|\\$\\{HOME\\}|[\"\\x27]?\\s*\\.\\.\\s*(os\\.getenv|ENV|process\\.env))", "((rmtree|rm_rf|rmSync|rm_r|remove_tree|rmdirSync|rimraf|removeDirectoryRecursive|removePathForcibly|remove_dir_all|deleteRecursively|deleteDirectory)(\\s*\\(\\s*|\\s+)|\\brm\\s*\\(\\s*)([\"\\x27](/|~)|[^)]*(homedir|\\$ENV\\{HOME\\}|ENV\\[[\"\\x27]HOME|environ\\[[\"\\x27]HOME|getenv\\([\"\\x27]HOME|expanduser|Path\\.home|process\\.env\\.HOME))"},
 				},
-				Examples: []string{"perl -e 'system(\"rm -rf /\")'", "python3 -c 'import shutil; shutil.rmtree(\"/\")'", "perl -MFile::Path=rmtree -e 'rmtree($ENV{HOME})'", "lua -e 'os.execute(\"rm -rf \" .. os.getenv(\"HOME\"))'", "ruby -e 'require \"fileutils\"; FileUtils.rm_rf(\"/\")'"},
+				Examples:    []string{"perl -e 'system(\"rm -rf /\")'", "python3 -c 'import shutil; shutil.rmtree(\"/\")'", "perl -MFile::Path=rmtree -e 'rmtree($ENV{HOME})'", "lua -e 'os.execute(\"rm -rf \" .. os.getenv(\"HOME\"))'", "ruby -e 'require \"fileutils\"; FileUtils.rm_rf(\"/\")'", "julia -e 'rm(homedir(), recursive=true)'", "ghc -e 'System.Directory.removePathForcibly \"/\"'"},
+				NotExamples: []string{"bash -c 'rm \"/tmp/x.lock\"'", "julia -e 'rm(\"build/out.txt\")'"},
 			},
 			{
 				Name:     "inline-code-runs-programs",
 				Decision: Verdict("deny"),
 				Reason:   "interpreter code that runs programs, forks, downloads or opens sockets: what it does cannot be checked here",
 				Matcher: Matcher{
-					Code: []string{"(os\\.system|os\\.execute|io\\.popen|subprocess|popen|\\bsystem\\s*\\(|\\bexec[lv]?p?e?\\s*\\(|\\beval\\b|child_process|\\bspawn|\\bfork\\b|\\bfork\\(|urlopen|urllib|requests\\.|socket|fsockopen|net\\.Socket|Net::|open-uri|file_get_contents\\s*\\(\\s*[\"\\x27]https?:|IO\\.popen|`[^`]+`|rmtree|rm_rf|rmSync|remove_tree|\\bfetch\\s*\\(|XMLHttpRequest|\\bhttps?\\.(request|get)\\s*\\(|LWP::|HTTP::Tiny|\\bunlink\\s*\\(|rmdirSync|\\bos\\.remove|require\\(\\s*[\"\\x27](node:)?(https?|net|dgram|tls|http2)[\"\\x27]\\s*\\))", "\\|\\s*\"[^\"]*\"|\"[^\"]*\"\\s*\\|\\s*getline|\\|&|/inet/tcp|print[^;]*>\\s*\"/", "ztcp|zsocket|zmodload\\s+zsh/net"},
+					Code: []string{"(os\\.system|os\\.execute|io\\.popen|subprocess|popen|\\bsystem\\s*\\(|\\bexec[lv]?p?e?\\s*\\(|\\beval\\b|child_process|\\bspawn|\\bfork\\b|\\bfork\\(|urlopen|urllib|requests\\.|socket|fsockopen|net\\.Socket|Net::|open-uri|file_get_contents\\s*\\(\\s*[\"\\x27]https?:|IO\\.popen|`[^`]+`|rmtree|rm_rf|rmSync|remove_tree|\\bfetch\\s*\\(|XMLHttpRequest|\\bhttps?\\.(request|get)\\s*\\(|LWP::|HTTP::Tiny|\\bunlink\\s*\\(|rmdirSync|\\bos\\.remove|require\\(\\s*[\"\\x27](node:)?(https?|net|dgram|tls|http2)[\"\\x27]\\s*\\))", "\\|\\s*\"[^\"]*\"|\"[^\"]*\"\\s*\\|\\s*getline|\\|&|/inet/tcp|print[^;]*>\\s*\"/", "ztcp|zsocket|zmodload\\s+zsh/net", "System\\.cmd|:os\\.cmd|\\bos:cmd|callCommand|callProcess|readProcess|spawnCommand|spawnProcess|createProcess|rawSystem|ProcessBuilder|Sys\\.command|Unix\\.(system|exec|open_process)|shell_exec|proc_open|passthru|pcntl_exec|Command::new|\\brun\\(\\x60|:httpc\\.|\\bhttpc:|HTTPoison|Req\\.(get|post)|Downloads\\.download|download\\.file|HTTP\\.(get|request)|eval_string|include_string|Code\\.eval|loadstring|\\b(system|exec)\\s+([$@\"\\x27\\x60]|\\w+\\s*\\()|\\b(source|eval\\w*|include|load|require|import)\\s*\\(?\\s*[\"\\x27]https?://"},
 				},
 				Examples:    []string{"python -c \"__import__('os').system('id')\"", "node -e 'require(\"child_process\").spawn(\"x\")'", "awk 'BEGIN{system(\"id\")}'", "lua -e 'os.execute(\"id\")'", "node -e 'fetch(\"https://x.example\",{method:\"POST\",body:\"a\"})'", "awk '{ print | \"sh\" }' cmds.txt", "ruby -e 'loop { fork }'"},
 				NotExamples: []string{"python3 -c 'import json,sys; print(json.load(sys.stdin))'", "awk '{print $1}' access.log", "node -e 'console.log(1)'"},
@@ -1425,10 +1426,10 @@ func defaultGo() *Policy {
 				Decision: Verdict("deny"),
 				Reason:   "a shell or interpreter reads its program from the pipe, which this analysis does not read",
 				Matcher: Matcher{
-					Command:   []string{"tclsh", "tclsh*", "wish", "expect", "pwsh", "powershell", "nu", "elvish", "xonsh", "csh", "tcsh", "rc", "es", "yash", "osh", "oil", "ion", "murex"},
+					Command:   []string{"tclsh", "tclsh*", "wish", "expect", "pwsh", "powershell", "nu", "elvish", "xonsh", "csh", "tcsh", "rc", "es", "yash", "osh", "oil", "ion", "murex", "ocaml", "utop", "jshell", "ghci", "iex", "erl", "sbcl", "clisp", "guile", "racket", "swipl", "gprolog", "groovysh", "scala", "amm", "clojure", "clj", "bb", "julia", "R", "irb", "pry", "psysh"},
 					PipedInto: boolPtr(true),
 				},
-				Examples:    []string{"printf 'exec id\n' | tclsh8.6", "echo 'Remove-Item -Recurse ~/x' | pwsh -NoProfile -"},
+				Examples:    []string{"printf 'exec id\n' | tclsh8.6", "echo 'Remove-Item -Recurse ~/x' | pwsh -NoProfile -", "printf 'Runtime.getRuntime().exec(\"id\")' | jshell -q", "echo 'Sys.command \"id\";;' | ocaml", "echo 'system(\"id\")' | R --vanilla --quiet"},
 				NotExamples: []string{"tclsh build.tcl"},
 			},
 			{
@@ -1945,7 +1946,7 @@ func defaultGo() *Policy {
 				Decision: Verdict("ask"),
 				Reason:   "changes infrastructure, a cluster, a database schema or a repository outside the sandbox, which a person should see first",
 				Matcher: Matcher{
-					Command:   []string{"terraform", "tofu", "kubectl", "oc", "helm", "prisma", "gh", "glab", "pulumi", "cdk", "flyctl", "fly", "vercel", "netlify", "heroku", "npx", "bunx", "pnpx", "gcloud", "az", "aws", "eksctl"},
+					Command:   []string{"terraform", "tofu", "terragrunt", "kubectl", "oc", "helm", "prisma", "gh", "glab", "pulumi", "cdk", "flyctl", "fly", "vercel", "netlify", "heroku", "npx", "bunx", "pnpx", "gcloud", "az", "aws", "eksctl"},
 					NotArgs:   []string{"--dry-run", "--help", "plan", "-h", "get", "list", "view", "status", "describe", "npm", "--version", "playwright", "cypress", "husky", "puppeteer", "electron-rebuild"},
 					ArgsRegex: []string{"^(apply|import|taint|untaint|state|scale|patch|replace|rollout|cordon|annotate|edit|upgrade|install|rollback|reset|force-reset|--force-reset|--accept-data-loss|--visibility|archive|rename|transfer|deploy|--prod|up|update|set-iam-policy|add-iam-policy-binding)$"},
 				},
@@ -2165,12 +2166,12 @@ func defaultGo() *Policy {
 				Decision: Verdict("ask"),
 				Reason:   "a framework task that drops or resets a database, told to do it in production through the environment, seeded or not",
 				Matcher: Matcher{
-					Command: []string{"rails", "rake", "bundle", "python", "python3", "php", "npx", "bunx", "pnpm", "yarn"},
-					Args:    []string{"db:drop", "db:drop:all", "db:drop:_unsafe", "db:reset", "db:reset:all", "db:purge", "db:purge:all", "db:schema:load", "flush", "reset_db", "sqlflush", "migrate:fresh", "migrate:reset", "db:wipe"},
-					Env:     []string{"^(RAILS_ENV|RACK_ENV|APP_ENV|NODE_ENV|DJANGO_SETTINGS_MODULE)=.*prod", "^DISABLE_DATABASE_ENVIRONMENT_CHECK="},
+					Command: []string{"rails", "rake", "bundle", "python", "python3", "php", "npx", "bunx", "pnpm", "yarn", "mix"},
+					Args:    []string{"db:drop", "db:drop:all", "db:drop:_unsafe", "db:reset", "db:reset:all", "db:purge", "db:purge:all", "db:schema:load", "flush", "reset_db", "sqlflush", "migrate:fresh", "migrate:reset", "db:wipe", "ecto.drop", "ecto.reset", "ash.reset"},
+					Env:     []string{"^(RAILS_ENV|RACK_ENV|APP_ENV|NODE_ENV|DJANGO_SETTINGS_MODULE|MIX_ENV)=.*prod", "^DISABLE_DATABASE_ENVIRONMENT_CHECK="},
 				},
-				Examples:    []string{"RAILS_ENV=production DISABLE_DATABASE_ENVIRONMENT_CHECK=1 bin/rails db:drop db:setup", "APP_ENV=production php artisan migrate:fresh --seed"},
-				NotExamples: []string{"RAILS_ENV=test bin/rails db:reset db:seed"},
+				Examples:    []string{"RAILS_ENV=production DISABLE_DATABASE_ENVIRONMENT_CHECK=1 bin/rails db:drop db:setup", "APP_ENV=production php artisan migrate:fresh --seed", "MIX_ENV=prod mix ecto.reset"},
+				NotExamples: []string{"RAILS_ENV=test bin/rails db:reset db:seed", "MIX_ENV=test mix ecto.reset"},
 			},
 			{
 				Name:     "container-engine-reset",
@@ -2561,12 +2562,12 @@ func defaultGo() *Policy {
 			{
 				Name:     "configures-remote-hosts",
 				Decision: Verdict("ask"),
-				Reason:   "runs a configuration play on remote hosts (ansible): it changes machines outside the sandbox",
+				Reason:   "runs a configuration play or a command on remote hosts (ansible, parallel ssh): it changes machines outside the sandbox",
 				Matcher: Matcher{
-					Command: []string{"ansible-playbook", "ansible", "salt", "salt-ssh", "pyinfra", "fab", "chef-client", "knife", "puppet"},
+					Command: []string{"ansible-playbook", "ansible", "salt", "salt-ssh", "pyinfra", "fab", "chef-client", "knife", "puppet", "pssh", "parallel-ssh", "pdsh", "clush", "mussh"},
 					NotArgs: []string{"--check", "-C", "--syntax-check", "--list-hosts", "--list-tasks", "--version", "--help", "-h", "--diff"},
 				},
-				Examples:    []string{"ansible-playbook -i inventories/prod site.yml --become", "ansible all -i hosts -m shell -a 'reboot'"},
+				Examples:    []string{"ansible-playbook -i inventories/prod site.yml --become", "ansible all -i hosts -m shell -a 'reboot'", "pdsh -w web[1-4] 'systemctl restart app'"},
 				NotExamples: []string{"ansible-playbook --syntax-check site.yml", "ansible-playbook -i hosts site.yml --check"},
 			},
 			{
@@ -2704,7 +2705,7 @@ func defaultGo() *Policy {
 				Matcher: Matcher{
 					Command:    []string{"rclone"},
 					Subcommand: []string{"copy", "copyto", "sync", "move", "moveto", "bisync"},
-					LastArg:    []string{"*:*"},
+					LastArg:    []string{"*:*", "*:**"},
 					Reads:      []string{"~/**", "~", "/home/**", "/root/**", "/etc/**"},
 				},
 				Examples:    []string{"rclone sync ~/Pictures drop:backup", "rclone copy ~/work/notes gdrive:x"},
@@ -3161,6 +3162,65 @@ func defaultGo() *Policy {
 				},
 				Examples:    []string{"multipass delete --purge dev", "vagrant destroy --force", "virsh undefine vm1", "hcloud server delete web-1", "redis-cli del session:1", "scw instance server delete 11"},
 				NotExamples: []string{"multipass list", "vagrant up", "virsh list --all", "npm rm left-pad", "pip uninstall -y requests", "docker compose down", "mix ecto.reset", "bin/rails db:drop db:create", "bash -n deploy.sh"},
+			},
+			{
+				Name:     "client-shell-escape",
+				Decision: Verdict("deny"),
+				Reason:   "a database client's command that runs a program or loads a library (sqlite3 .shell/.system/.load, psql \\!, mysql system)",
+				Matcher: Matcher{
+					Command:   []string{"sqlite3", "sqlite", "duckdb", "psql", "mysql", "mariadb"},
+					ArgsRegex: []string{"^\\s*(\\.(shell|system|sh|load)\\b|\\\\!|system\\s)"},
+				},
+				Examples:    []string{"sqlite3 app.db '.system id'", "duckdb -c '.sh id'", "psql -c '\\! id'", "mysql -e 'system id'", "sqlite3 x.db '.load /tmp/x.so'"},
+				NotExamples: []string{"sqlite3 app.db '.tables'", "sqlite3 app.db 'select * from system_log'", "psql -c 'select 1'"},
+			},
+			{
+				Name:     "container-config-escape",
+				Decision: Verdict("deny"),
+				Reason:   "configures a system container to run unconfined or privileged, or with raw host settings: it reaches the host",
+				Matcher: Matcher{
+					Command:   []string{"incus", "lxc", "lxd"},
+					ArgsRegex: []string{"^(raw\\.(lxc|apparmor|seccomp|idmap|qemu)|security\\.(privileged|syscalls\\.intercept\\.mount|guestapi)|linux\\.kernel_modules)(=|$)"},
+				},
+				Examples:    []string{"lxc config set c1 security.privileged true", "incus config set c1 raw.apparmor 'capability,'", "lxc launch ubuntu:24.04 c2 -c security.privileged=true"},
+				NotExamples: []string{"lxc config set c1 limits.cpu 2", "incus list"},
+			},
+			{
+				Name:     "kubeconfig-printed",
+				Decision: Verdict("deny"),
+				Reason:   "prints the cluster credentials of the kubeconfig (client keys, tokens), which are otherwise redacted",
+				Matcher: Matcher{
+					Command:    []string{"kubectl", "oc"},
+					Subcommand: []string{"config"},
+					Flags:      []string{"raw|flatten"},
+					Args:       []string{"view"},
+				},
+				Examples:    []string{"kubectl config view --raw", "oc config view --flatten --minify"},
+				NotExamples: []string{"kubectl config view", "kubectl config view --minify"},
+			},
+			{
+				Name:     "sync-to-remote",
+				Decision: Verdict("ask"),
+				Reason:   "makes a remote store the same as a local directory: whatever the local side lacks is deleted there",
+				Matcher: Matcher{
+					Command:    []string{"rclone"},
+					Subcommand: []string{"sync", "bisync"},
+					LastArg:    []string{"*:*", "*:**"},
+				},
+				Examples:    []string{"rclone sync dist/ s3:site-bucket/www"},
+				NotExamples: []string{"rclone sync remote:bucket ./backup", "rclone copy dist/ s3:site-bucket/www"},
+			},
+			{
+				Name:     "load-test-remote",
+				Decision: Verdict("ask"),
+				Reason:   "sends a load test to a host outside the machine",
+				Matcher: Matcher{
+					Command:   []string{"hey", "ab", "wrk", "wrk2", "vegeta", "k6", "siege", "bombardier", "oha", "h2load", "ddosify", "locust", "artillery", "slowhttptest", "goldeneye"},
+					NotArgs:   []string{"http://localhost**", "http://127.0.0.1**", "https://localhost**", "https://127.0.0.1**", "http://0.0.0.0**"},
+					ArgsRegex: []string{"^https?://"},
+				},
+				Examples:    []string{"wrk -t4 -c400 -d60s https://shop.example.com/", "oha -n 100000 https://api.example.org/v1"},
+				NotExamples: []string{"hey -n 1000 http://localhost:8080/health", "ab -n 100 -c 10 http://127.0.0.1:3000/"},
 			},
 		},
 	}
