@@ -137,9 +137,14 @@ var runnerNames = map[string]bool{"npx": true, "bunx": true, "pnpx": true, "uvx"
 // does not say so (ko build pushes the image it builds unless --local,
 // argocd app sync deploys).
 var toolPublishVerbs = map[string]map[string]bool{
-	"ko":     {"build": true, "apply": true, "resolve": true, "create": true},
-	"argocd": {"sync": true},
+	"ko":       {"build": true, "apply": true, "resolve": true, "create": true},
+	"argocd":   {"sync": true},
+	"steamcmd": {"+run_app_build": true, "+run_app_build_http": true, "+workshop_build_item": true},
 }
+
+// toolDestroyVerbs: rm for the tools whose rm deletes a machine or a
+// model rather than a project's dependency (ollama rm, lxc rm).
+var toolDestroyVerbs = map[string]bool{"ollama": true, "lxc": true, "incus": true, "limactl": true, "multipass": true, "podman-machine": true}
 
 // actsOf returns what invocation inv (read into a) does outside.
 func actsOf(inv *parse.Invocation, a *argv) act {
@@ -193,7 +198,7 @@ func actsOf(inv *parse.Invocation, a *argv) act {
 			acts |= actPublish
 		case w == "release" && !buildTools[name] && (k == 0 || taskRunners[words[k-1]] || k == 2 && taskRunners[words[0]]):
 			acts |= actPublish // gh release create, cargo release, npm run release
-		case destroyVerbs[w]:
+		case destroyVerbs[w], w == "rm" && k == 0 && toolDestroyVerbs[name]:
 			acts |= actDestroy
 		case flashVerbs[w]:
 			acts |= actFlash

@@ -81,6 +81,19 @@ var classTests7 = []struct {
 	// A framework's database dropped in production, through the environment.
 	{"drop-prod", "MIX_ENV=prod mix ecto.drop", Ask},
 	{"drop-prod", "MIX_ENV=dev mix ecto.drop", Allow},
+	// File names piped to an archiver that reads its list from standard input.
+	{"piped-names", "printf '%s\\n' ~/.git-credentials | cpio -o > c.cpio", Deny},
+	{"piped-names", "echo ~/.docker/config.json | tar -cf d.tar -T -", Deny},
+	{"piped-names", "find ~/.gnupg | cpio -pdm /tmp/g", Deny},
+	{"piped-names", "find src -name '*.c' | cpio -o > src.cpio", Allow},
+	{"piped-names", "git ls-files | tar -czf src.tgz -T -", Allow},
+	// Tools whose rm deletes a machine or a model, a device's files, a build that publishes.
+	{"tool-verbs", "multipass rm dev", Ask},
+	{"tool-verbs", "adb shell rm -rf /sdcard/Pictures", Ask},
+	{"tool-verbs", "steamcmd +login ci +run_app_build_http build.vdf +quit", Ask},
+	{"tool-verbs", "ollama pull llama3", Allow},
+	{"tool-verbs", "npm rm left-pad", Allow},
+	{"tool-verbs", "pdsh -w node[1-8] uptime", Ask},
 }
 
 func TestClasses7(t *testing.T) {

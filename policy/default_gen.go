@@ -2562,13 +2562,24 @@ func defaultGo() *Policy {
 			{
 				Name:     "configures-remote-hosts",
 				Decision: Verdict("ask"),
-				Reason:   "runs a configuration play or a command on remote hosts (ansible, parallel ssh): it changes machines outside the sandbox",
+				Reason:   "runs a configuration play on remote hosts (ansible): it changes machines outside the sandbox",
 				Matcher: Matcher{
-					Command: []string{"ansible-playbook", "ansible", "salt", "salt-ssh", "pyinfra", "fab", "chef-client", "knife", "puppet", "pssh", "parallel-ssh", "pdsh", "clush", "mussh"},
+					Command: []string{"ansible-playbook", "ansible", "salt", "salt-ssh", "pyinfra", "fab", "chef-client", "knife", "puppet"},
 					NotArgs: []string{"--check", "-C", "--syntax-check", "--list-hosts", "--list-tasks", "--version", "--help", "-h", "--diff"},
 				},
-				Examples:    []string{"ansible-playbook -i inventories/prod site.yml --become", "ansible all -i hosts -m shell -a 'reboot'", "pdsh -w web[1-4] 'systemctl restart app'"},
+				Examples:    []string{"ansible-playbook -i inventories/prod site.yml --become", "ansible all -i hosts -m shell -a 'reboot'"},
 				NotExamples: []string{"ansible-playbook --syntax-check site.yml", "ansible-playbook -i hosts site.yml --check"},
+			},
+			{
+				Name:     "runs-on-remote-hosts",
+				Decision: Verdict("ask"),
+				Reason:   "runs a command on many remote hosts at once (parallel ssh): it changes machines outside the sandbox",
+				Matcher: Matcher{
+					Command: []string{"pssh", "parallel-ssh", "pdsh", "clush", "mussh", "prsync", "parallel-rsync", "pscp", "parallel-scp", "pslurp", "pnuke", "parallel-nuke"},
+					NotArgs: []string{"--help", "--version"},
+				},
+				Examples:    []string{"pdsh -w web[1-4] 'systemctl restart app'", "pssh -h hosts -i uptime"},
+				NotExamples: []string{"pssh --help"},
 			},
 			{
 				Name:     "containers-remove-via-xargs",
@@ -3085,9 +3096,9 @@ func defaultGo() *Policy {
 				Matcher: Matcher{
 					Command:   []string{"adb", "xcrun", "emulator"},
 					NotArgs:   []string{"--help", "-h"},
-					ArgsRegex: []string{"^(uninstall|clear|wipe|wipe-data|-wipe-data|erase|reset|factory-reset)$"},
+					ArgsRegex: []string{"^(uninstall|clear|wipe|wipe-data|-wipe-data|erase|reset|factory-reset|rm|delete)$"},
 				},
-				Examples:    []string{"adb shell pm uninstall --user 0 com.acme.app", "adb shell pm clear com.acme.app", "xcrun simctl erase all", "adb uninstall com.acme.app"},
+				Examples:    []string{"adb shell pm uninstall --user 0 com.acme.app", "adb shell pm clear com.acme.app", "xcrun simctl erase all", "adb uninstall com.acme.app", "adb shell rm -r /sdcard/Download/x", "xcrun simctl delete unavailable"},
 				NotExamples: []string{"adb install -r app.apk", "adb logcat -d", "xcrun simctl list", "xcrun simctl boot 'iPhone 15'"},
 			},
 			{

@@ -101,6 +101,9 @@ func (ctx *scriptCtx) computeEffects() {
 			if isVim(a.name) {
 				vimEffects(inv, &b)
 			}
+			if inv.PipedInto && i > 0 && namesFromStdin(a) {
+				pipedNameReads(ctx.arg(i-1), &b)
+			}
 			if a.name == "git" && a.subcommand == "clean" && b.cwd != "" && gitCleanForced(a) {
 				// git clean -f after a cd deletes the untracked files there
 				// (cd ~ && git init && git clean -fdx empties the home).

@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/stockade/stockade/parse"
@@ -509,6 +510,45 @@ func homeOperandReads(inv *parse.Invocation, a *argv, b *effectBuilder) {
 		}
 		if strings.HasPrefix(w, "~/") {
 			b.push(effect{kind: effRead, path: homeAlias(b.resolve(w)), exact: true})
+		}
+	}
+}
+
+// namesFromStdin reports whether the command reads the names of the files
+// it archives or copies from its standard input (cpio -o, tar -T -, zip
+// -@, rsync --files-from=-, pax -w).
+func namesFromStdin(a *argv) bool {
+	switch a.name {
+	case "cpio":
+		return a.hasShort('o') || a.hasShort('p') || containsLong(a.longs, "create") || containsLong(a.longs, "pass-through")
+	case "pax":
+		return a.hasShort('w') && len(a.positionals) == 0
+	case "zip":
+		return slices.Contains(a.dashWords, "-@") || a.hasShort('@')
+	case "tar", "bsdtar", "gtar", "rsync":
+		for k, w := range a.words {
+			if (w == "-T" || w == "--files-from") && k+1 < len(a.words) && a.words[k+1] == "-" || w == "--files-from=-" || w == "-T-" {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// pipedNameReads: the file names a command writes to the pipe (printf
+// '%s\n' ~/.netrc, find ~/.ssh) are read by the archiver reading them.
+func pipedNameReads(up *argv, b *effectBuilder) {
+	switch up.name {
+	case "printf", "echo", "print", "find", "ls":
+	default:
+		return
+	}
+	for k, w := range up.words {
+		if up.name == "printf" && k == 0 || strings.HasPrefix(w, "-") || up.name == "find" && len(up.positionals) > 0 && w != up.positionals[0] {
+			continue
+		}
+		if strings.HasPrefix(w, "~") || strings.HasPrefix(w, "/") || strings.Contains(w, "/") {
+			b.add(effRead, w)
 		}
 	}
 }
