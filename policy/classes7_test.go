@@ -94,6 +94,13 @@ var classTests7 = []struct {
 	{"tool-verbs", "ollama pull llama3", Allow},
 	{"tool-verbs", "npm rm left-pad", Allow},
 	{"tool-verbs", "pdsh -w node[1-8] uptime", Ask},
+	// A shell's program computed at run time; its script's arguments are not its program.
+	{"shell-computed", `bash -lc "$CMD"`, Deny},
+	{"shell-computed", `sh -x "$(ls -t /tmp/*.sh | head -1)"`, Deny},
+	{"shell-computed", `zsh --rcfile "$rc" -i`, Deny},
+	{"shell-computed", `bash scripts/bump.sh "$VERSION"`, Allow},
+	{"shell-computed", `sh -e ./install.sh --prefix "$HOME/.local/share/x"`, Allow},
+	{"shell-computed", `bash -c 'make test' _ "$1"`, Allow},
 }
 
 func TestClasses7(t *testing.T) {

@@ -403,10 +403,10 @@ func defaultGo() *Policy {
 				Decision: Verdict("deny"),
 				Reason:   "a shell reads commands from a substitution or a computed path: what runs cannot be checked here",
 				Matcher: Matcher{
-					Command:     []string{"source", ".", "sh", "bash", "zsh", "dash", "ksh"},
+					Command:     []string{"source", "."},
 					DynamicArgs: boolPtr(true),
 				},
-				Examples:    []string{"source <(echo 'rm -rf /')", ". <(printf 'x')", "bash --rcfile <(echo x) -i"},
+				Examples:    []string{"source <(echo 'rm -rf /')", ". <(printf 'x')"},
 				NotExamples: []string{"source .venv/bin/activate", "bash ./ci.sh"},
 			},
 			{
@@ -1623,8 +1623,8 @@ func defaultGo() *Policy {
 				Matcher: Matcher{
 					ProgramUnseen: boolPtr(true),
 				},
-				Examples:    []string{"python3 < /tmp/x.py", "bash < x.sh", "bash /dev/stdin < x", "sh <(cat x)", "bash <<< \"$(cat x)\"", "man -P 'sh -c id' ls", "scp -S /tmp/x a host:b", "zip -T -TT 'sh -c id' x.zip a", "tar cf /dev/null x --checkpoint=1 --checkpoint-action=exec=sh", "tar cf /dev/null x --checkpoint=1 --checkp=exec='sh -c id'", "/???/?m -rf ~/x", "/bin/r[m] -rf ~/x", "socat - EXEC:'sh -i'", "make --eval='x:; @/tmp/.x' x", "coproc sh; echo 'rm -rf ~' >&\"${COPROC[1]}\"", "coproc P { python3; }"},
-				NotExamples: []string{"bash ./ci.sh", "python3 -c 'print(1)'", "bash <<'EOF'\nmake test\nEOF", "[ -f go.mod ] && go build ./...", "make -C build test", "coproc BC { bc -l; }; echo '2^10' >&\"${BC[1]}\"", "coproc bash ./worker.sh"},
+				Examples:    []string{"python3 < /tmp/x.py", "bash < x.sh", "bash /dev/stdin < x", "sh <(cat x)", "bash <<< \"$(cat x)\"", "man -P 'sh -c id' ls", "scp -S /tmp/x a host:b", "zip -T -TT 'sh -c id' x.zip a", "tar cf /dev/null x --checkpoint=1 --checkpoint-action=exec=sh", "tar cf /dev/null x --checkpoint=1 --checkp=exec='sh -c id'", "/???/?m -rf ~/x", "/bin/r[m] -rf ~/x", "socat - EXEC:'sh -i'", "make --eval='x:; @/tmp/.x' x", "bash --rcfile <(echo x) -i", "bash \"$script\"", "sh -c \"$x\"", "coproc sh; echo 'rm -rf ~' >&\"${COPROC[1]}\"", "coproc P { python3; }"},
+				NotExamples: []string{"bash ./ci.sh", "sh ./configure --prefix=\"$PWD/stage\"", "bash ./scripts/release-notes.sh \"$1\"", "python3 -c 'print(1)'", "bash <<'EOF'\nmake test\nEOF", "[ -f go.mod ] && go build ./...", "make -C build test", "coproc BC { bc -l; }; echo '2^10' >&\"${BC[1]}\"", "coproc bash ./worker.sh"},
 			},
 			{
 				Name:     "runs-from-temp-or-lookalike",

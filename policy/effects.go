@@ -483,6 +483,10 @@ func signatureEffects(inv *parse.Invocation, a *argv, b *effectBuilder) {
 // interpreterEffects: the program a shell or interpreter runs is its first
 // operand (unless code comes with -c/-e), or else its standard input.
 func interpreterEffects(inv *parse.Invocation, a *argv, ops []word, b *effectBuilder) {
+	if isShell(a.name) && shellProgramComputed(inv) {
+		b.push(effect{kind: effExec, path: a.name + " computed", unseen: true})
+		return
+	}
 	if ic := inv.InlineCode; ic != nil {
 		if ic.Dynamic && !a.hasShort('c') {
 			b.push(effect{kind: effExec, path: ic.Code, unseen: true}) // < file, <<< "$(...)"
@@ -838,4 +842,39 @@ func homePath(w string) string {
 		return ""
 	}
 	return "~" + rest
+}
+
+// isShell: the command is a POSIX-like shell.
+func isShell(name string) bool {
+	switch name {
+	case "sh", "bash", "dash", "zsh", "ksh", "ash", "mksh", "busybox":
+		return true
+	}
+	return false
+}
+
+// shellProgramComputed reports whether what a shell runs is known only at
+// run time: its -c code, its script operand or a startup file it is given
+// (--rcfile "$f") is computed. The words after the script or the code are
+// its arguments, which do not change what runs (sh ./configure
+// --prefix="$PWD/stage").
+func shellProgramComputed(inv *parse.Invocation) bool {
+	dyn := func(k int) bool { return inv.DynamicArgs != nil && inv.DynamicArgs[k] }
+	for k := 0; k < len(inv.Args); k++ {
+		w := inv.Args[k]
+		switch {
+		case dyn(k):
+			return true
+		case w == "--" || w == "-s" || !strings.HasPrefix(w, "-") && !strings.HasPrefix(w, "+"):
+			return false // the script operand, or the arguments of standard input's program
+		case w == "--rcfile" || w == "--init-file" || w == "-o" || w == "+o" || w == "-O" || w == "+O":
+			k++
+			if k < len(inv.Args) && dyn(k) {
+				return true
+			}
+		case strings.HasPrefix(w, "-") && !strings.HasPrefix(w, "--") && strings.ContainsRune(w, 'c'):
+			return k+1 < len(inv.Args) && dyn(k+1) // -c CODE: the code; after it, $0 and the arguments
+		}
+	}
+	return false
 }
