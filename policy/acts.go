@@ -148,7 +148,7 @@ var toolDestroyVerbs = map[string]bool{"ollama": true, "lxc": true, "incus": tru
 
 // actsOf returns what invocation inv (read into a) does outside.
 func actsOf(inv *parse.Invocation, a *argv) act {
-	if inv.Dynamic || wordTools[a.name] || signatureOf(a.name) != nil && !isInterpreter(a.name) {
+	if inv.Dynamic || wordTools[a.name] || fileTool(a.name) {
 		return 0
 	}
 	if a.hasFlagWord("--dry-run", "--dryrun", "--help", "--what-if", "--noop") || buildTools[a.name] && a.hasFlagWord("-n", "--just-print", "--recon") {
@@ -321,4 +321,13 @@ func (ctx *scriptCtx) actsMatch(i int, a *argv, g []glob) bool {
 		}
 	}
 	return false
+}
+
+// fileTool reports whether the signatures table says the command works on
+// files named by its operands (cat, cp, grep, tar): a verb among them is a
+// file's name. Interpreters, and tools with only options in the table
+// (make, kubectl), are not.
+func fileTool(name string) bool {
+	sig := signatureOf(name)
+	return sig != nil && !isInterpreter(name) && (sig.reads != none || sig.writes != none || sig.deletes != none || sig.execs != none)
 }

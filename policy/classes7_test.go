@@ -101,6 +101,17 @@ var classTests7 = []struct {
 	{"shell-computed", `bash scripts/bump.sh "$VERSION"`, Allow},
 	{"shell-computed", `sh -e ./install.sh --prefix "$HOME/.local/share/x"`, Allow},
 	{"shell-computed", `bash -c 'make test' _ "$1"`, Allow},
+	// A project's task named after publishing asks; a launcher's command is judged as itself.
+	{"project-task", "npm run deploy", Ask},
+	{"project-task", "yarn run publish:docs", Ask},
+	{"project-task", "make deploy", Ask},
+	{"project-task", "npm run build", Allow},
+	{"project-task", "make release", Allow},
+	{"launcher", "uv run twine upload dist/*", Deny},
+	{"launcher", "poetry run twine upload --repository pypi dist/*", Deny},
+	{"launcher", "bundle exec gem push pkg/x-1.0.gem", Deny},
+	{"launcher", "uv run pytest -q", Allow},
+	{"launcher", "bundle exec rspec spec/models", Allow},
 }
 
 func TestClasses7(t *testing.T) {

@@ -1696,11 +1696,11 @@ func defaultGo() *Policy {
 				Reason:   "publishes a package, an image or a release to the world outside, which the sandbox cannot take back",
 				Matcher: Matcher{
 					Command:   []string{"gem", "poetry", "twine", "cargo", "npm", "pnpm", "yarn", "bun", "docker", "podman", "buildah", "skopeo", "gh", "flit", "hatch", "uv", "mvn", "gradle", "dotnet", "nuget", "helm", "vsce", "ovsx", "goreleaser", "crane", "jsr", "deno", "ko", "pdm", "rye", "conda", "anaconda", "mix", "hex", "huggingface-cli", "hf", "modal", "cog", "xcrun"},
-					NotArgs:   []string{"--dry-run"},
+					NotArgs:   []string{"--dry-run", "run", "run-script"},
 					ArgsRegex: []string{"^(push|publish|upload|release|deploy|copy|unpublish|yank|hex\\.publish|--upload-app|--upload-package)$"},
 				},
 				Examples:    []string{"gem push x.gem", "poetry publish", "poetry publish --build -n", "npx jsr publish", "twine upload dist/*", "cargo publish", "npm publish", "docker push me/img", "gh release create v1", "uv publish"},
-				NotExamples: []string{"npm install", "git push", "cargo build", "docker build ."},
+				NotExamples: []string{"npm install", "git push", "cargo build", "docker build .", "npm run deploy"},
 			},
 			{
 				Name:     "destroy-world-outside",
