@@ -112,6 +112,19 @@ var classTests7 = []struct {
 	{"launcher", "bundle exec gem push pkg/x-1.0.gem", Deny},
 	{"launcher", "uv run pytest -q", Allow},
 	{"launcher", "bundle exec rspec spec/models", Allow},
+	// The README's choices about project tasks, devices and caches.
+	{"choices", "bundle exec cap production deploy", Ask},
+	{"choices", "./deploy.sh", Ask},
+	{"choices", "make -n deploy", Allow},
+	{"choices", "ollama rm llama3", Ask},
+	{"choices", "adb install -r build/app-debug.apk", Allow},
+	{"choices", "go clean -modcache", Allow},
+	{"choices", "west flash", Ask},
+	{"choices", "esptool.py -p /dev/ttyUSB0 write_flash 0x0 fw.bin", Ask},
+	{"choices", "fastboot flash recovery twrp.img", Ask},
+	{"choices", "docker compose down -v", Ask},
+	{"choices", `awk 'BEGIN { "date" | getline d; print d }'`, Deny},
+	{"choices", "git push origin --tags", Allow},
 }
 
 func TestClasses7(t *testing.T) {
