@@ -151,9 +151,15 @@ func actsOf(inv *parse.Invocation, a *argv) act {
 	if inv.Dynamic || wordTools[a.name] || fileTool(a.name) {
 		return 0
 	}
-	if a.hasFlagWord("--dry-run", "--dryrun", "--help", "--what-if", "--noop") || buildTools[a.name] && a.hasFlagWord("-n", "--just-print", "--recon") {
+	acts := actsFromWords(inv, a)
+	if acts != 0 && (a.hasFlagWord("--dry-run", "--dryrun", "--help", "--what-if", "--noop") || buildTools[a.name] && a.hasFlagWord("-n", "--just-print", "--recon")) {
 		return 0
 	}
+	return acts
+}
+
+// actsFromWords is actsOf before dry runs and help are taken out.
+func actsFromWords(inv *parse.Invocation, a *argv) act {
 	var acts act
 	name := a.name
 	if publishesByDefault[name] || nameHasVerb(name) || scriptNamedVerb(name) {
@@ -311,7 +317,10 @@ func (a *argv) hasFlagWord(words ...string) bool {
 
 // actsMatch reports whether invocation i does one of the acts globs name.
 func (ctx *scriptCtx) actsMatch(i int, a *argv, g []glob) bool {
-	acts := actsOf(&ctx.invs[i], a)
+	if !a.actsKnown {
+		a.acts, a.actsKnown = actsOf(&ctx.invs[i], a), true
+	}
+	acts := a.acts
 	if acts == 0 {
 		return false
 	}

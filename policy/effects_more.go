@@ -368,12 +368,16 @@ func inlineCodeEffects(inv *parse.Invocation, a *argv, b *effectBuilder) {
 	if ic == nil || ic.Dynamic {
 		return
 	}
-	switch interp := commandName(ic.Interpreter); {
+	interp := commandName(ic.Interpreter)
+	switch {
 	case interp == "sed" || interp == "gsed":
 		sedScriptEffects(ic.Code, b)
 		return
 	case interp == "sh" || interp == "bash" || interp == "dash" || interp == "zsh" || interp == "ksh" || interp == "ash" || interp == "mksh" || interp == "fish" || interp == "busybox":
 		return
+	}
+	if codeRunsProgram(ic.Code) {
+		b.push(effect{kind: effExec, path: interp + " code", unseen: true})
 	}
 	paths := codePaths(ic.Code)
 	if len(paths) == 0 {
@@ -551,4 +555,79 @@ func pipedNameReads(up *argv, b *effectBuilder) {
 			b.add(effRead, w)
 		}
 	}
+}
+
+// programCalls are the calls that run a program, fetch code or evaluate a
+// string in the languages whose one-liners the parser reads (Elixir,
+// Erlang, Haskell, OCaml, Julia, R, PHP, Lua, Java, Rust), beyond those
+// the inline-code-runs-programs rule spells: plain text, so that judging
+// everyday code costs a few substring searches, not a regular expression.
+var programCalls = []string{
+	"System.cmd", ":os.cmd", "os:cmd", "callCommand", "callProcess", "readProcess", "spawnCommand", "spawnProcess", "createProcess", "rawSystem",
+	"ProcessBuilder", "Sys.command", "Unix.system", "Unix.exec", "Unix.open_process", "shell_exec", "proc_open", "passthru", "pcntl_exec",
+	"Command::new", "run(`", ":httpc.", "httpc:", "HTTPoison", "Req.get", "Req.post", "Downloads.download", "download.file", "HTTP.get",
+	"HTTP.request", "eval_string", "include_string", "Code.eval", "loadstring",
+}
+
+// codeRunsProgram reports whether inline code runs a program (a call of
+// programCalls; system or exec given a string, a variable or a call's
+// result without parentheses: perl's system pack(...)), or evaluates code
+// it fetches (source("https://..."), include("http://...")).
+func codeRunsProgram(code string) bool {
+	for _, c := range programCalls {
+		if strings.Contains(code, c) {
+			return true
+		}
+	}
+	for _, verb := range []string{"system", "exec"} {
+		for i := 0; ; {
+			k := strings.Index(code[i:], verb)
+			if k < 0 {
+				break
+			}
+			k += i
+			i = k + len(verb)
+			if k > 0 && isWordByte(code[k-1]) || i >= len(code) || code[i] != ' ' && code[i] != '\t' {
+				continue
+			}
+			rest := strings.TrimLeft(code[i:], " \t")
+			if rest == "" {
+				continue
+			}
+			if strings.IndexByte("$@\"'`", rest[0]) >= 0 {
+				return true
+			}
+			j := 0
+			for j < len(rest) && isWordByte(rest[j]) {
+				j++
+			}
+			if j > 0 && strings.HasPrefix(strings.TrimLeft(rest[j:], " \t"), "(") {
+				return true
+			}
+		}
+	}
+	for i := 0; ; {
+		k := strings.Index(code[i:], "http")
+		if k < 0 {
+			return false
+		}
+		k += i
+		i = k + 4
+		if !strings.HasPrefix(code[k:], "http://") && !strings.HasPrefix(code[k:], "https://") {
+			continue
+		}
+		before := strings.TrimRight(code[:k], " \t(\"'")
+		j := len(before)
+		for j > 0 && isWordByte(before[j-1]) {
+			j--
+		}
+		switch w := before[j:]; {
+		case w == "source" || w == "include" || w == "load" || w == "require" || w == "import" || strings.HasPrefix(w, "eval"):
+			return true
+		}
+	}
+}
+
+func isWordByte(c byte) bool {
+	return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
 }
