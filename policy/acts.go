@@ -52,7 +52,7 @@ var publishVerbs = map[string]bool{
 // development databases are rebuilt with (mix ecto.reset, rails db:drop;
 // the drop-data rules judge production ones).
 var destroyVerbs = map[string]bool{
-	"delete": true, "destroy": true, "del": true, "undefine": true, "unregistervm": true, "purge": true, "teardown": true, "nuke": true,
+	"delete": true, "destroy": true, "del": true, "undefine": true, "unregistervm": true, "purge": true, "teardown": true, "nuke": true, "rb": true,
 }
 
 // flashVerbs write to or erase a device; they mean nothing else.
@@ -111,7 +111,7 @@ var toolManagers = map[string]bool{
 
 // deviceTools talk to boards and phones attached to the machine; their
 // deviceWords write to or erase one (st-flash write, dfu-util -D, avrdude
-// -U flash:w:x.hex, pio run -t upload).
+// -U flash:w:x.hex, pio run -t upload, openocd -c "program x.elf").
 var deviceTools = map[string]bool{
 	"avrdude": true, "esptool": true, "esptool.py": true, "espefuse": true, "espefuse.py": true, "st-flash": true, "dfu-util": true, "dfu-programmer": true,
 	"pio": true, "platformio": true, "arduino-cli": true, "west": true, "fastboot": true, "openocd": true, "nrfjprog": true, "nrfutil": true, "picotool": true,
@@ -139,6 +139,7 @@ var runnerNames = map[string]bool{"npx": true, "bunx": true, "pnpx": true, "uvx"
 var toolPublishVerbs = map[string]map[string]bool{
 	"ko":       {"build": true, "apply": true, "resolve": true, "create": true},
 	"argocd":   {"sync": true},
+	"skaffold": {"run": true, "apply": true},
 	"steamcmd": {"+run_app_build": true, "+run_app_build_http": true, "+workshop_build_item": true},
 }
 
@@ -167,7 +168,7 @@ func actsFromWords(inv *parse.Invocation, a *argv) act {
 	}
 	if deviceTools[name] {
 		for _, w := range a.words {
-			if deviceWords[w] || flashVerbs[w] || strings.Contains(w, ":w:") {
+			if deviceWords[w] || flashVerbs[w] || strings.Contains(w, ":w:") || strings.HasPrefix(w, "program ") {
 				acts |= actFlash
 				break
 			}

@@ -56,7 +56,11 @@ var actTests = []struct {
 	{"ko build -L ./cmd/x", ""},
 	{"code deploy.yml", ""},
 	{"uv run --with build python -m build", ""},
+	{"skaffold run -p prod", "publish"},
+	{"skaffold dev", ""},
 	// flash: a device attached to the machine
+	{"openocd -f board/x.cfg -c 'program fw.elf verify reset exit'", "flash"},
+	{"openocd -f board/x.cfg", ""},
 	{"pyocd flash -t nrf52840 build/zephyr.hex", "flash"},
 	{"pyocd list", ""},
 	{"dfu-util -l", ""},
@@ -67,7 +71,6 @@ var actTests = []struct {
 	{"fastboot erase userdata", "flash"},
 	{"particle flash photon firmware.bin", "flash"},
 	{"esptool --port /dev/ttyUSB3 chip_id", ""},
-	{"openocd -f board/st_nucleo_f4.cfg -c 'program build/fw.elf verify reset exit'", ""},
 	// install-global: for the whole user
 	{"ghcup install cabal", "install-global"},
 	{"ghcup list", ""},
@@ -95,6 +98,7 @@ var actTests = []struct {
 	{"influx bucket list", ""},
 	{"hcloud volume delete data", "destroy"},
 	{"pip cache purge", ""},
+	{"s3cmd rb s3://old-bucket", "destroy"},
 	{"npm uninstall left-pad", ""},
 	{"sqlx database drop -y", ""},
 }

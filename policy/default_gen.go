@@ -1696,11 +1696,11 @@ func defaultGo() *Policy {
 				Reason:   "publishes a package, an image or a release to the world outside, which the sandbox cannot take back",
 				Matcher: Matcher{
 					Command:   []string{"gem", "poetry", "twine", "cargo", "npm", "pnpm", "yarn", "bun", "docker", "podman", "buildah", "skopeo", "gh", "flit", "hatch", "uv", "mvn", "gradle", "dotnet", "nuget", "helm", "vsce", "ovsx", "goreleaser", "crane", "jsr", "deno", "ko", "pdm", "rye", "conda", "anaconda", "mix", "hex", "huggingface-cli", "hf", "modal", "cog", "xcrun"},
-					NotArgs:   []string{"--dry-run", "run", "run-script"},
+					NotArgs:   []string{"--dry-run", "run", "run-script", "list", "view", "download"},
 					ArgsRegex: []string{"^(push|publish|upload|release|deploy|copy|unpublish|yank|hex\\.publish|--upload-app|--upload-package)$"},
 				},
 				Examples:    []string{"gem push x.gem", "poetry publish", "poetry publish --build -n", "npx jsr publish", "twine upload dist/*", "cargo publish", "npm publish", "docker push me/img", "gh release create v1", "uv publish"},
-				NotExamples: []string{"npm install", "git push", "cargo build", "docker build .", "npm run deploy"},
+				NotExamples: []string{"npm install", "git push", "cargo build", "docker build .", "npm run deploy", "gh release list", "gh release download v1.2.0"},
 			},
 			{
 				Name:     "destroy-world-outside",
@@ -2430,7 +2430,7 @@ func defaultGo() *Policy {
 				Reason:   "installs a program for the whole user or system (~/.local, ~/.cargo/bin, ~/go/bin, Homebrew): its build or install scripts run, and its commands shadow others",
 				Matcher: Matcher{
 					Command:    []string{"cargo", "go", "pipx", "brew", "corepack", "gem", "volta", "stack", "cabal", "opam", "nimble", "luarocks", "cpanm", "cpan"},
-					Subcommand: []string{"install", "inject", "reinstall", "enable", "tap", "prepare"},
+					Subcommand: []string{"install", "inject", "reinstall", "enable", "tap", "prepare", "binstall"},
 					NotArgs:    []string{"--help", "-h", "--list", "--root=./**"},
 				},
 				Examples:    []string{"cargo install ripgrep --locked", "go install golang.org/x/tools/gopls@latest", "pipx install poetry", "brew install --cask iterm2", "corepack enable", "gem install rails"},
