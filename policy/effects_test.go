@@ -490,7 +490,8 @@ func FuzzEffects(f *testing.F) {
 		ctx := newScriptCtx(p, invs)
 		for i := range invs {
 			ctx.effectsOf(i)
-			if a := ctx.arg(i); actsOf(&invs[i], a) != actsOf(&invs[i], a) {
+			a := ctx.arg(i)
+			if first, again := actsOf(&invs[i], a), actsOf(&invs[i], a); first != again {
 				t.Fatalf("%q: the acts of %s differ between two reads", script, invs[i].Name)
 			}
 		}
