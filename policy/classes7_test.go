@@ -125,6 +125,15 @@ var classTests7 = []struct {
 	{"choices", "docker compose down -v", Ask},
 	{"choices", `awk 'BEGIN { "date" | getline d; print d }'`, Deny},
 	{"choices", "git push origin --tags", Allow},
+	// The README's examples of the acts key.
+	{"readme-acts", "cabal upload dist/x-1.0.tar.gz", Ask},
+	{"readme-acts", "dart pub publish", Ask},
+	{"readme-acts", "bazel run //x:push_image", Ask},
+	{"readme-acts", "esptool write_flash 0x0 fw.bin", Ask},
+	{"readme-acts", "pyenv install 3.12", Ask},
+	{"readme-acts", "composer global require x", Ask},
+	{"readme-acts", "vagrant destroy", Ask},
+	{"readme-acts", "etcdctl del k", Ask},
 }
 
 func TestClasses7(t *testing.T) {
