@@ -117,6 +117,8 @@ var classTests7 = []struct {
 	{"choices", "./deploy.sh", Ask},
 	{"choices", "make -n deploy", Allow},
 	{"choices", "ollama rm llama3", Ask},
+	{"choices", "lxc rm -f old", Ask},
+	{"choices", "yarn run publish:docs", Ask},
 	{"choices", "adb install -r build/app-debug.apk", Allow},
 	{"choices", "go clean -modcache", Allow},
 	{"choices", "west flash", Ask},
