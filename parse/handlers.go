@@ -102,8 +102,14 @@ func initHandlers() {
 		"busybox":          func(c *cmdCtx) { c.wrapped(1, "busybox", nil, c.stdin) },
 		"toybox":           func(c *cmdCtx) { c.wrapped(1, "toybox", nil, c.stdin) },
 		"tmux":             tmuxHandler,
-		"find":             findHandler,
-		"shopt":            shoptHandler,
+		// screen -dmS NAME CMD, dtach -n SOCKET CMD, abduco -n NAME CMD:
+		// a detached terminal runs CMD (screen -X sends keys instead, and
+		// -r/-x/-ls attach or list).
+		"screen": screenHandler,
+		"dtach":  simpleWrapper(optSpec{arg: "aAcner", flags: "Ez"}),
+		"abduco": simpleWrapper(optSpec{arg: "e", flags: "cnAafpr", positional: 1}),
+		"find":   findHandler,
+		"shopt":  shoptHandler,
 	}
 }
 
@@ -912,4 +918,17 @@ func findRoot(argv []word) string {
 		}
 	}
 	return strings.TrimSuffix(r, "/")
+}
+
+// screenHandler: screen runs the command after its options in a new
+// window, unless it is told to attach, list, or send a command to a
+// session (-r, -x, -ls, -X ...), which run nothing of their own.
+func screenHandler(c *cmdCtx) {
+	for _, w := range c.argv[1:] {
+		switch w.text {
+		case "-r", "-R", "-RR", "-x", "-X", "-Q", "-ls", "-list", "-wipe", "-v", "-version", "--version", "-h", "--help":
+			return
+		}
+	}
+	simpleWrapper(optSpec{arg: "SceThptp", flags: "dmDRrLaAfiOqUxlwv"})(c)
 }

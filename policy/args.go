@@ -25,6 +25,9 @@ type argv struct {
 	// norms[i] is normPath of the i-th of words and values, for path
 	// patterns; computed on first use.
 	norms []string
+	// acts is actsOf the invocation, once actsKnown (acts.go).
+	acts      act
+	actsKnown bool
 }
 
 // valueOptions lists, for a few commands, the options that take a value in the

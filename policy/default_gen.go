@@ -410,10 +410,10 @@ var defaultRules = [...]Rule{
 		Decision: Verdict("deny"),
 		Reason:   "a shell reads commands from a substitution or a computed path: what runs cannot be checked here",
 		Matcher: Matcher{
-			Command:     []string{"source", ".", "sh", "bash", "zsh", "dash", "ksh"},
+			Command:     []string{"source", "."},
 			DynamicArgs: &boolTrue,
 		},
-		Examples:    []string{"source <(echo 'rm -rf /')", ". <(printf 'x')", "bash --rcfile <(echo x) -i"},
+		Examples:    []string{"source <(echo 'rm -rf /')", ". <(printf 'x')"},
 		NotExamples: []string{"source .venv/bin/activate", "bash ./ci.sh"},
 	},
 	{
@@ -881,9 +881,10 @@ var defaultRules = [...]Rule{
 		Decision: Verdict("deny"),
 		Reason:   "interpreter code that removes /, the home directory or runs rm -rf on them",
 		Matcher: Matcher{
-			Code: []string{"rm\\s+-[a-zA-Z]*[rR][a-zA-Z]*\\s+[\"\\x27]?\\s*(/|~|\\$HOME|\\$\\{HOME\\}|[\"\\x27]?\\s*\\.\\.\\s*(os\\.getenv|ENV|process\\.env))", "(rmtree|rm_rf|rmSync|rm_r|remove_tree|rmdirSync|rimraf)\\s*\\(\\s*([\"\\x27](/|~)|[^)]*(homedir|\\$ENV\\{HOME\\}|ENV\\[[\"\\x27]HOME|environ\\[[\"\\x27]HOME|getenv\\([\"\\x27]HOME|expanduser|Path\\.home|process\\.env\\.HOME))"},
+			Code: []string{"rm\\s+-[a-zA-Z]*[rR][a-zA-Z]*\\s+[\"\\x27]?\\s*(/|~|\\$HOME|\\$\\{HOME\\}|[\"\\x27]?\\s*\\.\\.\\s*(os\\.getenv|ENV|process\\.env))", "((rmtree|rm_rf|rmSync|rm_r|remove_tree|rmdirSync|rimraf|removeDirectoryRecursive|removePathForcibly|remove_dir_all|deleteRecursively|deleteDirectory)(\\s*\\(\\s*|\\s+)|\\brm\\s*\\(\\s*)([\"\\x27](/|~)|[^)]*(homedir|\\$ENV\\{HOME\\}|ENV\\[[\"\\x27]HOME|environ\\[[\"\\x27]HOME|getenv\\([\"\\x27]HOME|expanduser|Path\\.home|process\\.env\\.HOME))"},
 		},
-		Examples: []string{"perl -e 'system(\"rm -rf /\")'", "python3 -c 'import shutil; shutil.rmtree(\"/\")'", "perl -MFile::Path=rmtree -e 'rmtree($ENV{HOME})'", "lua -e 'os.execute(\"rm -rf \" .. os.getenv(\"HOME\"))'", "ruby -e 'require \"fileutils\"; FileUtils.rm_rf(\"/\")'"},
+		Examples:    []string{"perl -e 'system(\"rm -rf /\")'", "python3 -c 'import shutil; shutil.rmtree(\"/\")'", "perl -MFile::Path=rmtree -e 'rmtree($ENV{HOME})'", "lua -e 'os.execute(\"rm -rf \" .. os.getenv(\"HOME\"))'", "ruby -e 'require \"fileutils\"; FileUtils.rm_rf(\"/\")'", "julia -e 'rm(homedir(), recursive=true)'", "ghc -e 'System.Directory.removePathForcibly \"/\"'"},
+		NotExamples: []string{"bash -c 'rm \"/tmp/x.lock\"'", "julia -e 'rm(\"build/out.txt\")'"},
 	},
 	{
 		Name:     "inline-code-runs-programs",
@@ -1432,10 +1433,10 @@ var defaultRules = [...]Rule{
 		Decision: Verdict("deny"),
 		Reason:   "a shell or interpreter reads its program from the pipe, which this analysis does not read",
 		Matcher: Matcher{
-			Command:   []string{"tclsh", "tclsh*", "wish", "expect", "pwsh", "powershell", "nu", "elvish", "xonsh", "csh", "tcsh", "rc", "es", "yash", "osh", "oil", "ion", "murex"},
+			Command:   []string{"tclsh", "tclsh*", "wish", "expect", "pwsh", "powershell", "nu", "elvish", "xonsh", "csh", "tcsh", "rc", "es", "yash", "osh", "oil", "ion", "murex", "ocaml", "utop", "jshell", "ghci", "iex", "erl", "sbcl", "clisp", "guile", "racket", "swipl", "gprolog", "groovysh", "scala", "amm", "clojure", "clj", "bb", "julia", "R", "irb", "pry", "psysh"},
 			PipedInto: &boolTrue,
 		},
-		Examples:    []string{"printf 'exec id\n' | tclsh8.6", "echo 'Remove-Item -Recurse ~/x' | pwsh -NoProfile -"},
+		Examples:    []string{"printf 'exec id\n' | tclsh8.6", "echo 'Remove-Item -Recurse ~/x' | pwsh -NoProfile -", "printf 'Runtime.getRuntime().exec(\"id\")' | jshell -q", "echo 'Sys.command \"id\";;' | ocaml", "echo 'system(\"id\")' | R --vanilla --quiet"},
 		NotExamples: []string{"tclsh build.tcl"},
 	},
 	{
@@ -1629,8 +1630,8 @@ var defaultRules = [...]Rule{
 		Matcher: Matcher{
 			ProgramUnseen: &boolTrue,
 		},
-		Examples:    []string{"python3 < /tmp/x.py", "bash < x.sh", "bash /dev/stdin < x", "sh <(cat x)", "bash <<< \"$(cat x)\"", "man -P 'sh -c id' ls", "scp -S /tmp/x a host:b", "zip -T -TT 'sh -c id' x.zip a", "tar cf /dev/null x --checkpoint=1 --checkpoint-action=exec=sh", "tar cf /dev/null x --checkpoint=1 --checkp=exec='sh -c id'", "/???/?m -rf ~/x", "/bin/r[m] -rf ~/x", "socat - EXEC:'sh -i'", "make --eval='x:; @/tmp/.x' x", "coproc sh; echo 'rm -rf ~' >&\"${COPROC[1]}\"", "coproc P { python3; }"},
-		NotExamples: []string{"bash ./ci.sh", "python3 -c 'print(1)'", "bash <<'EOF'\nmake test\nEOF", "[ -f go.mod ] && go build ./...", "make -C build test", "coproc BC { bc -l; }; echo '2^10' >&\"${BC[1]}\"", "coproc bash ./worker.sh"},
+		Examples:    []string{"python3 < /tmp/x.py", "bash < x.sh", "bash /dev/stdin < x", "sh <(cat x)", "bash <<< \"$(cat x)\"", "man -P 'sh -c id' ls", "scp -S /tmp/x a host:b", "zip -T -TT 'sh -c id' x.zip a", "tar cf /dev/null x --checkpoint=1 --checkpoint-action=exec=sh", "tar cf /dev/null x --checkpoint=1 --checkp=exec='sh -c id'", "/???/?m -rf ~/x", "/bin/r[m] -rf ~/x", "socat - EXEC:'sh -i'", "make --eval='x:; @/tmp/.x' x", "bash --rcfile <(echo x) -i", "bash \"$script\"", "sh -c \"$x\"", "coproc sh; echo 'rm -rf ~' >&\"${COPROC[1]}\"", "coproc P { python3; }"},
+		NotExamples: []string{"bash ./ci.sh", "sh ./configure --prefix=\"$PWD/stage\"", "bash ./scripts/release-notes.sh \"$1\"", "python3 -c 'print(1)'", "bash <<'EOF'\nmake test\nEOF", "[ -f go.mod ] && go build ./...", "make -C build test", "coproc BC { bc -l; }; echo '2^10' >&\"${BC[1]}\"", "coproc bash ./worker.sh"},
 	},
 	{
 		Name:     "runs-from-temp-or-lookalike",
@@ -1702,11 +1703,11 @@ var defaultRules = [...]Rule{
 		Reason:   "publishes a package, an image or a release to the world outside, which the sandbox cannot take back",
 		Matcher: Matcher{
 			Command:   []string{"gem", "poetry", "twine", "cargo", "npm", "pnpm", "yarn", "bun", "docker", "podman", "buildah", "skopeo", "gh", "flit", "hatch", "uv", "mvn", "gradle", "dotnet", "nuget", "helm", "vsce", "ovsx", "goreleaser", "crane", "jsr", "deno", "ko", "pdm", "rye", "conda", "anaconda", "mix", "hex", "huggingface-cli", "hf", "modal", "cog", "xcrun"},
-			NotArgs:   []string{"--dry-run"},
+			NotArgs:   []string{"--dry-run", "run", "run-script", "list", "view", "download"},
 			ArgsRegex: []string{"^(push|publish|upload|release|deploy|copy|unpublish|yank|hex\\.publish|--upload-app|--upload-package)$"},
 		},
 		Examples:    []string{"gem push x.gem", "poetry publish", "poetry publish --build -n", "npx jsr publish", "twine upload dist/*", "cargo publish", "npm publish", "docker push me/img", "gh release create v1", "uv publish"},
-		NotExamples: []string{"npm install", "git push", "cargo build", "docker build ."},
+		NotExamples: []string{"npm install", "git push", "cargo build", "docker build .", "npm run deploy", "gh release list", "gh release download v1.2.0"},
 	},
 	{
 		Name:     "destroy-world-outside",
@@ -1952,7 +1953,7 @@ var defaultRules = [...]Rule{
 		Decision: Verdict("ask"),
 		Reason:   "changes infrastructure, a cluster, a database schema or a repository outside the sandbox, which a person should see first",
 		Matcher: Matcher{
-			Command:   []string{"terraform", "tofu", "kubectl", "oc", "helm", "prisma", "gh", "glab", "pulumi", "cdk", "flyctl", "fly", "vercel", "netlify", "heroku", "npx", "bunx", "pnpx", "gcloud", "az", "aws", "eksctl"},
+			Command:   []string{"terraform", "tofu", "terragrunt", "kubectl", "oc", "helm", "prisma", "gh", "glab", "pulumi", "cdk", "flyctl", "fly", "vercel", "netlify", "heroku", "npx", "bunx", "pnpx", "gcloud", "az", "aws", "eksctl"},
 			NotArgs:   []string{"--dry-run", "--help", "plan", "-h", "get", "list", "view", "status", "describe", "npm", "--version", "playwright", "cypress", "husky", "puppeteer", "electron-rebuild"},
 			ArgsRegex: []string{"^(apply|import|taint|untaint|state|scale|patch|replace|rollout|cordon|annotate|edit|upgrade|install|rollback|reset|force-reset|--force-reset|--accept-data-loss|--visibility|archive|rename|transfer|deploy|--prod|up|update|set-iam-policy|add-iam-policy-binding)$"},
 		},
@@ -2172,12 +2173,12 @@ var defaultRules = [...]Rule{
 		Decision: Verdict("ask"),
 		Reason:   "a framework task that drops or resets a database, told to do it in production through the environment, seeded or not",
 		Matcher: Matcher{
-			Command: []string{"rails", "rake", "bundle", "python", "python3", "php", "npx", "bunx", "pnpm", "yarn"},
-			Args:    []string{"db:drop", "db:drop:all", "db:drop:_unsafe", "db:reset", "db:reset:all", "db:purge", "db:purge:all", "db:schema:load", "flush", "reset_db", "sqlflush", "migrate:fresh", "migrate:reset", "db:wipe"},
-			Env:     []string{"^(RAILS_ENV|RACK_ENV|APP_ENV|NODE_ENV|DJANGO_SETTINGS_MODULE)=.*prod", "^DISABLE_DATABASE_ENVIRONMENT_CHECK="},
+			Command: []string{"rails", "rake", "bundle", "python", "python3", "php", "npx", "bunx", "pnpm", "yarn", "mix"},
+			Args:    []string{"db:drop", "db:drop:all", "db:drop:_unsafe", "db:reset", "db:reset:all", "db:purge", "db:purge:all", "db:schema:load", "flush", "reset_db", "sqlflush", "migrate:fresh", "migrate:reset", "db:wipe", "ecto.drop", "ecto.reset", "ash.reset"},
+			Env:     []string{"^(RAILS_ENV|RACK_ENV|APP_ENV|NODE_ENV|DJANGO_SETTINGS_MODULE|MIX_ENV)=.*prod", "^DISABLE_DATABASE_ENVIRONMENT_CHECK="},
 		},
-		Examples:    []string{"RAILS_ENV=production DISABLE_DATABASE_ENVIRONMENT_CHECK=1 bin/rails db:drop db:setup", "APP_ENV=production php artisan migrate:fresh --seed"},
-		NotExamples: []string{"RAILS_ENV=test bin/rails db:reset db:seed"},
+		Examples:    []string{"RAILS_ENV=production DISABLE_DATABASE_ENVIRONMENT_CHECK=1 bin/rails db:drop db:setup", "APP_ENV=production php artisan migrate:fresh --seed", "MIX_ENV=prod mix ecto.reset"},
+		NotExamples: []string{"RAILS_ENV=test bin/rails db:reset db:seed", "MIX_ENV=test mix ecto.reset"},
 	},
 	{
 		Name:     "container-engine-reset",
@@ -2278,9 +2279,9 @@ var defaultRules = [...]Rule{
 		Decision: Verdict("deny"),
 		Reason:   "reads a credential store (database passwords, a browser's saved logins and cookies, a keyring)",
 		Matcher: Matcher{
-			Reads: []string{"~/.pgpass", "~/.my.cnf", "~/.mylogin.cnf", "~/.config/google-chrome/**", "~/.config/chromium/**", "~/.config/BraveSoftware/**", "~/.config/microsoft-edge/**", "~/.config/vivaldi/**", "~/.mozilla/firefox/**", "~/snap/firefox/**", "~/.local/share/keyrings/**", "~/.config/op/**", "~/.config/Bitwarden CLI/**", "~/.s3cfg", "~/.boto", "~/.config/rclone/rclone.conf", "~/.dbt/profiles.yml", "~/.config/hub", "~/.config/glab-cli/**", "~/.terraform.d/credentials*", "~/.bitcoin/**", "~/.litecoin/**", "~/.electrum/**", "~/.ethereum/keystore/**", "~/.config/Exodus/**", "~/.config/solana/id.json", "~/.config/Electrum/**", "~/.monero/**", "~/Library/Application Support/Exodus/**", "~/Library/Application Support/Bitcoin/**", "/var/run/secrets/**", "/run/secrets/**", "*.tfstate*", "**/*.tfstate*"},
+			Reads: []string{"~/.pgpass", "~/.my.cnf", "~/.mylogin.cnf", "~/.config/google-chrome/**", "~/.config/chromium/**", "~/.config/BraveSoftware/**", "~/.config/microsoft-edge/**", "~/.config/vivaldi/**", "~/.mozilla/firefox/**", "~/snap/firefox/**", "~/.local/share/keyrings/**", "~/.config/op/**", "~/.config/Bitwarden CLI/**", "~/.s3cfg", "~/.boto", "~/.config/rclone/rclone.conf", "~/.dbt/profiles.yml", "~/.config/hub", "~/.config/glab-cli/**", "~/.terraform.d/credentials*", "~/.bitcoin/**", "~/.litecoin/**", "~/.electrum/**", "~/.ethereum/keystore/**", "~/.config/Exodus/**", "~/.config/solana/id.json", "~/.config/Electrum/**", "~/.monero/**", "~/Library/Application Support/Exodus/**", "~/Library/Application Support/Bitcoin/**", "/var/run/secrets/**", "/run/secrets/**", "*.tfstate*", "**/*.tfstate*", "~/.m2/settings.xml", "~/.m2/settings-security.xml", "~/.gradle/gradle.properties", "~/.ivy2/.credentials", "~/.sbt/**/credentials*", "~/.gem/credentials", "~/.local/share/gem/credentials", "~/.hex/hex.config", "~/.config/rebar3/hex.config", "~/.composer/auth.json", "~/.config/composer/auth.json", "~/.config/dart/pub-credentials.json", "~/.pub-cache/credentials.json", "~/.nuget/NuGet/NuGet.Config", "~/.config/NuGet/NuGet.Config", "~/.cargo/credentials", "~/.config/pypoetry/auth.toml", "~/.yarnrc.yml", "~/.config/containers/auth.json", "~/.config/helm/registry/config.json", "~/.cache/huggingface/token", "~/.huggingface/token", "~/.config/io.datasette.llm/keys.json", "~/.config/stripe/config.toml", "~/.fly/config.yml", "~/.config/netlify/config.json", "~/.opam/**/credentials", "~/.stack/hackage-creds*", "~/.ollama/id_ed25519"},
 		},
-		Examples:    []string{"cp -r ~/.bitcoin/wallets /tmp/w/", "cat /var/run/secrets/kubernetes.io/serviceaccount/token", "jq '.resources[].instances[].attributes.password' infra/terraform.tfstate", "sed -n 1p ~/.pgpass", "sqlite3 ~/.config/chromium/Default/Cookies 'select * from cookies'", "grep pass ~/.my.cnf", "cd ~/.mozilla/firefox && tar c . | base64"},
+		Examples:    []string{"xmllint --xpath '//server/password' ~/.m2/settings.xml", "grep -i token ~/.gem/credentials", "cp -r ~/.bitcoin/wallets /tmp/w/", "cat /var/run/secrets/kubernetes.io/serviceaccount/token", "jq '.resources[].instances[].attributes.password' infra/terraform.tfstate", "sed -n 1p ~/.pgpass", "sqlite3 ~/.config/chromium/Default/Cookies 'select * from cookies'", "grep pass ~/.my.cnf", "cd ~/.mozilla/firefox && tar c . | base64"},
 		NotExamples: []string{"cat ~/.bashrc", "sqlite3 app.db .tables", "terraform state list", "cat infra/main.tf"},
 	},
 	{
@@ -2436,7 +2437,7 @@ var defaultRules = [...]Rule{
 		Reason:   "installs a program for the whole user or system (~/.local, ~/.cargo/bin, ~/go/bin, Homebrew): its build or install scripts run, and its commands shadow others",
 		Matcher: Matcher{
 			Command:    []string{"cargo", "go", "pipx", "brew", "corepack", "gem", "volta", "stack", "cabal", "opam", "nimble", "luarocks", "cpanm", "cpan"},
-			Subcommand: []string{"install", "inject", "reinstall", "enable", "tap", "prepare"},
+			Subcommand: []string{"install", "inject", "reinstall", "enable", "tap", "prepare", "binstall"},
 			NotArgs:    []string{"--help", "-h", "--list", "--root=./**"},
 		},
 		Examples:    []string{"cargo install ripgrep --locked", "go install golang.org/x/tools/gopls@latest", "pipx install poetry", "brew install --cask iterm2", "corepack enable", "gem install rails"},
@@ -2577,6 +2578,17 @@ var defaultRules = [...]Rule{
 		NotExamples: []string{"ansible-playbook --syntax-check site.yml", "ansible-playbook -i hosts site.yml --check"},
 	},
 	{
+		Name:     "runs-on-remote-hosts",
+		Decision: Verdict("ask"),
+		Reason:   "runs a command on many remote hosts at once (parallel ssh): it changes machines outside the sandbox",
+		Matcher: Matcher{
+			Command: []string{"pssh", "parallel-ssh", "pdsh", "clush", "mussh", "prsync", "parallel-rsync", "pscp", "parallel-scp", "pslurp", "pnuke", "parallel-nuke"},
+			NotArgs: []string{"--help", "--version"},
+		},
+		Examples:    []string{"pdsh -w web[1-4] 'systemctl restart app'", "pssh -h hosts -i uptime"},
+		NotExamples: []string{"pssh --help"},
+	},
+	{
 		Name:     "containers-remove-via-xargs",
 		Decision: Verdict("ask"),
 		Reason:   "removes containers, images or volumes named by another command's output (xargs)",
@@ -2711,7 +2723,7 @@ var defaultRules = [...]Rule{
 		Matcher: Matcher{
 			Command:    []string{"rclone"},
 			Subcommand: []string{"copy", "copyto", "sync", "move", "moveto", "bisync"},
-			LastArg:    []string{"*:*"},
+			LastArg:    []string{"*:*", "*:**"},
 			Reads:      []string{"~/**", "~", "/home/**", "/root/**", "/etc/**"},
 		},
 		Examples:    []string{"rclone sync ~/Pictures drop:backup", "rclone copy ~/work/notes gdrive:x"},
@@ -3091,9 +3103,9 @@ var defaultRules = [...]Rule{
 		Matcher: Matcher{
 			Command:   []string{"adb", "xcrun", "emulator"},
 			NotArgs:   []string{"--help", "-h"},
-			ArgsRegex: []string{"^(uninstall|clear|wipe|wipe-data|-wipe-data|erase|reset|factory-reset)$"},
+			ArgsRegex: []string{"^(uninstall|clear|wipe|wipe-data|-wipe-data|erase|reset|factory-reset|rm|delete)$"},
 		},
-		Examples:    []string{"adb shell pm uninstall --user 0 com.acme.app", "adb shell pm clear com.acme.app", "xcrun simctl erase all", "adb uninstall com.acme.app"},
+		Examples:    []string{"adb shell pm uninstall --user 0 com.acme.app", "adb shell pm clear com.acme.app", "xcrun simctl erase all", "adb uninstall com.acme.app", "adb shell rm -r /sdcard/Download/x", "xcrun simctl delete unavailable"},
 		NotExamples: []string{"adb install -r app.apk", "adb logcat -d", "xcrun simctl list", "xcrun simctl boot 'iPhone 15'"},
 	},
 	{
@@ -3128,6 +3140,105 @@ var defaultRules = [...]Rule{
 		},
 		Examples:    []string{"kubectl run x --image=alpine --overrides='{\"spec\":{\"hostPID\":true,\"containers\":[{\"name\":\"x\",\"image\":\"alpine\",\"securityContext\":{\"privileged\":true}}]}}' -it"},
 		NotExamples: []string{"kubectl run tmp --image=busybox -it --rm -- sh", "kubectl get pods -o json"},
+	},
+	{
+		Name:     "publishes",
+		Decision: Verdict("ask"),
+		Reason:   "publishes, deploys, uploads or releases to a registry or host outside the sandbox, which cannot be taken back",
+		Matcher: Matcher{
+			Acts: []string{"publish"},
+		},
+		Examples:    []string{"nimble publish", "lein deploy clojars", "mix hex.retire x 1.0.0 invalid", "just deploy", "bundle exec semantic-release", "please run //infra:push_all", "sbt +publish", "hugo deploy", "npm owner add sam left-pad", "bundle exec rake release", "./scripts/deploy.sh prod", "ko build ./cmd/api"},
+		NotExamples: []string{"npm run build", "kubectl get deploy", "gh release list", "gradle publishToMavenLocal", "make release", "make -n deploy", "echo deploy", "pip cache purge", "git stash push -m wip", "cargo build --release", "docker run --name publish alpine true", "code deploy.yml", "ko build --local ./cmd/api"},
+	},
+	{
+		Name:     "flashes-device",
+		Decision: Verdict("ask"),
+		Reason:   "writes firmware to, or erases, a device attached to the machine, outside the sandbox",
+		Matcher: Matcher{
+			Acts: []string{"flash"},
+		},
+		Examples:    []string{"tinygo flash -target=pico ./blinky", "cargo flash --chip nRF52840_xxAA", "picotool load -x fw.uf2", "stm32flash -w fw.bin /dev/ttyUSB1", "idf.py -p /dev/ttyUSB1 flash monitor", "platformio run --target upload"},
+		NotExamples: []string{"tinygo build -o fw.uf2 ./blinky", "picotool info", "idf.py build", "pio run", "west build -b nrf52840dk", "west update", "arduino-cli compile --fqbn x:y:z sketch"},
+	},
+	{
+		Name:     "installs-globally",
+		Decision: Verdict("ask"),
+		Reason:   "installs a toolchain, a plugin or a program for the whole user or system: its install scripts run, and its commands shadow others",
+		Matcher: Matcher{
+			Acts: []string{"install-global"},
+		},
+		Examples:    []string{"pyenv install 3.12.4", "nvm install 20", "asdf plugin add nodejs", "snap install yq", "deno install --global -A jsr:@x/cli", "composer global require phpstan/phpstan", "mise use --global python@3.12"},
+		NotExamples: []string{"mise install", "mise use node@22", "nvm use", "pyenv local 3.12.4", "composer require guzzlehttp/guzzle", "conan install . -g CMakeDeps", "asdf plugin list"},
+	},
+	{
+		Name:     "destroys-outside",
+		Decision: Verdict("ask"),
+		Reason:   "deletes a machine, a virtual machine, a remote store or its data, outside the sandbox",
+		Matcher: Matcher{
+			Acts: []string{"destroy"},
+		},
+		Examples:    []string{"multipass delete --purge dev", "vagrant destroy --force", "virsh undefine vm1", "hcloud server delete web-1", "redis-cli del session:1", "scw instance server delete 11"},
+		NotExamples: []string{"multipass list", "vagrant up", "virsh list --all", "npm rm left-pad", "pip uninstall -y requests", "docker compose down", "mix ecto.reset", "bin/rails db:drop db:create", "bash -n deploy.sh"},
+	},
+	{
+		Name:     "client-shell-escape",
+		Decision: Verdict("deny"),
+		Reason:   "a database client's command that runs a program or loads a library (sqlite3 .shell/.system/.load, psql \\!, mysql system)",
+		Matcher: Matcher{
+			Command:   []string{"sqlite3", "sqlite", "duckdb", "psql", "mysql", "mariadb"},
+			ArgsRegex: []string{"^\\s*(\\.(shell|system|sh|load)\\b|\\\\!|system\\s)"},
+		},
+		Examples:    []string{"sqlite3 app.db '.system id'", "duckdb -c '.sh id'", "psql -c '\\! id'", "mysql -e 'system id'", "sqlite3 x.db '.load /tmp/x.so'"},
+		NotExamples: []string{"sqlite3 app.db '.tables'", "sqlite3 app.db 'select * from system_log'", "psql -c 'select 1'"},
+	},
+	{
+		Name:     "container-config-escape",
+		Decision: Verdict("deny"),
+		Reason:   "configures a system container to run unconfined or privileged, or with raw host settings: it reaches the host",
+		Matcher: Matcher{
+			Command:   []string{"incus", "lxc", "lxd"},
+			ArgsRegex: []string{"^(raw\\.(lxc|apparmor|seccomp|idmap|qemu)|security\\.(privileged|syscalls\\.intercept\\.mount|guestapi)|linux\\.kernel_modules)(=|$)"},
+		},
+		Examples:    []string{"lxc config set c1 security.privileged true", "incus config set c1 raw.apparmor 'capability,'", "lxc launch ubuntu:24.04 c2 -c security.privileged=true"},
+		NotExamples: []string{"lxc config set c1 limits.cpu 2", "incus list"},
+	},
+	{
+		Name:     "kubeconfig-printed",
+		Decision: Verdict("deny"),
+		Reason:   "prints the cluster credentials of the kubeconfig (client keys, tokens), which are otherwise redacted",
+		Matcher: Matcher{
+			Command:    []string{"kubectl", "oc"},
+			Subcommand: []string{"config"},
+			Flags:      []string{"raw|flatten"},
+			Args:       []string{"view"},
+		},
+		Examples:    []string{"kubectl config view --raw", "oc config view --flatten --minify"},
+		NotExamples: []string{"kubectl config view", "kubectl config view --minify"},
+	},
+	{
+		Name:     "sync-to-remote",
+		Decision: Verdict("ask"),
+		Reason:   "makes a remote store the same as a local directory: whatever the local side lacks is deleted there",
+		Matcher: Matcher{
+			Command:    []string{"rclone"},
+			Subcommand: []string{"sync", "bisync"},
+			LastArg:    []string{"*:*", "*:**"},
+		},
+		Examples:    []string{"rclone sync dist/ s3:site-bucket/www"},
+		NotExamples: []string{"rclone sync remote:bucket ./backup", "rclone copy dist/ s3:site-bucket/www"},
+	},
+	{
+		Name:     "load-test-remote",
+		Decision: Verdict("ask"),
+		Reason:   "sends a load test to a host outside the machine",
+		Matcher: Matcher{
+			Command:   []string{"hey", "ab", "wrk", "wrk2", "vegeta", "k6", "siege", "bombardier", "oha", "h2load", "ddosify", "locust", "artillery", "slowhttptest", "goldeneye"},
+			NotArgs:   []string{"http://localhost**", "http://127.0.0.1**", "https://localhost**", "https://127.0.0.1**", "http://0.0.0.0**"},
+			ArgsRegex: []string{"^https?://"},
+		},
+		Examples:    []string{"wrk -t4 -c400 -d60s https://shop.example.com/", "oha -n 100000 https://api.example.org/v1"},
+		NotExamples: []string{"hey -n 1000 http://localhost:8080/health", "ab -n 100 -c 10 http://127.0.0.1:3000/"},
 	},
 }
 

@@ -40,6 +40,9 @@ type effect struct {
 	// substitution or a dynamic here-string, or an option of the tool names
 	// a program to run (tar -I, rsync -e, man -P ...).
 	unseen bool
+	// exact: for effRead by a command the signatures table does not
+	// know, only the path as named is read, not a directory's contents.
+	exact bool
 }
 
 // isInterpreter: the command reads a program from a file operand or from
@@ -97,6 +100,9 @@ func (ctx *scriptCtx) computeEffects() {
 			inlineCodeEffects(inv, a, &b)
 			if isVim(a.name) {
 				vimEffects(inv, &b)
+			}
+			if inv.PipedInto && i > 0 && namesFromStdin(a) {
+				pipedNameReads(ctx.arg(i-1), &b)
 			}
 			if a.name == "git" && a.subcommand == "clean" && b.cwd != "" && gitCleanForced(a) {
 				// git clean -f after a cd deletes the untracked files there
@@ -366,6 +372,7 @@ func under(p string, dirs []string) bool {
 func signatureEffects(inv *parse.Invocation, a *argv, b *effectBuilder) {
 	sig := signatureOf(a.name)
 	if sig == nil {
+		homeOperandReads(inv, a, b)
 		return
 	}
 	ops, opts := operands(sig, inv)
@@ -476,6 +483,10 @@ func signatureEffects(inv *parse.Invocation, a *argv, b *effectBuilder) {
 // interpreterEffects: the program a shell or interpreter runs is its first
 // operand (unless code comes with -c/-e), or else its standard input.
 func interpreterEffects(inv *parse.Invocation, a *argv, ops []word, b *effectBuilder) {
+	if isShell(a.name) && shellProgramComputed(inv) {
+		b.push(effect{kind: effExec, path: a.name + " computed", unseen: true})
+		return
+	}
 	if ic := inv.InlineCode; ic != nil {
 		if ic.Dynamic && !a.hasShort('c') {
 			b.push(effect{kind: effExec, path: ic.Code, unseen: true}) // < file, <<< "$(...)"
@@ -705,7 +716,7 @@ func (ctx *scriptCtx) anyEffect(i int, k effectKind, globs []glob) bool {
 func (ctx *scriptCtx) readsDenied(i int) bool {
 	for _, e := range ctx.effectsOf(i) {
 		if (e.kind == effRead || e.kind == effExec) && !e.unseen && !publicKey(e.path) &&
-			(under(e.path, ctx.p.denyRead) || holdsAny(e.path, ctx.p.denyRead) || patternUnder(e.path, ctx.p.denyRead)) {
+			(under(e.path, ctx.p.denyRead) || !e.exact && holdsAny(e.path, ctx.p.denyRead) || patternUnder(e.path, ctx.p.denyRead)) {
 			return true
 		}
 	}
@@ -831,4 +842,39 @@ func homePath(w string) string {
 		return ""
 	}
 	return "~" + rest
+}
+
+// isShell: the command is a POSIX-like shell.
+func isShell(name string) bool {
+	switch name {
+	case "sh", "bash", "dash", "zsh", "ksh", "ash", "mksh", "busybox":
+		return true
+	}
+	return false
+}
+
+// shellProgramComputed reports whether what a shell runs is known only at
+// run time: its -c code, its script operand or a startup file it is given
+// (--rcfile "$f") is computed. The words after the script or the code are
+// its arguments, which do not change what runs (sh ./configure
+// --prefix="$PWD/stage").
+func shellProgramComputed(inv *parse.Invocation) bool {
+	dyn := func(k int) bool { return inv.DynamicArgs != nil && inv.DynamicArgs[k] }
+	for k := 0; k < len(inv.Args); k++ {
+		w := inv.Args[k]
+		switch {
+		case dyn(k):
+			return true
+		case w == "--" || w == "-s" || !strings.HasPrefix(w, "-") && !strings.HasPrefix(w, "+"):
+			return false // the script operand, or the arguments of standard input's program
+		case w == "--rcfile" || w == "--init-file" || w == "-o" || w == "+o" || w == "-O" || w == "+O":
+			k++
+			if k < len(inv.Args) && dyn(k) {
+				return true
+			}
+		case strings.HasPrefix(w, "-") && !strings.HasPrefix(w, "--") && strings.ContainsRune(w, 'c'):
+			return k+1 < len(inv.Args) && dyn(k+1) // -c CODE: the code; after it, $0 and the arguments
+		}
+	}
+	return false
 }

@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/stockade/stockade/parse"
@@ -22,7 +23,7 @@ func programVariable(name string) bool {
 		"MAKE", "SHELL", "CONFIG_SHELL", "EDITOR", "VISUAL", "PAGER", "MANPAGER", "BROWSER", "RUSTC", "RUSTDOC", "GOROOT_BOOTSTRAP", "TERMINAL":
 		return true
 	}
-	for _, suf := range []string{"_CC", "_CXX", "_LD", "_LINKER", "_RUNNER", "_WRAPPER", "_COMMAND", "_CMD", "_SHELL", "_EDITOR", "_PAGER",
+	for _, suf := range []string{"_CC", "_CXX", "_LD", "_LINKER", "_RUNNER", "_WRAPPER", "_COMMAND", "_COMMANDS", "_CMD", "_SHELL", "_EDITOR", "_PAGER",
 		"_PROGRAM", "_EXEC", "_EXECUTABLE", "_HELPER", "_ASKPASS", "_RUSTC", "_RUSTDOC", "_INTERPRETER", "_LAUNCHER", "_BINARY"} {
 		if strings.HasSuffix(u, suf) {
 			return true
@@ -56,10 +57,49 @@ func programValueEffect(v string) (effect, bool) {
 			}
 		}
 	}
-	if strings.Contains(f[0], "/") {
-		return effect{kind: effExec, path: f[0]}, true
+	prog := f[0]
+	if k := strings.IndexByte(prog, '='); k > 0 && k < strings.IndexByte(prog, '/') {
+		prog = prog[k+1:] // OCAMLFIND_COMMANDS='ocamlopt=/path': a tool's name, then its program
+	}
+	if strings.Contains(prog, "/") {
+		return effect{kind: effExec, path: prog}, true
 	}
 	return effect{}, false
+}
+
+// codeVariable reports whether a variable named name holds code an
+// interpreter runs before its program (LUA_INIT, LUA_INIT_5_4), as opposed
+// to a file name (LUA_INIT=@init.lua).
+func codeVariable(name string) bool {
+	return strings.HasPrefix(strings.ToUpper(name), "LUA_INIT")
+}
+
+// optionsVariable reports whether a variable named name holds command-line
+// options a tool or its runtime reads (ERL_AFLAGS, ELIXIR_ERL_OPTIONS,
+// JULIA_OPTS, SBT_OPTS).
+func optionsVariable(name string) bool {
+	u := strings.ToUpper(name)
+	for _, suf := range []string{"_OPTIONS", "_OPTS", "FLAGS", "_ARGS"} {
+		if strings.HasSuffix(u, suf) {
+			return true
+		}
+	}
+	return false
+}
+
+// runsMarkers are what options that run a program at start-up look like in
+// the runtimes that take them (erl -s os cmd, -eval, lua's os.execute), and
+// the programs a reverse shell or a download needs.
+var runsMarkers = []string{"os cmd", "os:cmd", "os.execute", "io.popen", "-eval", "system(", "/dev/tcp/", "sh -c", "sh -i", "| sh", "|sh", "| bash", "|bash", "-e /bin/", "nc ", "ncat ", "curl ", "wget "}
+
+// optionsRun reports whether an options variable's value runs a program.
+func optionsRun(v string) bool {
+	for _, m := range runsMarkers {
+		if strings.Contains(v, m) {
+			return true
+		}
+	}
+	return false
 }
 
 // unquoteSimple removes the quotes of a word written with simple quoting
@@ -89,7 +129,20 @@ func unquoteSimple(s string) string {
 func envEffects(inv *parse.Invocation, a *argv, b *effectBuilder) {
 	one := func(as string) {
 		name, val, ok := strings.Cut(as, "=")
-		if !ok || !programVariable(name) {
+		if !ok {
+			return
+		}
+		switch {
+		case codeVariable(name) && val != "" && !strings.HasPrefix(unquoteSimple(val), "@"):
+			b.push(effect{kind: effExec, path: name + " code", unseen: true})
+			return
+		case codeVariable(name) && val != "":
+			b.add(effExec, strings.TrimPrefix(unquoteSimple(val), "@"))
+			return
+		case optionsVariable(name) && optionsRun(val):
+			b.push(effect{kind: effExec, path: name + " options", unseen: true})
+			return
+		case !programVariable(name):
 			return
 		}
 		if e, ok := programValueEffect(val); ok {
@@ -315,12 +368,16 @@ func inlineCodeEffects(inv *parse.Invocation, a *argv, b *effectBuilder) {
 	if ic == nil || ic.Dynamic {
 		return
 	}
-	switch interp := commandName(ic.Interpreter); {
+	interp := commandName(ic.Interpreter)
+	switch {
 	case interp == "sed" || interp == "gsed":
 		sedScriptEffects(ic.Code, b)
 		return
 	case interp == "sh" || interp == "bash" || interp == "dash" || interp == "zsh" || interp == "ksh" || interp == "ash" || interp == "mksh" || interp == "fish" || interp == "busybox":
 		return
+	}
+	if codeRunsProgram(ic.Code) {
+		b.push(effect{kind: effExec, path: interp + " code", unseen: true})
 	}
 	paths := codePaths(ic.Code)
 	if len(paths) == 0 {
@@ -436,4 +493,141 @@ func vimSourced(code string) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// homeOperandReads: a command the signatures table does not know is taken
+// to read the files under the home directory it is handed as operands
+// or as option values (xmllint --xpath X ~/.m2/settings.xml, helm
+// --kubeconfig ~/.kube/config): a tool nobody described still reads what
+// it is given. Only the path as named: a directory is not taken to be
+// walked (./configure --prefix ~/.local). Tools that only look at names
+// (ls, stat, test, cd) read nothing.
+func homeOperandReads(inv *parse.Invocation, a *argv, b *effectBuilder) {
+	if inv.Dynamic || wordTools[a.name] {
+		return
+	}
+	for k, w := range inv.Args {
+		if inv.DynamicArgs != nil && inv.DynamicArgs[k] {
+			if w = homePath(w); w == "" {
+				continue
+			}
+		}
+		if strings.HasPrefix(w, "~/") {
+			b.push(effect{kind: effRead, path: homeAlias(b.resolve(w)), exact: true})
+		}
+	}
+}
+
+// namesFromStdin reports whether the command reads the names of the files
+// it archives or copies from its standard input (cpio -o, tar -T -, zip
+// -@, rsync --files-from=-, pax -w).
+func namesFromStdin(a *argv) bool {
+	switch a.name {
+	case "cpio":
+		return a.hasShort('o') || a.hasShort('p') || containsLong(a.longs, "create") || containsLong(a.longs, "pass-through")
+	case "pax":
+		return a.hasShort('w') && len(a.positionals) == 0
+	case "zip":
+		return slices.Contains(a.dashWords, "-@") || a.hasShort('@')
+	case "tar", "bsdtar", "gtar", "rsync":
+		for k, w := range a.words {
+			if (w == "-T" || w == "--files-from") && k+1 < len(a.words) && a.words[k+1] == "-" || w == "--files-from=-" || w == "-T-" {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// pipedNameReads: the file names a command writes to the pipe (printf
+// '%s\n' ~/.netrc, find ~/.ssh) are read by the archiver reading them.
+func pipedNameReads(up *argv, b *effectBuilder) {
+	switch up.name {
+	case "printf", "echo", "print", "find", "ls":
+	default:
+		return
+	}
+	for k, w := range up.words {
+		if up.name == "printf" && k == 0 || strings.HasPrefix(w, "-") || up.name == "find" && len(up.positionals) > 0 && w != up.positionals[0] {
+			continue
+		}
+		if strings.HasPrefix(w, "~") || strings.HasPrefix(w, "/") || strings.Contains(w, "/") {
+			b.add(effRead, w)
+		}
+	}
+}
+
+// programCalls are the calls that run a program, fetch code or evaluate a
+// string in the languages whose one-liners the parser reads (Elixir,
+// Erlang, Haskell, OCaml, Julia, R, PHP, Lua, Java, Rust), beyond those
+// the inline-code-runs-programs rule spells: plain text, so that judging
+// everyday code costs a few substring searches, not a regular expression.
+var programCalls = []string{
+	"System.cmd", ":os.cmd", "os:cmd", "callCommand", "callProcess", "readProcess", "spawnCommand", "spawnProcess", "createProcess", "rawSystem",
+	"ProcessBuilder", "Sys.command", "Unix.system", "Unix.exec", "Unix.open_process", "shell_exec", "proc_open", "passthru", "pcntl_exec",
+	"Command::new", "run(`", ":httpc.", "httpc:", "HTTPoison", "Req.get", "Req.post", "Downloads.download", "download.file", "HTTP.get",
+	"HTTP.request", "eval_string", "include_string", "Code.eval", "loadstring",
+}
+
+// codeRunsProgram reports whether inline code runs a program (a call of
+// programCalls; system or exec given a string, a variable or a call's
+// result without parentheses: perl's system pack(...)), or evaluates code
+// it fetches (source("https://..."), include("http://...")).
+func codeRunsProgram(code string) bool {
+	for _, c := range programCalls {
+		if strings.Contains(code, c) {
+			return true
+		}
+	}
+	for _, verb := range []string{"system", "exec"} {
+		for i := 0; ; {
+			k := strings.Index(code[i:], verb)
+			if k < 0 {
+				break
+			}
+			k += i
+			i = k + len(verb)
+			if k > 0 && isWordByte(code[k-1]) || i >= len(code) || code[i] != ' ' && code[i] != '\t' {
+				continue
+			}
+			rest := strings.TrimLeft(code[i:], " \t")
+			if rest == "" {
+				continue
+			}
+			if strings.IndexByte("$@\"'`", rest[0]) >= 0 {
+				return true
+			}
+			j := 0
+			for j < len(rest) && isWordByte(rest[j]) {
+				j++
+			}
+			if j > 0 && strings.HasPrefix(strings.TrimLeft(rest[j:], " \t"), "(") {
+				return true
+			}
+		}
+	}
+	for i := 0; ; {
+		k := strings.Index(code[i:], "http")
+		if k < 0 {
+			return false
+		}
+		k += i
+		i = k + 4
+		if !strings.HasPrefix(code[k:], "http://") && !strings.HasPrefix(code[k:], "https://") {
+			continue
+		}
+		before := strings.TrimRight(code[:k], " \t(\"'")
+		j := len(before)
+		for j > 0 && isWordByte(before[j-1]) {
+			j--
+		}
+		switch w := before[j:]; {
+		case w == "source" || w == "include" || w == "load" || w == "require" || w == "import" || strings.HasPrefix(w, "eval"):
+			return true
+		}
+	}
+}
+
+func isWordByte(c byte) bool {
+	return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
 }

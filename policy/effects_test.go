@@ -448,6 +448,12 @@ func FuzzEffects(f *testing.F) {
 	for _, tc := range classTests {
 		f.Add(tc.script)
 	}
+	for _, tc := range classTests7 {
+		f.Add(tc.script)
+	}
+	for _, tc := range actTests {
+		f.Add(tc.script)
+	}
 	for _, code := range subscriptTests {
 		f.Add(code)
 	}
@@ -484,6 +490,10 @@ func FuzzEffects(f *testing.F) {
 		ctx := newScriptCtx(p, invs)
 		for i := range invs {
 			ctx.effectsOf(i)
+			a := ctx.arg(i)
+			if first, again := actsOf(&invs[i], a), actsOf(&invs[i], a); first != again {
+				t.Fatalf("%q: the acts of %s differ between two reads", script, invs[i].Name)
+			}
 		}
 		// A resolved copy never makes a script less strict than the
 		// original invocations alone.

@@ -1148,7 +1148,9 @@ func subscriptArg(inv *parse.Invocation) bool {
 // launched returns the command a launcher runs: python -m MODULE ARGS runs
 // MODULE; npx, pnpx, bunx, uvx, pipx run, npm exec, pnpm dlx and yarn dlx
 // run the command of the package they name (its name without scope or
-// version), or shell code given with -c. A dynamic word before the name
+// version), or shell code given with -c; uv run, poetry run, pipenv run,
+// pdm run, hatch run, rye run and bundle exec run the command they name in
+// the project's environment. A dynamic word before the name
 // ends the search: the command is then the launcher's own, judged as it is.
 func launched(inv *parse.Invocation) (code []string, direct *parse.Invocation) {
 	from := func(k int, name string) *parse.Invocation {
@@ -1190,6 +1192,11 @@ func launched(inv *parse.Invocation) (code []string, direct *parse.Invocation) {
 		default:
 			return nil, nil
 		}
+	case len(args) > 0 && (args[0] == "run" && (name == "uv" || name == "poetry" || name == "pipenv" || name == "pdm" || name == "hatch" || name == "rye") || args[0] == "exec" && name == "bundle"):
+		// uv run CMD, poetry run CMD, bundle exec CMD: the command, in the project's environment
+		off := len(inv.Args) - len(args) + 1
+		args = args[1:]
+		dyn = func(k int) bool { return inv.DynamicArgs != nil && inv.DynamicArgs[k+off] }
 	default:
 		return nil, nil
 	}
@@ -1268,7 +1275,7 @@ func anyCommandArg(invs []parse.Invocation) bool {
 			}
 		case n == "npx" || n == "pnpx" || n == "bunx" || n == "uvx":
 			return true
-		case n == "pipx" || n == "pnpm" || n == "yarn" || n == "npm" || n == "bun":
+		case n == "pipx" || n == "pnpm" || n == "yarn" || n == "npm" || n == "bun" || n == "uv" || n == "poetry" || n == "pipenv" || n == "pdm" || n == "hatch" || n == "rye" || n == "bundle":
 			if len(invs[i].Args) > 0 {
 				switch invs[i].Args[0] {
 				case "run", "dlx", "exec", "x":

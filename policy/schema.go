@@ -126,6 +126,12 @@ type Matcher struct {
 	// process substitution or a dynamic here-string, or an option that
 	// names a program (tar -I, rsync -e, man -P, sort --compress-program).
 	ProgramUnseen *bool `toml:"program_unseen" json:"program_unseen,omitempty"`
+	// Acts: globs on what the command does outside the machine's files, as
+	// the analysis reads it from the verbs it is given (acts.go): "publish"
+	// (publishes, deploys, uploads, releases), "flash" (writes to or erases
+	// an attached device), "install-global" (installs for the whole user),
+	// "destroy" (deletes machines, remote stores or their data).
+	Acts []string `toml:"acts" json:"acts,omitempty"`
 	// Script: the whole script, word for word (white space around it
 	// aside); one of these must be it. The advice printed for an ask uses it,
 	// so that the rule allows exactly the command that was asked about.

@@ -111,7 +111,14 @@ var signatures = sync.OnceValue(func() map[string]*signature {
 		"gmake":  {valueShort: "CfIjloWE", valueLong: []string{"directory", "file", "makefile", "include-dir", "jobs", "load-average", "old-file", "assume-old", "what-if", "new-file", "assume-new", "eval", "output-sync"}, abbrev: true, optionFiles: map[string]byte{"f": 'X', "file": 'X', "makefile": 'X', "E": 'x', "eval": 'x'}},
 		"socat":  {},
 		"rclone": {reads: butLast, writes: last, valueShort: "", abbrev: false},
-		"man":    {valueShort: "PMLSCm", valueLong: []string{"pager", "manpath", "locale", "sections", "config-file", "html", "preprocessor"}, abbrev: true, optionFiles: map[string]byte{"P": 'x', "pager": 'x', "html": 'x', "H": 'x', "preprocessor": 'x'}},
+		// cmake -P runs a script; -C preloads one that may run anything.
+		"cmake": {valueShort: "PCDGTASBU", valueLong: []string{"build", "install", "preset", "toolchain", "install-prefix", "graphviz", "log-level", "target", "config", "parallel", "j"}, optionFiles: map[string]byte{"P": 'X', "C": 'X'}},
+		// nmap runs the Lua scripts --script names.
+		"nmap": {valueShort: "oipDSegsb", valueLong: []string{"script", "script-args", "script-args-file", "datadir", "servicedb", "versiondb", "resume", "iL", "iR", "exclude", "excludefile"}, abbrev: true, optionFiles: map[string]byte{"script": 'X', "datadir": 'X'}},
+		// kubectl saves the program a credential plugin runs (set-credentials
+		// --exec-command), which every later kubectl call runs.
+		"kubectl": {valueLong: []string{"exec-command", "context", "namespace", "kubeconfig", "output", "filename", "selector", "cluster", "user"}, optionFiles: map[string]byte{"exec-command": 'X'}},
+		"man":     {valueShort: "PMLSCm", valueLong: []string{"pager", "manpath", "locale", "sections", "config-file", "html", "preprocessor"}, abbrev: true, optionFiles: map[string]byte{"P": 'x', "pager": 'x', "html": 'x', "H": 'x', "preprocessor": 'x'}},
 	}
 })
 

@@ -1,0 +1,343 @@
+package policy
+
+import (
+	"strings"
+
+	"github.com/stockade/stockade/parse"
+)
+
+// Acts: what an invocation does beyond the machine's files, which the
+// sandbox cannot take back once the network is on or a device is attached:
+// publishing, flashing a device, installing for the whole user, destroying
+// machines and remote stores. They are read from the verbs a command is
+// given (its subcommand and the one after a group word or a task runner:
+// cabal upload, dart pub publish, npm run deploy, bazel run
+// //x:push_image), the same in every ecosystem, so that a tool nobody wrote
+// a rule for is judged by what it is told to do. Rules match them with
+// acts = ["publish", ...].
+
+// act is one thing an invocation does outside.
+type act uint8
+
+const (
+	// actPublish: publishes, deploys, uploads or releases to a registry or
+	// host, or changes who owns a published package or what it points at.
+	actPublish act = 1 << iota
+	// actFlash: writes firmware to, or erases, a device attached to the
+	// machine.
+	actFlash
+	// actInstallGlobal: installs a program, a toolchain or a plugin for the
+	// whole user or system.
+	actInstallGlobal
+	// actDestroy: deletes a machine, a virtual machine or container, a
+	// remote store or its data.
+	actDestroy
+)
+
+// actNames are the names rules use for acts.
+var actNames = [...]struct {
+	a    act
+	name string
+}{{actPublish, "publish"}, {actFlash, "flash"}, {actInstallGlobal, "install-global"}, {actDestroy, "destroy"}}
+
+// publishVerbs publish wherever they stand among the leading words.
+var publishVerbs = map[string]bool{
+	"publish": true, "unpublish": true, "upload": true, "deploy": true, "gh-deploy": true, "push": true,
+	"yank": true, "retire": true, "owner": true, "dist-tag": true, "deprecate": true, "deliver": true,
+}
+
+// destroyVerbs delete what the command manages (a machine, a bucket, a
+// key range); rm and remove are left out, since package managers use them
+// for a project's own dependencies, and so are drop and reset, which
+// development databases are rebuilt with (mix ecto.reset, rails db:drop;
+// the drop-data rules judge production ones).
+var destroyVerbs = map[string]bool{
+	"delete": true, "destroy": true, "del": true, "undefine": true, "unregistervm": true, "purge": true, "teardown": true, "nuke": true, "rb": true,
+}
+
+// flashVerbs write to or erase a device; they mean nothing else.
+var flashVerbs = map[string]bool{
+	"flash": true, "write_flash": true, "erase_flash": true, "write-flash": true, "erase-flash": true, "flashing": true, "erase_region": true, "reflash": true,
+}
+
+// installVerbs install something: for the whole user when a toolchain
+// manager is given a name (ghcup install ghc, juliaup add release, asdf
+// plugin add erlang), after global (composer global require x), or with
+// --global (mise use --global node@22).
+var installVerbs = map[string]bool{"install": true, "i": true, "add": true, "require": true, "use": true, "link": true, "upgrade": true}
+
+// globalShort: tools whose -g means global, not debug or a generator.
+var globalShort = map[string]bool{"npm": true, "pnpm": true, "yarn": true, "bun": true, "mise": true, "rtx": true, "deno": true, "volta": true}
+
+// readVerbs only look: a word after one is an operand, not a verb
+// (kubectl get deploy, gh release list, pip cache purge).
+var readVerbs = map[string]bool{
+	"get": true, "describe": true, "logs": true, "log": true, "list": true, "ls": true, "show": true, "view": true, "info": true, "status": true,
+	"help": true, "explain": true, "search": true, "inspect": true, "top": true, "diff": true, "history": true, "cat": true, "watch": true,
+	"version": true, "plan": true, "template": true, "lint": true, "check": true, "cache": true, "download": true, "why": true, "outdated": true,
+	"audit": true, "preview": true, "stash": true, "docs": true, "doc": true, "completion": true, "validate": true, "verify": true,
+}
+
+// taskRunners run a script or a task named by the word after them (npm
+// run deploy, bundle exec fastlane deliver, terragrunt run-all destroy).
+var taskRunners = map[string]bool{"run": true, "exec": true, "x": true, "dlx": true, "run-script": true, "run-all": true}
+
+// buildTools: release is a build configuration to them (make release),
+// not a publication.
+var buildTools = map[string]bool{"make": true, "gmake": true, "cmake": true, "ninja": true, "meson": true, "xcodebuild": true, "msbuild": true, "zig": true, "swift": true, "go": true}
+
+// vcsTools: push sends commits, which the built-in policy leaves to the
+// user but for force pushes and the like (git-push-* rules).
+var vcsTools = map[string]bool{"git": true, "hg": true, "jj": true, "sl": true, "fossil": true, "bzr": true, "darcs": true, "yadm": true, "quilt": true, "stg": true, "guilt": true, "pass": true}
+
+// wordTools print, test or look up their operands, or are the shell's
+// own: a verb among their words is text.
+var wordTools = map[string]bool{
+	"echo": true, "printf": true, "print": true, "test": true, "[": true, "[[": true, "cd": true, "pushd": true, "popd": true, "export": true, "local": true,
+	"declare": true, "typeset": true, "readonly": true, "set": true, "unset": true, "read": true, "alias": true, "type": true, "which": true, "command": true,
+	"hash": true, "man": true, "info": true, "help": true, "tldr": true, "apropos": true, "whatis": true, "whereis": true, "ls": true, "tree": true, "mkdir": true,
+	"stat": true, "basename": true, "dirname": true, "realpath": true, "readlink": true, "logger": true, "notify-send": true, "figlet": true, "cowsay": true,
+	"trap": true, "return": true, "exit": true, "shift": true, "let": true, "getopts": true, "compgen": true, "complete": true, "git": true,
+}
+
+// toolManagers install toolchains, runtimes, plugins or applications into
+// the user's home or the system: an install with a name is for the whole
+// user (ghcup install ghc, juliaup add release, flatpak install app).
+var toolManagers = map[string]bool{
+	"ghcup": true, "juliaup": true, "asdf": true, "mise": true, "rtx": true, "pyenv": true, "rbenv": true, "nodenv": true, "goenv": true, "nvm": true,
+	"fnm": true, "sdk": true, "proto": true, "flatpak": true, "snap": true, "scoop": true, "winget": true, "choco": true, "port": true, "pkgx": true, "elan": true,
+	"opam": true, "coursier": true, "cs": true, "krew": true, "tfenv": true, "tgenv": true, "jenv": true, "swiftly": true, "aqua": true, "ubi": true, "eget": true,
+}
+
+// deviceTools talk to boards and phones attached to the machine; their
+// deviceWords write to or erase one (st-flash write, dfu-util -D, avrdude
+// -U flash:w:x.hex, pio run -t upload, openocd -c "program x.elf").
+var deviceTools = map[string]bool{
+	"avrdude": true, "esptool": true, "esptool.py": true, "espefuse": true, "espefuse.py": true, "st-flash": true, "dfu-util": true, "dfu-programmer": true,
+	"pio": true, "platformio": true, "arduino-cli": true, "west": true, "fastboot": true, "openocd": true, "nrfjprog": true, "nrfutil": true, "picotool": true,
+	"probe-rs": true, "pyocd": true, "teensy_loader_cli": true, "bossac": true, "stm32flash": true, "flashrom": true, "minipro": true, "idf.py": true,
+	"heimdall": true, "uuu": true, "particle": true, "tinygo": true, "mpremote": true, "ampy": true, "esphome": true, "blhost": true, "mcumgr": true, "JLinkExe": true,
+}
+
+var deviceWords = map[string]bool{
+	"write": true, "erase": true, "upload": true, "program": true, "load": true, "burn": true, "format": true, "wipe": true, "unlock": true,
+	"download": true, "eraseall": true, "-D": true, "--download": true, "-w": true, "--write": true, "-E": true, "--erase": true, "--program": true, "--eraseall": true,
+	"--chiperase": true, "--chip-erase": true, "oem": true, "boot": true,
+}
+
+// publishesByDefault: tools whose plain run publishes (surge DIR DOMAIN,
+// gh-pages -d dist), and the subcommands of others that do (ko build pushes
+// the image it builds, argocd app sync deploys).
+var publishesByDefault = map[string]bool{"surge": true, "gh-pages": true, "np": true, "cpan-upload": true, "semantic-release": true, "release-it": true, "lerna-release": true}
+
+// runnerNames run the package their first operand names (npx gh-pages).
+var runnerNames = map[string]bool{"npx": true, "bunx": true, "pnpx": true, "uvx": true, "pipx": true}
+
+// toolPublishVerbs: subcommands that publish for one tool though the word
+// does not say so (ko build pushes the image it builds unless --local,
+// argocd app sync deploys).
+var toolPublishVerbs = map[string]map[string]bool{
+	"ko":       {"build": true, "apply": true, "resolve": true, "create": true},
+	"argocd":   {"sync": true},
+	"skaffold": {"run": true, "apply": true},
+	"steamcmd": {"+run_app_build": true, "+run_app_build_http": true, "+workshop_build_item": true},
+}
+
+// toolDestroyVerbs: rm for the tools whose rm deletes a machine or a
+// model rather than a project's dependency (ollama rm, lxc rm).
+var toolDestroyVerbs = map[string]bool{"ollama": true, "lxc": true, "incus": true, "limactl": true, "multipass": true, "podman-machine": true}
+
+// actsOf returns what invocation inv (read into a) does outside.
+func actsOf(inv *parse.Invocation, a *argv) act {
+	if inv.Dynamic || wordTools[a.name] || fileTool(a.name) {
+		return 0
+	}
+	acts := actsFromWords(inv, a)
+	if acts != 0 && (a.hasFlagWord("--dry-run", "--dryrun", "--help", "--what-if", "--noop") || buildTools[a.name] && a.hasFlagWord("-n", "--just-print", "--recon")) {
+		return 0
+	}
+	return acts
+}
+
+// actsFromWords is actsOf before dry runs and help are taken out.
+func actsFromWords(inv *parse.Invocation, a *argv) act {
+	var acts act
+	name := a.name
+	if publishesByDefault[name] || nameHasVerb(name) || scriptNamedVerb(name) {
+		acts |= actPublish
+	}
+	if deviceTools[name] {
+		for _, w := range a.words {
+			if deviceWords[w] || flashVerbs[w] || strings.Contains(w, ":w:") || strings.HasPrefix(w, "program ") {
+				acts |= actFlash
+				break
+			}
+		}
+	}
+	if isInterpreter(name) && !a.hasShort('m') {
+		// python deploy.py: its operand is a program, not a verb
+		// (bash -n deploy.sh only reads it)
+		if len(a.positionals) > 0 && scriptNamedVerb(commandName(a.positionals[0])) && !(a.hasShort('n') && strings.HasSuffix(name, "sh")) {
+			acts |= actPublish
+		}
+		return acts
+	}
+	words := leadingWords(inv, a)
+	global := containsLong(a.longs, "global") || globalShort[name] && a.hasShort('g')
+	for k, w := range words {
+		if w == "" {
+			break
+		}
+		if k > 0 && readVerbs[words[k-1]] {
+			break
+		}
+		if k+1 < len(words) && readVerbs[words[k+1]] {
+			continue // npm owner ls, gh release list
+		}
+		if (k == 0 && runnerNames[name] || k == 1 && taskRunners[words[0]]) && (publishesByDefault[w] || nameHasVerb(w)) {
+			acts |= actPublish // npx gh-pages, bundle exec semantic-release
+		}
+		if toolPublishVerbs[name][w] && !a.hasFlagWord("--local", "-L", "--push=false") {
+			acts |= actPublish
+		}
+		switch {
+		case publishVerbs[w] && !(w == "push" && vcsTools[name]):
+			acts |= actPublish
+		case w == "release" && !buildTools[name] && (k == 0 || taskRunners[words[k-1]] || k == 2 && taskRunners[words[0]]):
+			acts |= actPublish // gh release create, cargo release, npm run release
+		case destroyVerbs[w], w == "rm" && k == 0 && toolDestroyVerbs[name]:
+			acts |= actDestroy
+		case flashVerbs[w]:
+			acts |= actFlash
+		case installVerbs[w] && toolManagers[name] && (w == "install" || w == "i" || w == "add") && len(a.positionals) > k+1,
+			(w == "global" || w == "default") && toolManagers[name] && len(a.positionals) > k+1,
+			installVerbs[w] && (global || k > 0 && words[k-1] == "global"):
+			acts |= actInstallGlobal
+		}
+		for _, t := range taskVerbs(w) {
+			if publishVerbs[t] || t == "release" {
+				acts |= actPublish
+			}
+		}
+	}
+	return acts
+}
+
+// scriptNamedVerb reports whether a script's name (deploy.sh, publish.py,
+// release) says it publishes.
+func scriptNamedVerb(name string) bool {
+	if i := strings.LastIndexByte(name, '.'); i > 0 {
+		name = name[:i]
+	}
+	switch name {
+	case "deploy", "publish", "release", "upload":
+		return true
+	}
+	return false
+}
+
+// leadingWords returns the command's first operand and the operands right
+// after it (no option between), at most four: the verb, and the verb after
+// a group word (dart pub publish), a task runner (npm run deploy) or a
+// runner and a stage (bundle exec cap production deploy).
+func leadingWords(inv *parse.Invocation, a *argv) (w [4]string) {
+	if len(a.positionals) == 0 {
+		return w
+	}
+	args := inv.Args
+	i := 0
+	for i < len(args) && (len(args[i]) > 1 && args[i][0] == '-') {
+		i++
+	}
+	for k := 0; k < len(w) && i < len(args); k, i = k+1, i+1 {
+		s := args[i]
+		if s == "" || s[0] == '-' || inv.DynamicArgs != nil && inv.DynamicArgs[i] {
+			break
+		}
+		w[k] = s
+	}
+	return w
+}
+
+// nameHasVerb reports whether a command's name says it publishes
+// (cpan-upload, semantic-release): one of its dash-separated parts is a
+// publishing verb.
+func nameHasVerb(name string) bool {
+	if !strings.Contains(name, "-") {
+		return false
+	}
+	for p := range strings.SplitSeq(name, "-") {
+		switch p {
+		case "publish", "upload", "deploy", "release":
+			return true
+		}
+	}
+	return false
+}
+
+// taskVerbs returns the verbs a build tool's task or target label may
+// start with (//deploy:push_image, :lib:publishSigned, +publishSigned,
+// hex.publish, deploy:prod): the last part of a label, and the
+// first of one with colons, each lower-cased up to its first capital, digit or separator. A
+// task that publishes locally (publishToMavenLocal) has none.
+func taskVerbs(w string) [2]string {
+	var out [2]string
+	if !(strings.HasPrefix(w, "//") || strings.HasPrefix(w, "+") || strings.ContainsAny(w, ":.")) || strings.Contains(w, "Local") || strings.Contains(w, "local") {
+		return out
+	}
+	if strings.Contains(w, "/") && !strings.HasPrefix(w, "//") {
+		return out // a path or an image (./x:/y, registry/x:tag)
+	}
+	lead := func(s string) string {
+		end := 0
+		for end < len(s) && s[end] >= 'a' && s[end] <= 'z' {
+			end++
+		}
+		return s[:end]
+	}
+	if strings.Contains(w, ":") && !strings.HasPrefix(w, "//") {
+		// deploy:prod; not a dotted file name's first part (its name), nor
+		// a Bazel label's package (//deploy:all)
+		out[0] = lead(strings.TrimLeft(w, ":+"))
+	}
+	out[1] = lead(w[strings.LastIndexAny(w, ":.+/")+1:])
+	return out
+}
+
+// hasFlagWord reports whether one of the words is an argument as written.
+func (a *argv) hasFlagWord(words ...string) bool {
+	for _, w := range a.words {
+		for _, f := range words {
+			if w == f || strings.HasPrefix(w, f+"=") && strings.HasPrefix(f, "--") {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// actsMatch reports whether invocation i does one of the acts globs name.
+func (ctx *scriptCtx) actsMatch(i int, a *argv, g []glob) bool {
+	if !a.actsKnown {
+		a.acts, a.actsKnown = actsOf(&ctx.invs[i], a), true
+	}
+	acts := a.acts
+	if acts == 0 {
+		return false
+	}
+	for _, n := range actNames {
+		if acts&n.a != 0 && anyGlob(g, n.name, "") {
+			return true
+		}
+	}
+	return false
+}
+
+// fileTool reports whether the signatures table says the command works on
+// files named by its operands (cat, cp, grep, tar): a verb among them is a
+// file's name. Interpreters, and tools with only options in the table
+// (make, kubectl), are not.
+func fileTool(name string) bool {
+	sig := signatureOf(name)
+	return sig != nil && !isInterpreter(name) && (sig.reads != none || sig.writes != none || sig.deletes != none || sig.execs != none)
+}
