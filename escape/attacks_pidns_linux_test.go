@@ -157,7 +157,7 @@ func hostPids(run string, recorded []int) []int {
 // namespace: git, a Go test that serves and calls its loopback with
 // httptest, and a dev server started in the background with & and called.
 // /proc is the namespace's: the shell's $! is there, the host's processes
-// are not. The result says the namespace was applied, the dev server that
+// are not, and its init (pid 1) is stockade, forked. The result says the namespace was applied, the dev server that
 // was left running is stopped when the shell exits, and nothing of the run
 // is left when stockade returns.
 func TestRunNamespaceWork(t *testing.T) {
@@ -184,11 +184,12 @@ for i in $(seq 100); do
   sleep 0.1
 done
 echo "server=$(tr '\0' ' ' < /proc/$server/cmdline)"
+echo "init=$(tr '\0' '\n' < /proc/1/cmdline | head -2 | tr '\n' ' ')"
 if test -e /proc/$HOSTPID; then echo host-visible; fi`
 	mark := randHex(8)
 	vars := append([]string{"PORT=" + freePort(t, "127.0.0.1"), "HOSTPID=" + strconv.Itoa(os.Getpid()), runVar + "=" + mark}, gitIdentity...)
 	j, stderr := stockadeRun(t, t.Context(), dir, script, vars...)
-	for _, want := range []string{"commits=1", "--- PASS: TestServer", "dev=HTTP/1.0 200", "server=" + python + " -m http.server"} {
+	for _, want := range []string{"commits=1", "--- PASS: TestServer", "dev=HTTP/1.0 200", "server=" + python + " -m http.server", "init=" + stockade + " run"} {
 		if !strings.Contains(stderr, want) {
 			t.Errorf("the run's output lacks %q (exit %d):\n%s", want, j.ExitCode, stderr)
 		}

@@ -48,7 +48,8 @@ func startInNS(t *testing.T, spec Spec, script string) (string, *os.ProcessState
 
 // TestStartPIDNamespace: as root, Start runs the command in a PID namespace
 // with a /proc of its own (the host's processes out of sight, the shell's
-// pids and /proc in agreement), under every filesystem mode and with the
+// pids and /proc in agreement, read-only where the other mounts are), under
+// every filesystem mode and with the
 // grant on / split around a deny-read path; the shell is not the
 // namespace's init (a SIGTERM it has no handler for kills it), Go's
 // parent-death check does not kill it, and EndNamespace stops and counts
@@ -59,6 +60,7 @@ func TestStartPIDNamespace(t *testing.T) {
 	const script = `echo "shell=$$"
 test -e /proc/$HOSTPID && echo host-visible
 sleep 30 & echo "child=$(tr '\0' ' ' < /proc/$!/cmdline)"; kill $!
+if (echo bash > /proc/self/comm) 2>&1 | grep -q 'Read-only file system'; then echo proc=ro; fi
 setsid sleep 1000 </dev/null >/dev/null 2>&1 &
 echo done`
 	for _, c := range []struct {
@@ -98,6 +100,8 @@ echo done`
 				t.Errorf("EndNamespace counted %d processes left, want 1 (the setsid sleep)", left)
 			case !a.ReadOnlyMounts && c.name != "fs off":
 				t.Errorf("no read-only mounts: %+v", a)
+			case strings.Contains(out, "proc=ro") != a.ReadOnlyMounts:
+				t.Errorf("the namespace's /proc is read-only: %v, the other mounts: %v\n%s", strings.Contains(out, "proc=ro"), a.ReadOnlyMounts, out)
 			}
 			if _, err := os.Stat("/proc/" + strconv.Itoa(os.Getpid())); err != nil {
 				t.Errorf("the host's /proc changed: %v", err)
