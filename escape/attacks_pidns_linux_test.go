@@ -274,3 +274,33 @@ func TestRunNamespaceEnds(t *testing.T) {
 		}
 	})
 }
+
+// TestRunNamespaceInit: the command of root's `stockade run` goes for the
+// init of its PID namespace (pid 1, stockade forked: its environment is
+// stockade's, secrets included, which the command's own lacks). It can
+// neither kill nor stop it (which would end the namespace: its own
+// processes only), nor read its environment, descriptors or memory. Without
+// the sandbox, a process reads the environment of its parent, of the same
+// user.
+func TestRunNamespaceInit(t *testing.T) {
+	requireSuite(t)
+	secret := "PIDNS_CANARY_TOKEN=" + randHex(16)
+	if out, _ := exec.Command("env", secret, "bash", "-c", `bash -c 'cat /proc/$PPID/environ'; true`).Output(); !bytes.Contains(out, []byte(secret)) {
+		t.Fatalf("without the sandbox a process does not read its parent's environment; the test proves nothing")
+	}
+	const script = `kill -KILL 1; kill -TERM 1; kill -STOP 1; kill -INT 1
+tr '\0' '\n' < /proc/1/environ
+ls -l /proc/1/fd/ /proc/1/root/ /proc/1/cwd/
+head -c 64 /proc/1/mem | od -c | head -2
+echo "own=$(printenv PIDNS_CANARY_TOKEN)"
+sleep 0.2; echo alive`
+	j, stderr := stockadeRun(t, t.Context(), t.TempDir(), script, secret)
+	switch {
+	case strings.Contains(stderr, secret[len("PIDNS_CANARY_TOKEN="):]):
+		t.Errorf("ESCAPE: the command read stockade's environment through its namespace's init:\n%s", stderr)
+	case j.Applied == nil || !j.Applied.PIDNamespace:
+		t.Errorf("applied says no pid namespace: %+v", j.Applied)
+	case j.ExitCode != 0 || !strings.Contains(stderr, "alive"):
+		t.Errorf("the command's namespace ended under it (exit %d, signal %q):\n%s", j.ExitCode, j.Signal, stderr)
+	}
+}

@@ -22,14 +22,16 @@ import (
 // kills every other process in it at once.
 //
 // The init is this process forked, not a program executed (nothing is
-// loaded: one fork is the whole cost), from the thread that will fork the
-// command, after unshare(CLONE_NEWPID) and before the capabilities are
-// dropped. Until it waits, it runs raw system calls only (forkInit): it
+// loaded), from the thread that will fork the command, after
+// unshare(CLONE_NEWPID) and before the capabilities are dropped, Landlock
+// and the filter applied (it is outside the command's Landlock domain, and
+// not dumpable, so the command can neither trace nor signal it). It runs
+// raw system calls only (forkInit): it
 //
 //   - sets every signal to its default, and SIGCHLD to ignored, so the
 //     kernel reaps the orphans it is handed without it doing anything; every
 //     signal stays blocked, and an init gets no signal from inside its
-//     namespace that it has no handler for: nothing in the sandbox can stop it;
+//     namespace that it has no handler for, SIGKILL included;
 //   - takes SIGKILL as its parent-death signal: it dies when the thread that
 //     forked it ends, or stockade, however stockade dies;
 //   - closes every descriptor but a pipe whose write end only stockade holds,
