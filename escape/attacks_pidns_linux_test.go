@@ -185,7 +185,7 @@ for i in $(seq 100); do
 done
 echo "server=$(tr '\0' ' ' < /proc/$server/cmdline)"
 echo "init=$(tr '\0' '\n' < /proc/1/cmdline | head -2 | tr '\n' ' ')"
-if test -e /proc/$HOSTPID; then echo host-visible; fi`
+if test -e /proc/$HOSTPID; then echo "host-""visible"; fi`
 	mark := randHex(8)
 	vars := append([]string{"PORT=" + freePort(t, "127.0.0.1"), "HOSTPID=" + strconv.Itoa(os.Getpid()), runVar + "=" + mark}, gitIdentity...)
 	j, stderr := stockadeRun(t, t.Context(), dir, script, vars...)

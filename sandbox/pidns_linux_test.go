@@ -58,8 +58,10 @@ func TestStartPIDNamespace(t *testing.T) {
 	requireRoot(t)
 	requireABI(t, 1)
 	const script = `echo "shell=$$"
-test -e /proc/$HOSTPID && echo host-visible
-sleep 30 & echo "child=$(tr '\0' ' ' < /proc/$!/cmdline)"; kill $!
+test -e /proc/$HOSTPID && echo "host-""visible"
+sleep 30 & p=$!
+for i in $(seq 200); do c=$(tr '\0' ' ' < /proc/$p/cmdline); [ "$c" = "sleep 30 " ] && break; sleep 0.01; done
+echo "child=$c"; kill $p
 if (echo bash > /proc/self/comm) 2>&1 | grep -q 'Read-only file system'; then echo proc=ro; fi
 setsid sleep 1000 </dev/null >/dev/null 2>&1 &
 echo done`
