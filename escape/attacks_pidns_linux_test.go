@@ -129,27 +129,33 @@ func hostWithoutPidsCgroup(t *testing.T, id ident) string {
 
 // hostPids translates pids that processes of a run marked with run (see
 // marked) recorded from inside, where root's `stockade run` gives its command
-// a PID namespace of its own, into the host's pids, through NSpid; a pid no
-// marked process has is kept as it is. The processes must be alive.
-func hostPids(run string, recorded []int) []int {
-	inner := map[int]int{}
-	for _, pid := range marked(run) {
-		b, _ := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/status")
-		for line := range strings.SplitSeq(string(b), "\n") {
-			if f := strings.Fields(strings.TrimPrefix(line, "NSpid:")); strings.HasPrefix(line, "NSpid:") && len(f) > 0 {
-				if n, err := strconv.Atoi(f[len(f)-1]); err == nil {
-					inner[n] = pid
+// a PID namespace of its own, into the host's pids, through NSpid. The
+// processes must be alive; it waits until each is seen (a process in the
+// middle of an exec may not show its environment).
+func hostPids(t *testing.T, run string, recorded []int) []int {
+	t.Helper()
+	out := make([]int, len(recorded))
+	waitFor(t, "the recorded processes", func() bool {
+		inner := map[int]int{}
+		for _, pid := range marked(run) {
+			b, _ := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/status")
+			for line := range strings.SplitSeq(string(b), "\n") {
+				if f := strings.Fields(strings.TrimPrefix(line, "NSpid:")); strings.HasPrefix(line, "NSpid:") && len(f) > 0 {
+					if n, err := strconv.Atoi(f[len(f)-1]); err == nil {
+						inner[n] = pid
+					}
 				}
 			}
 		}
-	}
-	out := make([]int, len(recorded))
-	for i, p := range recorded {
-		out[i] = p
-		if h, ok := inner[p]; ok {
+		for i, p := range recorded {
+			h, ok := inner[p]
+			if !ok {
+				return false
+			}
 			out[i] = h
 		}
-	}
+		return true
+	})
 	return out
 }
 
@@ -184,12 +190,12 @@ for i in $(seq 100); do
   sleep 0.1
 done
 echo "server=$(tr '\0' ' ' < /proc/$server/cmdline)"
-echo "init=$(tr '\0' '\n' < /proc/1/cmdline | head -2 | tr '\n' ' ')"
+echo "init=$(cat /proc/1/comm)"
 if test -e /proc/$HOSTPID; then echo "host-""visible"; fi`
 	mark := randHex(8)
 	vars := append([]string{"PORT=" + freePort(t, "127.0.0.1"), "HOSTPID=" + strconv.Itoa(os.Getpid()), runVar + "=" + mark}, gitIdentity...)
 	j, stderr := stockadeRun(t, t.Context(), dir, script, vars...)
-	for _, want := range []string{"commits=1", "--- PASS: TestServer", "dev=HTTP/1.0 200", "server=" + python + " -m http.server", "init=" + stockade + " run"} {
+	for _, want := range []string{"commits=1", "--- PASS: TestServer", "dev=HTTP/1.0 200", "server=" + python + " -m http.server", "init=stockade\n"} {
 		if !strings.Contains(stderr, want) {
 			t.Errorf("the run's output lacks %q (exit %d):\n%s", want, j.ExitCode, stderr)
 		}

@@ -568,7 +568,7 @@ func TestKilledRunLeavesNothing(t *testing.T) {
 		}
 		run := runCmd("-c", spawn)
 		must(t, run.Start())
-		pids := hostPids(mark, waitPids(t, filepath.Join(work, "pids"), 4))
+		pids := hostPids(t, mark, waitPids(t, filepath.Join(work, "pids"), 4))
 		run.Process.Signal(syscall.SIGKILL)
 		run.Wait()
 		waitFor(t, "the command's shell to die with stockade run", func() bool { return !alive(pids[3]) })
