@@ -151,6 +151,7 @@ func newPlanning(h Host, want policy.Sandbox, workdir, tmpdir string) (*planning
 		UnixSocketsOff: p.unixOff && h.Seccomp,
 		Seccomp:        h.Seccomp,
 		IPCNamespace:   p.linux && (h.SysAdmin || p.userns),
+		PIDNamespace:   p.linux && h.SysAdmin && !p.userns,
 		UserNS:         p.userns,
 		Scopes:         p.abi >= hostfacts.ABIScopes,
 		DropCaps:       p.linux && (h.Root || p.userns),
@@ -382,10 +383,13 @@ func planProtectedFiles(p *planning) Protection {
 }
 
 func planContainment(p *planning) Protection {
-	switch p.h.OS {
-	case "linux":
+	switch {
+	case p.spec.PIDNamespace:
+		return Protection{Status: Enforced, By: "process group + subreaper",
+			Note: "stockade run: a pid namespace of its own too, which the kernel ends when stockade dies, however it dies"}
+	case p.h.OS == "linux":
 		return Protection{Status: Enforced, By: "process group + subreaper"}
-	case "windows":
+	case p.h.OS == "windows":
 		return Protection{Status: NotEnforced, Note: "no process groups on windows: only the command's own process is killed"}
 	}
 	return Protection{Status: Partial, By: "process group", Note: hostfacts.MechanismNamed(hostfacts.MechProcessGroup).Without}

@@ -100,6 +100,23 @@ func TestPlanIPCNamespace(t *testing.T) {
 	}
 }
 
+// TestPlanPIDNamespace: a PID namespace for stockade run where the child
+// will have CAP_SYS_ADMIN without a user namespace (root), said in the
+// containment line's note; elsewhere containment is what it was.
+func TestPlanPIDNamespace(t *testing.T) {
+	for host, want := range map[string]bool{"abi7": true, "abi7-container-root": false, "abi7-user-userns": false, "abi4": false} {
+		spec, rep, err := Plan(hosts[host], sb(nil), "/work", "/tmp/s")
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, _ := rep.Get(Containment)
+		if spec.PIDNamespace != want || p.Status != Enforced || p.By != "process group + subreaper" ||
+			strings.Contains(p.Note, "pid namespace") != want {
+			t.Errorf("%s: pid namespace %v, containment %s by %q (%q); want a pid namespace: %v", host, spec.PIDNamespace, p.Status, p.By, p.Note, want)
+		}
+	}
+}
+
 // TestPlanProcessBound: a default bound wherever the host has one, never a
 // reason to refuse; the policy's own bound is required.
 func TestPlanProcessBound(t *testing.T) {

@@ -47,8 +47,9 @@ func procLimitOf(t *testing.T, pid int) string {
 // ties it to the dead run's state directory). Where the run had a
 // process-bound cgroup (root here), the next start kills what is in it and
 // removes it, and leaves a live run's cgroup and process alone; a plain
-// user's run in a user namespace loses the process with its supervisor.
-// Without stockade, the same process outlives its killed parent.
+// user's run in a user namespace loses the process with its supervisor, and
+// root's with its PID namespace. Without stockade, the same process outlives
+// its killed parent.
 func TestKilledRunCgroup(t *testing.T) {
 	eachIdentity(t, func(t *testing.T, id ident) {
 		const spawn = `setsid sh -c 'cd /; TMPDIR=/ exec sleep 1000' & echo $! > pid; echo $$ >> pid; wait`
@@ -67,11 +68,11 @@ func TestKilledRunCgroup(t *testing.T) {
 			t.Fatal("without stockade the setsid process did not outlive its killed parent; the test proves nothing")
 		}
 
-		state, policy := id.dir(t), id.policy(t)
+		state, policy, mark := id.dir(t), id.policy(t), randHex(8)
 		runCmd := func(work string, args ...string) *exec.Cmd {
 			cmd := id.command(id.stockade, append([]string{"run", "--policy", policy}, args...)...)
 			cmd.Dir = work
-			cmd.Env = append(os.Environ(), "XDG_RUNTIME_DIR="+state, "HOME="+id.dir(t))
+			cmd.Env = append(os.Environ(), "XDG_RUNTIME_DIR="+state, "HOME="+id.dir(t), runVar+"="+mark)
 			return cmd
 		}
 		liveWork, victimWork := id.dir(t), id.dir(t)
@@ -81,12 +82,12 @@ func TestKilledRunCgroup(t *testing.T) {
 			live.Process.Signal(syscall.SIGTERM)
 			live.Wait()
 		}()
-		livePids := waitPids(t, filepath.Join(liveWork, "pid"), 2)
+		livePids := hostPids(t, mark, waitPids(t, filepath.Join(liveWork, "pid"), 2))
 		liveCgroup := procLimitOf(t, livePids[0])
 
 		victim := runCmd(victimWork, "-c", spawn)
 		must(t, victim.Start())
-		pids := waitPids(t, filepath.Join(victimWork, "pid"), 2)
+		pids := hostPids(t, mark, waitPids(t, filepath.Join(victimWork, "pid"), 2))
 		cgroup := procLimitOf(t, pids[0])
 		t.Logf("the run's process-bound cgroup: %q", cgroup)
 		victim.Process.Signal(syscall.SIGKILL)

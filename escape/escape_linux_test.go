@@ -511,7 +511,11 @@ func findings(t *testing.T, a attack, e *env, r *result, signalsBefore int64) ([
 	for {
 		left = marked(e.run)
 		if b, err := os.ReadFile(filepath.Join(e.work, "pid")); err == nil {
-			if pid, err := strconv.Atoi(strings.TrimSpace(string(b))); err == nil && alive(pid) && !slices.Contains(left, pid) {
+			// In root's run the pid is one of the command's PID namespace:
+			// here it may name a process older than the run (pid 4 is a
+			// kernel thread), which is not one of the run's.
+			if pid, err := strconv.Atoi(strings.TrimSpace(string(b))); err == nil && alive(pid) && !slices.Contains(left, pid) &&
+				startTime(pid) >= startTime(e.victim.Process.Pid) {
 				left = append(left, pid)
 			}
 		}
@@ -644,4 +648,19 @@ func lastLines(s string, n int) string {
 func fileHas(e *env, name string) string {
 	b, _ := os.ReadFile(filepath.Join(e.work, name))
 	return string(bytes.TrimSpace(b))
+}
+
+// startTime is when pid started, in clock ticks after boot (0: unknown).
+func startTime(pid int) uint64 {
+	b, _ := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	i := bytes.LastIndexByte(b, ')')
+	if i < 0 {
+		return 0
+	}
+	f := strings.Fields(string(b[i+1:]))
+	if len(f) < 20 {
+		return 0
+	}
+	n, _ := strconv.ParseUint(f[19], 10, 64) // field 22: starttime
+	return n
 }

@@ -550,22 +550,25 @@ func TestPlantedByTask(t *testing.T) {
 // has started a child, a setsid grandchild and a double fork. The command
 // itself dies with it (the parent-death signal); what it started is stopped
 // by the next start of stockade, which finds them working in the dead run's
-// state directory. (Between the two, they run: see SECURITY.md.)
+// state directory (between the two, they run: see SECURITY.md), unless it
+// died with stockade already (root's PID namespace, a plain user's
+// supervisor).
 func TestKilledRunLeavesNothing(t *testing.T) {
 	eachIdentity(t, func(t *testing.T, id ident) {
 		const spawn = `sleep 1000 & echo $! >> pids; setsid sleep 1001 & echo $! >> pids; (sleep 1002 & echo $! >> pids) ; echo $$ >> pids; wait`
 		state := id.dir(t)
 		work := id.dir(t)
 		policy := id.policy(t)
+		mark := randHex(8)
 		runCmd := func(args ...string) *exec.Cmd {
 			cmd := id.command(id.stockade, append([]string{"run", "--policy", policy}, args...)...)
 			cmd.Dir = work
-			cmd.Env = append(os.Environ(), "XDG_RUNTIME_DIR="+state, "HOME="+id.dir(t))
+			cmd.Env = append(os.Environ(), "XDG_RUNTIME_DIR="+state, "HOME="+id.dir(t), runVar+"="+mark)
 			return cmd
 		}
 		run := runCmd("-c", spawn)
 		must(t, run.Start())
-		pids := waitPids(t, filepath.Join(work, "pids"), 4)
+		pids := hostPids(t, mark, waitPids(t, filepath.Join(work, "pids"), 4))
 		run.Process.Signal(syscall.SIGKILL)
 		run.Wait()
 		waitFor(t, "the command's shell to die with stockade run", func() bool { return !alive(pids[3]) })

@@ -32,7 +32,9 @@ import (
 //     CAP_SYS_ADMIN: as root, or in a user namespace, see userns_linux.go):
 //     the calling thread gets a private mount namespace in which every mount
 //     outside the writable roots is read-only, see mounts_linux.go;
-//  5. an IPC namespace (IPCNamespace), on the calling thread as well;
+//  5. an IPC namespace (IPCNamespace), on the calling thread as well; for
+//     Start only, a PID namespace (PIDNamespace) and its init, which mounts
+//     the namespace's /proc over /proc (see pidns_linux.go);
 //  6. the capabilities are dropped (DropCaps): locked securebits, the bounding
 //     set, the ambient set, then the effective, permitted and inheritable sets,
 //     on every thread;
@@ -112,14 +114,13 @@ func apply(spec Spec, all bool) (a Applied, err error) {
 		}
 	}
 
-	// The Landlock probe's /proc/self, opened before /proc is read-only.
-	procSelf := -1
-	if rs != nil {
-		if procSelf, err = openProcSelf(); err != nil {
-			return a, err
-		}
-		defer unix.Close(procSelf)
+	// /proc/self for the Landlock probe, opened before /proc is read-only,
+	// and for verify, before a PID namespace's /proc hides this process.
+	procSelf, err := openProcSelf()
+	if err != nil {
+		return a, err
 	}
+	defer unix.Close(procSelf)
 
 	if spec.FS == FSReadOnly || spec.FS == FSWorkspaceWrite {
 		roots, ok, err := readOnlyMountsRoots(spec)
@@ -171,6 +172,31 @@ func apply(spec Spec, all bool) (a Applied, err error) {
 		}
 	}
 
+	if spec.PIDNamespace && !all {
+		ns, nsErr := newPIDNamespace(a.ReadOnlyMounts, a.ReadOnlyMounts && !writesProc(spec))
+		switch {
+		case errors.Is(nsErr, errNoPIDNS):
+			notes = append(notes, fmt.Sprintf("pid namespace: none (%v): what the command leaves is stopped when it ends, and after stockade dies by the next start", nsErr))
+		case nsErr != nil:
+			return a, nsErr
+		default:
+			a.PIDNamespace, a.pidns = true, ns
+			defer func() {
+				if err != nil {
+					ns.stop()
+					a.PIDNamespace, a.pidns = false, nil
+				}
+			}()
+			if rs != nil {
+				// The rules on /proc are on the host's; the namespace's
+				// is mounted over it.
+				if err := rs.addProc(); err != nil {
+					return a, err
+				}
+			}
+		}
+	}
+
 	if spec.DropCaps {
 		if err := dropCaps(all); err != nil {
 			return a, fmt.Errorf("dropping capabilities: %w", err)
@@ -203,7 +229,7 @@ func apply(spec Spec, all bool) (a Applied, err error) {
 		}()
 	}
 
-	if err := verify(spec, &a, all); err != nil {
+	if err := verify(spec, &a, all, procSelf); err != nil {
 		return a, err
 	}
 	a.UserNS = spec.UserNS
@@ -405,9 +431,10 @@ func loadBPF(raw []bpf.RawInstruction, all, listener bool) (int, error) {
 }
 
 // verify reads back what every restricted thread really has, and fills a.
-func verify(spec Spec, a *Applied, all bool) error {
+// procSelf is this process's directory in /proc.
+func verify(spec Spec, a *Applied, all bool, procSelf int) error {
 	self := strconv.Itoa(unix.Gettid())
-	tasks, err := os.ReadDir("/proc/self/task")
+	tasks, err := readDirAt(procSelf, "task")
 	if err != nil {
 		return fmt.Errorf("verifying the sandbox: %w", err)
 	}
@@ -416,10 +443,10 @@ func verify(spec Spec, a *Applied, all bool) error {
 	root := os.Geteuid() == 0 || spec.UserNS
 	a.NoNewPrivs, a.Seccomp, a.CapsDropped = true, true, true
 	for _, t := range tasks {
-		if !all && t.Name() != self {
+		if !all && t != self {
 			continue // discarded by the execve that follows
 		}
-		st, err := readStatus("/proc/self/task/" + t.Name() + "/status")
+		st, err := readStatusAt(procSelf, "task/"+t+"/status")
 		if err != nil {
 			if errors.Is(err, os.ErrNotExist) {
 				continue // the thread is gone
@@ -430,17 +457,17 @@ func verify(spec Spec, a *Applied, all bool) error {
 		a.Seccomp = a.Seccomp && st.seccomp == 2
 		// The bounding set is emptied on this thread only; see dropCaps.
 		dropped := st.capInh == 0 && st.capPrm == 0 && st.capEff == 0 && st.capAmb == 0 &&
-			(st.capBnd == 0 || !root || t.Name() != self)
+			(st.capBnd == 0 || !root || t != self)
 		a.CapsDropped = a.CapsDropped && dropped
 		if !st.noNewPrivs {
-			return fmt.Errorf("verifying the sandbox: thread %s has no_new_privs off", t.Name())
+			return fmt.Errorf("verifying the sandbox: thread %s has no_new_privs off", t)
 		}
 		if spec.Seccomp && st.seccomp != 2 {
-			return fmt.Errorf("verifying the sandbox: thread %s has no seccomp filter", t.Name())
+			return fmt.Errorf("verifying the sandbox: thread %s has no seccomp filter", t)
 		}
 		if spec.DropCaps && !dropped {
 			return fmt.Errorf("verifying the sandbox: thread %s still has capabilities (eff %x prm %x inh %x bnd %x amb %x)",
-				t.Name(), st.capEff, st.capPrm, st.capInh, st.capBnd, st.capAmb)
+				t, st.capEff, st.capPrm, st.capInh, st.capBnd, st.capAmb)
 		}
 	}
 	// Report only what was asked for and checked.

@@ -4,6 +4,7 @@ package sandbox
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"strconv"
 	"strings"
@@ -128,9 +129,11 @@ type threadStatus struct {
 	capInh, capPrm, capEff, capBnd, capAmb uint64
 }
 
-func readStatus(path string) (threadStatus, error) {
+// readStatusAt reads the status file at path below the directory open at
+// dirfd.
+func readStatusAt(dirfd int, path string) (threadStatus, error) {
 	var st threadStatus
-	b, err := os.ReadFile(path)
+	b, err := readFileAt(dirfd, path)
 	if err != nil {
 		return st, fmt.Errorf("reading %s: %w", path, err)
 	}
@@ -166,4 +169,26 @@ func readStatus(path string) (threadStatus, error) {
 		return st, fmt.Errorf("reading %s: missing fields", path)
 	}
 	return st, nil
+}
+
+// readFileAt reads the file at path below the directory open at dirfd.
+func readFileAt(dirfd int, path string) ([]byte, error) {
+	fd, err := unix.Openat(dirfd, path, unix.O_RDONLY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return nil, &os.PathError{Op: "open", Path: path, Err: err}
+	}
+	f := os.NewFile(uintptr(fd), path)
+	defer f.Close()
+	return io.ReadAll(f)
+}
+
+// readDirAt lists the directory at path below the directory open at dirfd.
+func readDirAt(dirfd int, path string) ([]string, error) {
+	fd, err := unix.Openat(dirfd, path, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return nil, &os.PathError{Op: "open", Path: path, Err: err}
+	}
+	f := os.NewFile(uintptr(fd), path)
+	defer f.Close()
+	return f.Readdirnames(-1)
 }

@@ -38,6 +38,9 @@ type ruleset struct {
 	handledFS uint64
 	rules     int
 	notes     []string
+	// procAccess is what the rules give /proc itself (0: no rule of its
+	// own); a PID namespace's /proc mounted over it is given the same.
+	procAccess uint64
 }
 
 func (r *ruleset) close() {
@@ -509,7 +512,25 @@ func (r *ruleset) addFD(fd int, path string, access uint64, isDir int) error {
 		return fmt.Errorf("landlock rule for %s: %w", path, err)
 	}
 	r.rules++
+	if path == "/proc" {
+		r.procAccess |= access
+	}
 	return nil
+}
+
+// addProc gives the /proc mounted now at /proc (a PID namespace's) what the
+// host's /proc was given. Landlock's rules are on files, and a walk up from
+// a file of the new mount passes no file of the mount below it.
+func (r *ruleset) addProc() error {
+	if r.procAccess == 0 {
+		return nil // covered by a rule on /
+	}
+	fd, err := unix.Open("/proc", unix.O_PATH|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return fmt.Errorf("landlock rule for the pid namespace's /proc: %w", err)
+	}
+	defer unix.Close(fd)
+	return r.addFD(fd, "/proc", r.procAccess, 1)
 }
 
 // restrict enforces the ruleset on every thread (or the calling one only).

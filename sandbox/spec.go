@@ -110,6 +110,12 @@ type Spec struct {
 	// (it needs CAP_SYS_ADMIN: root, or UserNS). The seccomp filter refuses
 	// System V IPC to a command that has none.
 	IPCNamespace bool `json:"ipc_namespace"`
+	// PIDNamespace gives the command a PID namespace of its own, which dies
+	// with stockade however stockade dies (it needs CAP_SYS_ADMIN outside a
+	// user namespace: root). Only Start makes one (see pidns_linux.go); a
+	// session's commands share their supervisor, which stops what they
+	// leave itself, and Apply leaves it out.
+	PIDNamespace bool `json:"pid_namespace,omitempty"`
 }
 
 // Applied is what the child really put in force, checked after applying
@@ -141,6 +147,9 @@ type Applied struct {
 	// IPCNamespace: the command has a System V IPC namespace of its own, so
 	// the filter lets it use System V IPC.
 	IPCNamespace bool `json:"ipc_namespace,omitempty"`
+	// PIDNamespace: the command is in a PID namespace of its own, with a
+	// /proc of its own; when stockade dies, the kernel kills everything in it.
+	PIDNamespace bool `json:"pid_namespace,omitempty"`
 	// Supervised: the command's connects go to the connect supervisor.
 	Supervised bool `json:"supervised,omitempty"`
 	// ProxyPortOnly: Landlock lets the command connect to the proxy's port
@@ -150,6 +159,8 @@ type Applied struct {
 	// connects is the supervised filter's listener, in the process that
 	// applied it, for the connect supervisor; nil when not supervised.
 	connects *os.File
+	// pidns is the init of the PID namespace, in the process that made it.
+	pidns *pidNamespace
 }
 
 // GitProtected are the files of the repository in workdir that the user's own

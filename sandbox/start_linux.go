@@ -28,6 +28,11 @@ import (
 // release is called, because a command's Pdeathsig fires when the thread that
 // forked it ends; then it ends with its goroutine.
 //
+// With spec.PIDNamespace, the command is the second process of a PID
+// namespace of its own, whose init dies with stockade and takes everything
+// in the namespace with it (see pidns_linux.go). Applied.EndNamespace stops
+// what the command left there; release stops it in any case.
+//
 // The process bound (spec.MaxProcs) is a pids cgroup that this process joins
 // only for the fork, so the command starts in it, and leaves at once; release
 // removes it (call it once the command and what it started are gone), and a
@@ -91,10 +96,13 @@ func Start(spec Spec, cmd *exec.Cmd, netns *os.File) (a Applied, release func(),
 	}
 	s.a.connects = nil
 	if s.err != nil {
+		s.a.pidns.stop()
+		s.a.PIDNamespace, s.a.pidns = false, nil
 		removeProcLimit(s.a.ProcLimit)
 		return s.a, func() {}, s.err
 	}
 	return s.a, sync.OnceFunc(func() {
+		s.a.pidns.stop()
 		close(stop)
 		if connects != nil {
 			connects.Stop()
@@ -145,6 +153,15 @@ func startLocked(spec Spec, cmd *exec.Cmd) (Applied, error) {
 		return a, &StartError{"exec", fmt.Errorf("%s: %w", cmd.Args[0], err)}
 	}
 	cmd.Path = path
+	if a.pidns != nil && cmd.SysProcAttr != nil && cmd.SysProcAttr.Pdeathsig != 0 {
+		// Go's fork would kill the command at once: it takes a parent it
+		// cannot see (getppid is 0 in a new PID namespace) for a dead one.
+		// The namespace's init has the parent-death signal, and takes the
+		// command with it.
+		attr := *cmd.SysProcAttr
+		attr.Pdeathsig = 0
+		cmd.SysProcAttr = &attr
+	}
 	if err := cmd.Start(); err != nil {
 		// Said as a shell says it: "./x: permission denied", not "fork/exec ./x: ...".
 		var pe *fs.PathError

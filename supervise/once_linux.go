@@ -132,6 +132,10 @@ func (c *Child) Run(ctx context.Context, req OnceRequest) (OnceResult, error) {
 	if err == nil {
 		knownChildren.Store(c.cmd.Process.Pid, true)
 	}
+	if init := applied.NamespaceInit(); init != 0 {
+		knownChildren.Store(init, true) // the command's PID namespace, not a stray
+		defer knownChildren.Delete(init)
+	}
 	strayMu.Unlock()
 	// A command that could not be started in the sandbox failed as in a
 	// shell: its status is 127 or 126 and the reason goes to its stderr.
@@ -163,7 +167,12 @@ func (c *Child) Run(ctx context.Context, req OnceRequest) (OnceResult, error) {
 	go func() { waited <- c.cmd.Wait() }()
 	group := func(sig syscall.Signal) { unix.Kill(-pid, sig) }
 	end := await(ctx, command[error]{exited: waited, signal: group}, req.Timeout, req.Grace, nil)
-	res.Leftovers = killGroupAndStrays(pid)
+	if applied.PIDNamespace {
+		// Everything the command left is in its namespace, ended at once.
+		res.Leftovers = applied.EndNamespace() + killStrays()
+	} else {
+		res.Leftovers = killGroupAndStrays(pid)
+	}
 	c.drainOutput(2 * time.Second)
 	res.Duration = time.Since(c.start)
 	return res, finish(&res, end)
