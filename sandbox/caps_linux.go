@@ -4,13 +4,13 @@ package sandbox
 
 import (
 	"fmt"
-	"os"
 	"strconv"
 	"strings"
 	"syscall"
 	"unsafe"
 
 	"github.com/stockade/stockade/hostfacts"
+	"github.com/stockade/stockade/internal/kfile"
 	"golang.org/x/sys/unix"
 	"kernel.org/pub/linux/libs/security/libcap/psx"
 )
@@ -110,7 +110,7 @@ func dropCaps(all bool) error {
 
 // lastCap reads the highest capability number the kernel knows.
 func lastCap() (int, error) {
-	b, err := os.ReadFile("/proc/sys/kernel/cap_last_cap")
+	b, err := kfile.Read("/proc/sys/kernel/cap_last_cap")
 	if err != nil {
 		return 0, fmt.Errorf("reading the last capability: %w", err)
 	}
@@ -130,7 +130,7 @@ type threadStatus struct {
 
 func readStatus(path string) (threadStatus, error) {
 	var st threadStatus
-	b, err := os.ReadFile(path)
+	b, err := kfile.Read(path)
 	if err != nil {
 		return st, fmt.Errorf("reading %s: %w", path, err)
 	}
