@@ -407,19 +407,23 @@ func loadBPF(raw []bpf.RawInstruction, all, listener bool) (int, error) {
 // verify reads back what every restricted thread really has, and fills a.
 func verify(spec Spec, a *Applied, all bool) error {
 	self := strconv.Itoa(unix.Gettid())
-	tasks, err := os.ReadDir("/proc/self/task")
-	if err != nil {
-		return fmt.Errorf("verifying the sandbox: %w", err)
+	tasks := []string{self} // the others are discarded by the execve that follows
+	if all {
+		entries, err := os.ReadDir("/proc/self/task")
+		if err != nil {
+			return fmt.Errorf("verifying the sandbox: %w", err)
+		}
+		tasks = tasks[:0]
+		for _, e := range entries {
+			tasks = append(tasks, e.Name())
+		}
 	}
 	// With CAP_SETPCAP (root, or a user namespace of its own) the bounding
 	// set was emptied too.
 	root := os.Geteuid() == 0 || spec.UserNS
 	a.NoNewPrivs, a.Seccomp, a.CapsDropped = true, true, true
 	for _, t := range tasks {
-		if !all && t.Name() != self {
-			continue // discarded by the execve that follows
-		}
-		st, err := readStatus("/proc/self/task/" + t.Name() + "/status")
+		st, err := readStatus("/proc/self/task/" + t + "/status")
 		if err != nil {
 			if errors.Is(err, os.ErrNotExist) {
 				continue // the thread is gone
@@ -430,17 +434,17 @@ func verify(spec Spec, a *Applied, all bool) error {
 		a.Seccomp = a.Seccomp && st.seccomp == 2
 		// The bounding set is emptied on this thread only; see dropCaps.
 		dropped := st.capInh == 0 && st.capPrm == 0 && st.capEff == 0 && st.capAmb == 0 &&
-			(st.capBnd == 0 || !root || t.Name() != self)
+			(st.capBnd == 0 || !root || t != self)
 		a.CapsDropped = a.CapsDropped && dropped
 		if !st.noNewPrivs {
-			return fmt.Errorf("verifying the sandbox: thread %s has no_new_privs off", t.Name())
+			return fmt.Errorf("verifying the sandbox: thread %s has no_new_privs off", t)
 		}
 		if spec.Seccomp && st.seccomp != 2 {
-			return fmt.Errorf("verifying the sandbox: thread %s has no seccomp filter", t.Name())
+			return fmt.Errorf("verifying the sandbox: thread %s has no seccomp filter", t)
 		}
 		if spec.DropCaps && !dropped {
 			return fmt.Errorf("verifying the sandbox: thread %s still has capabilities (eff %x prm %x inh %x bnd %x amb %x)",
-				t.Name(), st.capEff, st.capPrm, st.capInh, st.capBnd, st.capAmb)
+				t, st.capEff, st.capPrm, st.capInh, st.capBnd, st.capAmb)
 		}
 	}
 	// Report only what was asked for and checked.
