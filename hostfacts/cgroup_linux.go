@@ -4,11 +4,11 @@ package hostfacts
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 
+	"github.com/stockade/stockade/internal/kfile"
 	"golang.org/x/sys/unix"
 )
 
@@ -22,15 +22,15 @@ import (
 // Detection and the sandbox both call it, so what `stockade doctor` reports is
 // the cgroup the sandbox then uses.
 func FindPidsCgroup() (dir, why string) {
-	mountinfo, err := os.ReadFile("/proc/self/mountinfo")
+	mountinfo, err := kfile.Read("/proc/self/mountinfo")
 	if err != nil {
 		return "", fmt.Sprintf("reading /proc/self/mountinfo: %v", err)
 	}
-	self, err := os.ReadFile("/proc/self/cgroup")
+	self, err := kfile.Read("/proc/self/cgroup")
 	if err != nil {
 		return "", fmt.Sprintf("reading /proc/self/cgroup: %v", err)
 	}
-	return pidsCgroup(string(mountinfo), string(self), os.ReadFile, writable)
+	return pidsCgroup(string(mountinfo), string(self), kfile.Read, writable)
 }
 
 func writable(dir string) bool { return unix.Access(dir, unix.W_OK) == nil }

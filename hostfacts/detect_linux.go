@@ -13,6 +13,7 @@ import (
 	"syscall"
 	"unsafe"
 
+	"github.com/stockade/stockade/internal/kfile"
 	"golang.org/x/sys/unix"
 )
 
@@ -126,7 +127,7 @@ func kernelBefore(release string, major, minor int) bool {
 }
 
 func readLSM() string {
-	b, _ := os.ReadFile("/sys/kernel/security/lsm")
+	b, _ := kfile.Read("/sys/kernel/security/lsm")
 	return string(b)
 }
 
@@ -176,7 +177,7 @@ func seccompNotifyAvailable() (bool, string) {
 	}
 	// Yama's ptrace_scope 2 and 3 keep stockade from reading the command's
 	// memory and taking its sockets.
-	if b, err := os.ReadFile("/proc/sys/kernel/yama/ptrace_scope"); err == nil {
+	if b, err := kfile.Read("/proc/sys/kernel/yama/ptrace_scope"); err == nil {
 		if why := yamaRefuses(string(b)); why != "" {
 			return false, why
 		}
@@ -196,7 +197,7 @@ func yamaRefuses(scope string) string {
 
 // procStatus reads the fields of /proc/self/status that detection needs.
 func procStatus() map[string]string {
-	b, err := os.ReadFile("/proc/self/status")
+	b, err := kfile.Read("/proc/self/status")
 	if err != nil {
 		return nil
 	}

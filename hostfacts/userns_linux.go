@@ -10,6 +10,7 @@ import (
 	"sync"
 	"syscall"
 
+	"github.com/stockade/stockade/internal/kfile"
 	"golang.org/x/sys/unix"
 )
 
@@ -82,7 +83,7 @@ func probeUserNS() error {
 }
 
 func sysctl(name string) string {
-	b, err := os.ReadFile("/proc/sys/" + strings.ReplaceAll(name, ".", "/"))
+	b, err := kfile.Read("/proc/sys/" + strings.ReplaceAll(name, ".", "/"))
 	if err != nil {
 		return ""
 	}

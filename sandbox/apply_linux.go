@@ -434,18 +434,18 @@ func loadBPF(raw []bpf.RawInstruction, all, listener bool) (int, error) {
 // procSelf is this process's directory in /proc.
 func verify(spec Spec, a *Applied, all bool, procSelf int) error {
 	self := strconv.Itoa(unix.Gettid())
-	tasks, err := readDirAt(procSelf, "task")
-	if err != nil {
-		return fmt.Errorf("verifying the sandbox: %w", err)
+	tasks := []string{self} // the others are discarded by the execve that follows
+	if all {
+		var err error
+		if tasks, err = readDirAt(procSelf, "task"); err != nil {
+			return fmt.Errorf("verifying the sandbox: %w", err)
+		}
 	}
 	// With CAP_SETPCAP (root, or a user namespace of its own) the bounding
 	// set was emptied too.
 	root := os.Geteuid() == 0 || spec.UserNS
 	a.NoNewPrivs, a.Seccomp, a.CapsDropped = true, true, true
 	for _, t := range tasks {
-		if !all && t != self {
-			continue // discarded by the execve that follows
-		}
 		st, err := readStatusAt(procSelf, "task/"+t+"/status")
 		if err != nil {
 			if errors.Is(err, os.ErrNotExist) {

@@ -12,6 +12,7 @@ import (
 	"unsafe"
 
 	"github.com/stockade/stockade/hostfacts"
+	"github.com/stockade/stockade/internal/kfile"
 	"golang.org/x/sys/unix"
 	"kernel.org/pub/linux/libs/security/libcap/psx"
 )
@@ -111,7 +112,7 @@ func dropCaps(all bool) error {
 
 // lastCap reads the highest capability number the kernel knows.
 func lastCap() (int, error) {
-	b, err := os.ReadFile("/proc/sys/kernel/cap_last_cap")
+	b, err := kfile.Read("/proc/sys/kernel/cap_last_cap")
 	if err != nil {
 		return 0, fmt.Errorf("reading the last capability: %w", err)
 	}

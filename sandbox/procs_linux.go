@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/stockade/stockade/hostfacts"
+	"github.com/stockade/stockade/internal/kfile"
 	"golang.org/x/sys/unix"
 )
 
@@ -68,10 +69,10 @@ func joinProcLimit(max int, owner string) (string, error) {
 		os.Remove(dir)
 		return "", fmt.Errorf("process bound: %w", err)
 	}
-	if err := os.WriteFile(filepath.Join(dir, "pids.max"), []byte(strconv.Itoa(max)), 0); err != nil {
+	if err := kfile.Write(filepath.Join(dir, "pids.max"), []byte(strconv.Itoa(max))); err != nil {
 		return fail(err)
 	}
-	if err := os.WriteFile(filepath.Join(dir, "cgroup.procs"), []byte(strconv.Itoa(os.Getpid())), 0); err != nil {
+	if err := kfile.Write(filepath.Join(dir, "cgroup.procs"), []byte(strconv.Itoa(os.Getpid()))); err != nil {
 		return fail(err)
 	}
 	return dir, nil
@@ -95,7 +96,7 @@ func pidsCgroupDir() (string, error) {
 // enablePidsV2 reports whether child cgroups of dir can have the pids
 // controller, enabling it when dir allows.
 func enablePidsV2(dir string) bool {
-	ctl, err := os.ReadFile(filepath.Join(dir, "cgroup.subtree_control"))
+	ctl, err := kfile.Read(filepath.Join(dir, "cgroup.subtree_control"))
 	if err != nil {
 		return false
 	}
@@ -104,7 +105,7 @@ func enablePidsV2(dir string) bool {
 	}
 	// Fails (EBUSY) when dir holds processes and is not the root: cgroup v2 has
 	// no processes in inner nodes.
-	return os.WriteFile(filepath.Join(dir, "cgroup.subtree_control"), []byte("+pids"), 0) == nil
+	return kfile.Write(filepath.Join(dir, "cgroup.subtree_control"), []byte("+pids")) == nil
 }
 
 // RemoveProcLimit stops every process left in the cgroup a child reported in
@@ -141,7 +142,7 @@ func removeProcLimitWithin(dir string, d time.Duration) error {
 	// cgroup v2 kills the whole cgroup at once; v1 needs a loop, since the
 	// processes may fork while they are being killed (there are at most
 	// pids.max of them, so it ends).
-	os.WriteFile(filepath.Join(dir, "cgroup.kill"), []byte("1"), 0)
+	kfile.Write(filepath.Join(dir, "cgroup.kill"), []byte("1"))
 	deadline := time.Now().Add(d)
 	for {
 		err := unix.Rmdir(dir)
@@ -154,7 +155,7 @@ func removeProcLimitWithin(dir string, d time.Duration) error {
 		if time.Now().After(deadline) {
 			return fmt.Errorf("remove process bound: %s still holds processes after %s", dir, d)
 		}
-		procs, _ := os.ReadFile(filepath.Join(dir, "cgroup.procs"))
+		procs, _ := kfile.Read(filepath.Join(dir, "cgroup.procs"))
 		for _, f := range strings.Fields(string(procs)) {
 			if pid, err := strconv.Atoi(f); err == nil && pid > 0 && pid != os.Getpid() {
 				unix.Kill(pid, unix.SIGKILL)
@@ -166,7 +167,7 @@ func removeProcLimitWithin(dir string, d time.Duration) error {
 
 // holdsSelf reports whether this process is in the cgroup at dir.
 func holdsSelf(dir string) bool {
-	procs, _ := os.ReadFile(filepath.Join(dir, "cgroup.procs"))
+	procs, _ := kfile.Read(filepath.Join(dir, "cgroup.procs"))
 	self := strconv.Itoa(os.Getpid())
 	for _, f := range strings.Fields(string(procs)) {
 		if f == self {
@@ -209,7 +210,7 @@ func RemoveDeadProcLimits(live func(owner string) bool) (cgroups, processes int)
 		if unix.Lstat(dir, &st) != nil || int(st.Uid) != os.Geteuid() || live(owner) {
 			continue
 		}
-		procs, _ := os.ReadFile(filepath.Join(dir, "cgroup.procs"))
+		procs, _ := kfile.Read(filepath.Join(dir, "cgroup.procs"))
 		if err := removeProcLimitWithin(dir, max(time.Until(deadline), 50*time.Millisecond)); err != nil {
 			slog.Warn("could not remove a dead stockade's process-bound cgroup yet; the next start tries again", "dir", dir, "error", err)
 			continue

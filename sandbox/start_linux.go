@@ -14,6 +14,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/stockade/stockade/internal/kfile"
 	"golang.org/x/sys/unix"
 )
 
@@ -188,7 +189,7 @@ func startLocked(spec Spec, cmd *exec.Cmd) (Applied, error) {
 // so it tries again, for a second at most, until this process is out.
 func moveOutOfProcLimit(dir string) {
 	for range 1000 {
-		os.WriteFile(filepath.Join(filepath.Dir(dir), "cgroup.procs"), []byte(fmt.Sprint(os.Getpid())), 0)
+		kfile.Write(filepath.Join(filepath.Dir(dir), "cgroup.procs"), []byte(fmt.Sprint(os.Getpid())))
 		if !holdsSelf(dir) {
 			return
 		}

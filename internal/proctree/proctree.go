@@ -12,6 +12,7 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/stockade/stockade/internal/kfile"
 	"golang.org/x/sys/unix"
 )
 
@@ -40,7 +41,7 @@ func Table() map[int]Proc {
 // read reads /proc/PID/stat; false for zombies, which are dead already and
 // wait only for their parent to reap them.
 func read(pid string) (Proc, bool) {
-	stat, err := os.ReadFile("/proc/" + pid + "/stat")
+	stat, err := kfile.Read("/proc/" + pid + "/stat")
 	if err != nil {
 		return Proc{}, false
 	}
@@ -191,7 +192,7 @@ func Kill(victims func(map[int]Proc) []int, pause func()) int {
 // Environ returns the value of the environment variable name in process pid as it
 // was when the process started, and whether it could be read and was set.
 func Environ(pid int, name string) (string, bool) {
-	env, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/environ")
+	env, err := kfile.Read("/proc/" + strconv.Itoa(pid) + "/environ")
 	if err != nil {
 		return "", false
 	}
@@ -206,6 +207,6 @@ func Environ(pid int, name string) (string, bool) {
 
 // Cmdline returns the command line of pid, for messages.
 func Cmdline(pid int) string {
-	b, _ := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/cmdline")
+	b, _ := kfile.Read("/proc/" + strconv.Itoa(pid) + "/cmdline")
 	return strings.TrimSpace(strings.ReplaceAll(string(b), "\x00", " "))
 }
