@@ -373,6 +373,7 @@ func signatureEffects(inv *parse.Invocation, a *argv, b *effectBuilder) {
 	sig := signatureOf(a.name)
 	if sig == nil {
 		homeOperandReads(inv, a, b)
+		handedCreated(inv, a, b)
 		return
 	}
 	ops, opts := operands(sig, inv)

@@ -616,18 +616,80 @@ func codeRunsProgram(code string) bool {
 		if !strings.HasPrefix(code[k:], "http://") && !strings.HasPrefix(code[k:], "https://") {
 			continue
 		}
-		before := strings.TrimRight(code[:k], " \t(\"'")
-		j := len(before)
-		for j > 0 && isWordByte(before[j-1]) {
-			j--
-		}
-		switch w := before[j:]; {
-		case w == "source" || w == "include" || w == "load" || w == "require" || w == "import" || strings.HasPrefix(w, "eval"):
+		if evaluatesURL(code[:k]) {
 			return true
 		}
 	}
 }
 
+// evaluatesURL reports whether the code before a URL hands it to a call
+// that evaluates what it names, directly (source("https://...")) or
+// through calls that fetch it (include(download("http://...")),
+// evaluate(new URL('http://...').text)).
+func evaluatesURL(before string) bool {
+	for range 4 {
+		before = strings.TrimRight(before, " \t(\"'")
+		j := len(before)
+		for j > 0 && isWordByte(before[j-1]) {
+			j--
+		}
+		switch w := before[j:]; {
+		case w == "source" || w == "include" || w == "load" || w == "require" || w == "import" || w == "exec" || strings.HasPrefix(w, "eval"):
+			return true
+		case !fetchCalls[w]:
+			return false
+		}
+		before = before[:j]
+		for strings.HasSuffix(before, ".") { // Downloads.download, urllib.request.urlopen
+			before = strings.TrimRightFunc(before[:len(before)-1], func(r rune) bool { return r < 128 && isWordByte(byte(r)) })
+		}
+	}
+	return false
+}
+
+// fetchCalls: calls that fetch what a URL names, for evaluatesURL.
+var fetchCalls = map[string]bool{"download": true, "URL": true, "new": true, "urlopen": true, "fetch": true, "get": true, "read": true, "open": true, "URI": true, "uri": true, "url": true, "Request": true}
+
 func isWordByte(c byte) bool {
 	return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+}
+
+// handedCreated: a program the signatures table does not know, handed a
+// file the script downloaded (as an operand or an option's value: runghc
+// x.hs, java -jar x.jar, scons -f x), is taken to run it, as an
+// interpreter runs its script; the table's commands and onlyReaders say
+// which programs only read what they are given.
+func handedCreated(inv *parse.Invocation, a *argv, b *effectBuilder) {
+	if len(b.created) == 0 || !b.cwdKnown || wordTools[a.name] || onlyReaders[a.name] {
+		return
+	}
+	for k, w := range inv.Args {
+		if inv.DynamicArgs != nil && inv.DynamicArgs[k] {
+			continue
+		}
+		if strings.HasPrefix(w, "-") {
+			_, v, ok := strings.Cut(w, "=")
+			if !ok {
+				continue
+			}
+			w = v
+		}
+		if w == "" {
+			continue
+		}
+		p := b.resolve(w)
+		if b.created[p] || b.created[homeAlias(p)] {
+			b.push(effect{kind: effExec, path: p, created: true})
+		}
+	}
+}
+
+// onlyReaders: programs outside the signatures table that only read, list,
+// check or unpack the files they are given, never run them.
+var onlyReaders = map[string]bool{
+	"unzip": true, "7z": true, "7za": true, "7zr": true, "bsdtar": true, "gtar": true, "gunzip": true, "bunzip2": true, "unxz": true, "unzstd": true,
+	"lz4": true, "zstdcat": true, "xzcat": true, "bzcat": true, "cpio": true, "unsquashfs": true, "rpm2cpio": true, "ar": true,
+	"shasum": true, "sha224sum": true, "sha384sum": true, "sum": true, "rhash": true, "gpgv": true, "minisign": true, "signify": true, "cosign": true,
+	"openssl": true, "du": true, "xmllint": true, "mkfs.ext4": true, "mkfs": true, "identify": true, "exiftool": true, "pdftotext": true,
+	"csvlook": true, "mlr": true, "dos2unix": true, "tidy": true, "jsonlint": true, "protoc": true,
 }
