@@ -36,3 +36,28 @@ func TestClasses8(t *testing.T) {
 		}
 	}
 }
+
+// classTests8Delete: build tools' file commands and archivers' options that delete.
+var classTests8Delete = []struct {
+	script string
+	want   Verdict
+}{
+	{"cmake -E remove -f ~/.ssh/config", Deny},
+	{"cmake -E rm -r -f ~/", Deny},
+	{"cmake -E remove_directory ~/.ssh", Deny},
+	{"7za a -sdel /tmp/x.7z ~/Documents", Deny},
+	{"cmake -E rm -rf build", Allow},
+	{"cmake -E remove_directory _deps", Allow},
+	{"cmake -E copy a.txt build/", Allow},
+	{"7z a -sdel logs.7z logs/", Allow},
+	{"7z a backup.7z ~/Documents", Allow},
+}
+
+func TestClasses8Delete(t *testing.T) {
+	p := Default()
+	for _, tc := range classTests8Delete {
+		if d := p.Check(tc.script); d.Verdict != tc.want {
+			t.Errorf("%q: %s by %s, want %s", tc.script, d.Verdict, d.Rule, tc.want)
+		}
+	}
+}

@@ -2330,7 +2330,7 @@ var defaultRules = [...]Rule{
 		Decision: Verdict("deny"),
 		Reason:   "an archiver removes the files it packs (tar --remove-files, zip -m) from the home directory",
 		Matcher: Matcher{
-			Command: []string{"tar", "bsdtar", "gtar", "zip", "7z"},
+			Command: []string{"tar", "bsdtar", "gtar", "zip", "7z", "7za", "7zz"},
 			Deletes: []string{"~/*", "~/**"},
 		},
 		Examples:    []string{"tar --remove-files -czf /tmp/x.tgz ~/work", "zip -rm /tmp/a.zip ~/Documents"},

@@ -207,7 +207,7 @@ func homeAlias(p string) string {
 // removesSources reports whether a is given an option of sig's removes.
 func removesSources(sig *signature, a *argv) bool {
 	for n := range sig.removes {
-		if len(n) == 1 && a.hasShort(n[0]) {
+		if len(n) == 1 && a.hasShort(n[0]) || n[0] == '-' && contains(a.dashWords, n) {
 			return true
 		}
 	}
@@ -468,6 +468,16 @@ func signatureEffects(inv *parse.Invocation, a *argv, b *effectBuilder) {
 	}
 	apply(effWrite, sig.writes)
 	apply(effDelete, sig.deletes)
+	for j := 0; sig.deletesAfter != nil && j < len(ops); j++ {
+		if o := ops[j]; sig.deletesAfter[o.value] {
+			for _, d := range ops[j+1:] {
+				if !d.dyn {
+					b.add(effDelete, d.value)
+				}
+			}
+			break
+		}
+	}
 	if sig.removes != nil && sig.deletes == none && removesSources(sig, a) {
 		apply(effDelete, sig.reads)
 	}

@@ -687,7 +687,7 @@ func handedCreated(inv *parse.Invocation, a *argv, b *effectBuilder) {
 // onlyReaders: programs outside the signatures table that only read, list,
 // check or unpack the files they are given, never run them.
 var onlyReaders = map[string]bool{
-	"unzip": true, "7z": true, "7za": true, "7zr": true, "bsdtar": true, "gtar": true, "gunzip": true, "bunzip2": true, "unxz": true, "unzstd": true,
+	"unzip": true, "7zr": true, "bsdtar": true, "gtar": true, "gunzip": true, "bunzip2": true, "unxz": true, "unzstd": true,
 	"lz4": true, "zstdcat": true, "xzcat": true, "bzcat": true, "cpio": true, "unsquashfs": true, "rpm2cpio": true, "ar": true,
 	"shasum": true, "sha224sum": true, "sha384sum": true, "sum": true, "rhash": true, "gpgv": true, "minisign": true, "signify": true, "cosign": true,
 	"openssl": true, "du": true, "xmllint": true, "mkfs.ext4": true, "mkfs": true, "identify": true, "exiftool": true, "pdftotext": true,

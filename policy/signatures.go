@@ -50,6 +50,9 @@ type signature struct {
 	// command delete the files it reads once done (tar --remove-files,
 	// zip -m).
 	removes map[string]bool
+	// deletesAfter: subcommands (an operand) after which every operand is a
+	// file the command deletes (cmake -E rm, cmake -E remove_directory).
+	deletesAfter map[string]bool
 }
 
 var (
@@ -112,7 +115,11 @@ var signatures = sync.OnceValue(func() map[string]*signature {
 		"socat":  {},
 		"rclone": {reads: butLast, writes: last, valueShort: "", abbrev: false},
 		// cmake -P runs a script; -C preloads one that may run anything.
-		"cmake": {valueShort: "PCDGTASBU", valueLong: []string{"build", "install", "preset", "toolchain", "install-prefix", "graphviz", "log-level", "target", "config", "parallel", "j"}, optionFiles: map[string]byte{"P": 'X', "C": 'X'}},
+		"cmake": {valueShort: "PCDGTASBU", valueLong: []string{"build", "install", "preset", "toolchain", "install-prefix", "graphviz", "log-level", "target", "config", "parallel", "j"}, optionFiles: map[string]byte{"P": 'X', "C": 'X'},
+			deletesAfter: map[string]bool{"rm": true, "remove": true, "remove_directory": true}},
+		// 7z a -sdel deletes the files once archived (its options are one
+		// dash and whole words).
+		"7z": {reads: all, removes: map[string]bool{"-sdel": true}}, "7za": {reads: all, removes: map[string]bool{"-sdel": true}}, "7zz": {reads: all, removes: map[string]bool{"-sdel": true}},
 		// nmap runs the Lua scripts --script names.
 		"nmap": {valueShort: "oipDSegsb", valueLong: []string{"script", "script-args", "script-args-file", "datadir", "servicedb", "versiondb", "resume", "iL", "iR", "exclude", "excludefile"}, abbrev: true, optionFiles: map[string]byte{"script": 'X', "datadir": 'X'}},
 		// kubectl saves the program a credential plugin runs (set-credentials
