@@ -110,6 +110,10 @@ func initHandlers() {
 		"abduco": simpleWrapper(optSpec{arg: "e", flags: "cnAafpr", positional: 1}),
 		"find":   findHandler,
 		"shopt":  shoptHandler,
+		// podman unshare CMD and buildah unshare CMD run CMD as root of the
+		// rootless user namespace, with the user's files writable.
+		"podman":  unshareHandler,
+		"buildah": unshareHandler,
 	}
 }
 
@@ -153,6 +157,21 @@ func bwrapHandler(c *cmdCtx) {
 			c.unknown(i, "bwrap")
 			return
 		}
+	}
+}
+
+// unshareHandler: the unshare subcommand runs the command after it (and
+// after its options); the other subcommands are the tool's own.
+func unshareHandler(c *cmdCtx) {
+	if len(c.argv) < 3 || c.argv[1].dyn || c.argv[1].text != "unshare" {
+		return
+	}
+	k := 2
+	for k < len(c.argv) && !c.argv[k].dyn && strings.HasPrefix(c.argv[k].text, "-") {
+		k++
+	}
+	if k < len(c.argv) {
+		c.wrapped(k, c.base+" unshare", nil, c.stdin)
 	}
 }
 

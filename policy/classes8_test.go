@@ -61,3 +61,28 @@ func TestClasses8Delete(t *testing.T) {
 		}
 	}
 }
+
+// classTests8Container: a container runtime's bind mounts read (and write)
+// host paths, in every docker-compatible CLI; podman unshare runs a command.
+var classTests8Container = []struct {
+	script string
+	want   Verdict
+}{
+	{"podman run --rm -v ~/.gnupg:/g alpine ls /g", Deny},
+	{"finch run --mount type=bind,src=/root/.aws,target=/a alpine true", Deny},
+	{`docker create --volume="$HOME/.ssh:/s:ro" alpine`, Deny},
+	{"buildah unshare rm -rf ~", Deny},
+	{"docker run --rm -v $PWD:/src -w /src golang go test ./...", Allow},
+	{"nerdctl run -v ./data:/data -v pgdata:/var/lib/postgresql/data postgres", Allow},
+	{"podman run --rm -v ~/.m2:/root/.m2 maven mvn -q package", Allow},
+	{"podman unshare ls ~/.local/share/containers/storage", Allow},
+}
+
+func TestClasses8Container(t *testing.T) {
+	p := Default()
+	for _, tc := range classTests8Container {
+		if d := p.Check(tc.script); d.Verdict != tc.want {
+			t.Errorf("%q: %s by %s, want %s", tc.script, d.Verdict, d.Rule, tc.want)
+		}
+	}
+}

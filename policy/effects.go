@@ -101,6 +101,9 @@ func (ctx *scriptCtx) computeEffects() {
 			if isVim(a.name) {
 				vimEffects(inv, &b)
 			}
+			if containerRuntimes[a.name] && (a.subcommand == "run" || a.subcommand == "create" || a.subcommand == "container") {
+				mountEffects(inv, &b)
+			}
 			if inv.PipedInto && i > 0 && namesFromStdin(a) {
 				pipedNameReads(ctx.arg(i-1), &b)
 			}

@@ -693,3 +693,65 @@ var onlyReaders = map[string]bool{
 	"openssl": true, "du": true, "xmllint": true, "mkfs.ext4": true, "mkfs": true, "identify": true, "exiftool": true, "pdftotext": true,
 	"csvlook": true, "mlr": true, "dos2unix": true, "tidy": true, "jsonlint": true, "protoc": true,
 }
+
+// containerRuntimes: docker and the CLIs that take its options.
+var containerRuntimes = map[string]bool{"docker": true, "podman": true, "nerdctl": true, "finch": true, "lima": true, "colima": true}
+
+// mountEffects: a container runtime's bind mount (-v SRC:DST, --volume,
+// --mount type=bind,source=SRC) hands the container the host path SRC, to
+// read and, unless read-only, to write; named volumes are the runtime's own.
+func mountEffects(inv *parse.Invocation, b *effectBuilder) {
+	args := inv.Args
+	for k := 0; k < len(args); k++ {
+		w, dyn := args[k], inv.DynamicArgs != nil && inv.DynamicArgs[k]
+		var spec string
+		var mount bool
+		switch {
+		case w == "-v" || w == "--volume" || w == "--mount":
+			if k+1 >= len(args) {
+				return
+			}
+			k++
+			spec, dyn, mount = args[k], inv.DynamicArgs != nil && inv.DynamicArgs[k], w == "--mount"
+		case strings.HasPrefix(w, "--volume="):
+			spec = w[len("--volume="):]
+		case strings.HasPrefix(w, "--mount="):
+			spec, mount = w[len("--mount="):], true
+		case strings.HasPrefix(w, "-v") && len(w) > 2 && w[2] != '-':
+			spec = w[2:]
+		default:
+			continue
+		}
+		if dyn {
+			if spec = homePath(spec); spec == "" {
+				continue // $PWD:/src: the workdir, or a value the analysis does not know
+			}
+		}
+		src, ro := spec, false
+		if mount {
+			src = ""
+			for _, f := range strings.Split(spec, ",") {
+				key, val, _ := strings.Cut(f, "=")
+				switch key {
+				case "source", "src":
+					src = val
+				case "readonly", "ro":
+					ro = val != "false"
+				}
+			}
+		} else {
+			var opts string
+			src, opts, _ = strings.Cut(spec, ":")
+			if _, o, ok := strings.Cut(opts, ":"); ok {
+				ro = strings.Contains(o, "ro")
+			}
+		}
+		if src == "" || src[0] != '/' && src[0] != '~' && src[0] != '.' {
+			continue
+		}
+		b.add(effRead, src)
+		if !ro {
+			b.add(effWrite, src)
+		}
+	}
+}
