@@ -112,3 +112,32 @@ func TestClasses8Unknown(t *testing.T) {
 		}
 	}
 }
+
+// classTests8Overblock: a disk tool on an image file in the workdir is not
+// a disk; parallel's replacement strings are one unknown argument each,
+// not an unknown command.
+var classTests8Overblock = []struct {
+	script string
+	want   Verdict
+}{
+	{"truncate -s 32M out/fs.img && mkfs.vfat out/fs.img", Allow},
+	{"mkswap -L swap test/swap.img", Allow},
+	{"cd /dev; mkfs.xfs -f nvme1n1p2", Deny},
+	{"mkfs.btrfs -f /dev/disk/by-label/data", Deny},
+	{`wipefs -a "$TARGET_DISK"`, Deny},
+	{"find . -name '*.go' | parallel -j4 'gofmt -l {}'", Allow},
+	{"parallel -j2 'convert {} {.}.png' ::: img/*.svg", Allow},
+	{"ls | parallel 'rm -rf ~/{}'", Deny},
+	{"cat hosts | parallel 'ssh {} uptime'", Allow},
+	{"cat cmds.txt | parallel '{}'", Ask},
+	{"parallel 'sh -c {}' ::: a", Deny},
+}
+
+func TestClasses8Overblock(t *testing.T) {
+	p := Default()
+	for _, tc := range classTests8Overblock {
+		if d := p.Check(tc.script); d.Verdict != tc.want {
+			t.Errorf("%q: %s by %s, want %s", tc.script, d.Verdict, d.Rule, tc.want)
+		}
+	}
+}

@@ -142,9 +142,31 @@ var defaultRules = [...]Rule{
 		Decision: Verdict("deny"),
 		Reason:   "overwrites or reformats a disk or partition",
 		Matcher: Matcher{
-			Command: []string{"shred", "wipefs", "mkfs", "mkfs.*", "mke2fs", "mkswap", "fdisk", "sfdisk", "parted", "blkdiscard", "sgdisk"},
+			Command: []string{"wipefs", "mkfs", "mkfs.*", "mke2fs", "mkswap", "fdisk", "sfdisk", "parted", "blkdiscard", "sgdisk"},
+			Writes:  []string{"/**", "../**", "~", "~/**"},
 		},
-		Examples: []string{"shred -n 3 /dev/sda", "mkfs.ext4 /dev/sdb1", "wipefs -a /dev/nvme0n1"},
+		Examples:    []string{"cd /dev && mkfs.ext4 sdb1", "mkfs.ext4 /dev/sdb1", "wipefs -a /dev/nvme0n1", "sgdisk -Z /dev/disk/by-id/x", "mkswap ../../dev/sdb2"},
+		NotExamples: []string{"mkfs.ext4 -F -q build/disk.img", "mkswap out/swap.img", "sgdisk -n 1:0:0 disk.img"},
+	},
+	{
+		Name:     "shred",
+		Decision: Verdict("deny"),
+		Reason:   "overwrites files or a disk so that nothing can be recovered",
+		Matcher: Matcher{
+			Command: []string{"shred"},
+		},
+		Examples: []string{"shred -n 3 /dev/sda", "shred -u go.mod"},
+	},
+	{
+		Name:     "wipe-devices-dynamic",
+		Decision: Verdict("deny"),
+		Reason:   "formats or wipes a disk or partition named only at run time",
+		Matcher: Matcher{
+			Command:            []string{"wipefs", "mkfs", "mkfs.*", "mke2fs", "mkswap", "fdisk", "sfdisk", "parted", "blkdiscard", "sgdisk"},
+			DynamicArgsOutside: &boolTrue,
+		},
+		Examples:    []string{"mkfs.ext4 \"$DEV\"", "wipefs -a $(lsblk -no path | tail -1)"},
+		NotExamples: []string{"mkfs.ext4 -F build/*.img"},
 	},
 	{
 		Name:     "dd-to-device",
