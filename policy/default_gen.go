@@ -671,6 +671,28 @@ var defaultRules = [...]Rule{
 		NotExamples: []string{"docker run --rm -v $PWD:/src golang go test ./...", "docker build -t x ."},
 	},
 	{
+		Name:     "host-disk-to-guest",
+		Decision: Verdict("deny"),
+		Reason:   "hands a disk of the host to a virtual machine or a container, which can then read or overwrite it whole",
+		Matcher: Matcher{
+			Command:   []string{"virsh", "qemu-system-*", "qemu-kvm", "kvm", "VBoxManage", "vboxmanage", "docker", "podman", "nerdctl", "lxc", "incus", "limactl", "virt-install"},
+			ArgsRegex: []string{"(^|[=,:])/dev/(sd|nvme|hd|vd|xvd|mmcblk|disk/|mapper/|dm-|md[0-9]|loop[0-9])"},
+		},
+		Examples:    []string{"virsh attach-disk vm1 /dev/sdb vdc --persistent", "qemu-system-x86_64 -m 1G -drive file=/dev/nvme0n1,format=raw", "docker run --device=/dev/sda:/dev/xvda alpine sh", "lxc config device add c d unix-block source=/dev/sdc"},
+		NotExamples: []string{"virsh attach-disk vm1 /var/lib/libvirt/images/d.qcow2 vdb", "docker run --device /dev/fuse x", "qemu-system-x86_64 -drive file=build/disk.img,format=raw"},
+	},
+	{
+		Name:     "php-remote-include",
+		Decision: Verdict("deny"),
+		Reason:   "sets PHP to include code from a URL or to run a file before or after every script (auto_prepend_file, allow_url_include)",
+		Matcher: Matcher{
+			Command:   []string{"php", "php-cgi", "php-fpm"},
+			ArgsRegex: []string{"^(-d)?allow_url_include=(1|[Oo]n|true)", "^(-d)?auto_(prepend|append)_file=([a-z]+://|/tmp/|/dev/|/var/tmp/)"},
+		},
+		Examples:    []string{"php -d allow_url_include=On -r 'include $argv[1];' x", "php -dauto_prepend_file=/tmp/p.php -S 0:8000"},
+		NotExamples: []string{"php -d memory_limit=-1 vendor/bin/phpunit", "php -d auto_prepend_file=tests/bootstrap.php vendor/bin/phpunit"},
+	},
+	{
 		Name:     "setuid-setcap",
 		Decision: Verdict("deny"),
 		Reason:   "gives a file set-user-id or capabilities: a door to root left for later",

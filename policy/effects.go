@@ -78,14 +78,20 @@ func (ctx *scriptCtx) computeEffects() {
 		a := ctx.arg(i)
 		start := len(b.all)
 		for _, r := range inv.Redirects {
+			target := r.Target
 			if r.Dynamic {
-				continue
+				// < ~/.gnupg/*.key, > "$HOME"/.x: a path still known in part
+				if target = homePath(r.Target); target == "" {
+					if target = globPath(r.Target); target == "" {
+						continue
+					}
+				}
 			}
 			switch {
 			case isWriteOp(r.Op) && r.Op != ">&":
-				b.add(effWrite, r.Target)
+				b.add(effWrite, target)
 			case r.Op == "<":
-				b.add(effRead, r.Target)
+				b.add(effRead, target)
 			}
 		}
 		if globbedName(inv.Name) {

@@ -559,14 +559,14 @@ func pipedNameReads(up *argv, b *effectBuilder) {
 
 // programCalls are the calls that run a program, fetch code or evaluate a
 // string in the languages whose one-liners the parser reads (Elixir,
-// Erlang, Haskell, OCaml, Julia, R, PHP, Lua, Java, Rust), beyond those
+// Erlang, Haskell, OCaml, Julia, R, PHP, Lua, Java, Rust, Guile), beyond those
 // the inline-code-runs-programs rule spells: plain text, so that judging
 // everyday code costs a few substring searches, not a regular expression.
 var programCalls = []string{
 	"System.cmd", ":os.cmd", "os:cmd", "callCommand", "callProcess", "readProcess", "spawnCommand", "spawnProcess", "createProcess", "rawSystem",
 	"ProcessBuilder", "Sys.command", "Unix.system", "Unix.exec", "Unix.open_process", "shell_exec", "proc_open", "passthru", "pcntl_exec",
 	"Command::new", "run(`", ":httpc.", "httpc:", "HTTPoison", "Req.get", "Req.post", "Downloads.download", "download.file", "HTTP.get",
-	"HTTP.request", "eval_string", "include_string", "Code.eval", "loadstring",
+	"HTTP.request", "eval_string", "include_string", "Code.eval", "loadstring", "(system* ", "open-pipe",
 }
 
 // codeRunsProgram reports whether inline code runs a program (a call of
