@@ -692,6 +692,8 @@ var onlyReaders = map[string]bool{
 	"shasum": true, "sha224sum": true, "sha384sum": true, "sum": true, "rhash": true, "gpgv": true, "minisign": true, "signify": true, "cosign": true,
 	"openssl": true, "du": true, "xmllint": true, "mkfs.ext4": true, "mkfs": true, "identify": true, "exiftool": true, "pdftotext": true,
 	"csvlook": true, "mlr": true, "dos2unix": true, "tidy": true, "jsonlint": true, "protoc": true,
+	// Image loaders and uploaders read the file to store or send it.
+	"docker": true, "podman": true, "nerdctl": true, "skopeo": true, "crane": true, "oras": true, "gh": true, "aws": true, "gsutil": true, "az": true,
 }
 
 // containerRuntimes: docker and the CLIs that take its options.
