@@ -2,6 +2,7 @@ package parse
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -103,17 +104,18 @@ func (a *analyzer) overBudget(p Pos) {
 
 // nesting contexts of nestingDepth
 const (
-	nestParen    = iota // ( $( <( >(
-	nestArith           // the second ( of (( and $((: << is a shift there
-	nestBrace           // { ...; }
-	nestParam           // ${
-	nestBracket         // [ $[
-	nestDouble          // "
-	nestHeredoc         // the body of a here-document whose delimiter is not quoted
-	nestBack            // `
-	nestCase            // case ... esac: its patterns end in a ) that closes nothing
-	nestCompound        // if ... fi, while/until/for/select ... done
-	nestElse            // elif and else: the parser nests each in the if before
+	nestParen       = iota // ( $( <( >(
+	nestArith              // the second ( of (( and $((: << is a shift there
+	nestBrace              // { ...; }
+	nestParam              // ${
+	nestBracket            // [ $[
+	nestDouble             // "
+	nestHeredoc            // the body of a here-document whose delimiter is not quoted
+	nestBack               // `
+	nestCase               // case ... esac: its patterns end in a ) that closes nothing
+	nestCompound           // if ... fi, while/until/for/select ... done
+	nestElse               // elif and else: the parser nests each in the if before
+	nestBackEscaped        // \` inside `...`: a command substitution one level deeper
 )
 
 // nestingDepth returns the first offset at which code nests deeper than max,
@@ -248,6 +250,16 @@ func scanNesting(code string, stack []byte, max int) int {
 			pending = pending[:0]
 			continue
 		case '\\':
+			if i+1 < len(code) && code[i+1] == '`' && slices.Contains(stack, nestBack) {
+				i++
+				if top() == nestBackEscaped {
+					pop()
+				} else if push(nestBackEscaped) {
+					return i
+				}
+				wordStart, cmdStart = true, true
+				continue
+			}
 			i++
 		case '\'':
 			j := indexByteFrom(code, i+1, '\'')

@@ -110,6 +110,10 @@ func initHandlers() {
 		"abduco": simpleWrapper(optSpec{arg: "e", flags: "cnAafpr", positional: 1}),
 		"find":   findHandler,
 		"shopt":  shoptHandler,
+		// podman unshare CMD and buildah unshare CMD run CMD as root of the
+		// rootless user namespace, with the user's files writable.
+		"podman":  unshareHandler,
+		"buildah": unshareHandler,
 	}
 }
 
@@ -153,6 +157,21 @@ func bwrapHandler(c *cmdCtx) {
 			c.unknown(i, "bwrap")
 			return
 		}
+	}
+}
+
+// unshareHandler: the unshare subcommand runs the command after it (and
+// after its options); the other subcommands are the tool's own.
+func unshareHandler(c *cmdCtx) {
+	if len(c.argv) < 3 || c.argv[1].dyn || c.argv[1].text != "unshare" {
+		return
+	}
+	k := 2
+	for k < len(c.argv) && !c.argv[k].dyn && strings.HasPrefix(c.argv[k].text, "-") {
+		k++
+	}
+	if k < len(c.argv) {
+		c.wrapped(k, c.base+" unshare", nil, c.stdin)
 	}
 }
 
@@ -734,13 +753,56 @@ func parallelHandler(c *cmdCtx) {
 	}
 	sub := *c
 	sub.argv = c.argv[:end]
+	copied := false
 	for j := i; j < end; j++ {
-		if strings.Contains(sub.argv[j].text, "{") {
+		t := sub.argv[j].text
+		if !strings.Contains(t, "{") {
+			continue
+		}
+		if !copied {
 			sub.argv = append([]word(nil), sub.argv...)
+			copied = true
+		}
+		// parallel fills each replacement string with one argument, quoted
+		// for the shell: a value known only at run time where it stands, as
+		// "$v" is; a perl expression {= ... =} leaves the word unknown.
+		if t, ok := parallelReplace(t); ok {
+			sub.argv[j].text = t
+		} else {
 			sub.argv[j].dyn = true
 		}
 	}
 	joinAsCode(&sub, i, "parallel")
+}
+
+// parallelReplace writes parallel's replacement strings ({}, {.}, {/},
+// {//}, {/.}, {#}, {%}, {N}) in t as a quoted variable, or reports false
+// for a perl expression ({= ... =}).
+func parallelReplace(t string) (string, bool) {
+	if strings.Contains(t, "{=") {
+		return t, false
+	}
+	var out strings.Builder
+	for {
+		k := strings.IndexByte(t, '{')
+		if k < 0 {
+			out.WriteString(t)
+			return out.String(), true
+		}
+		e := strings.IndexByte(t[k:], '}')
+		if e < 0 {
+			out.WriteString(t)
+			return out.String(), true
+		}
+		inner := t[k+1 : k+e]
+		out.WriteString(t[:k])
+		if inner == "" || inner == "." || inner == "/" || inner == "//" || inner == "/." || inner == "#" || inner == "%" || strings.Trim(inner, "0123456789./") == "" {
+			out.WriteString(`"${PARALLEL_ARG}"`)
+		} else {
+			out.WriteString(t[k : k+e+1])
+		}
+		t = t[k+e+1:]
+	}
 }
 
 // parallelArgOpt reports whether a GNU parallel option takes its value in the next word.

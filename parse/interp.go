@@ -154,6 +154,8 @@ var interps = sync.OnceValue(func() map[string]*interpSpec {
 		"erl":     {codeWords: []string{"-eval"}},
 		"groovy":  {codeShort: "e", scriptStops: true},
 		"racket":  {codeShort: "e", scriptStops: true},
+		"guile":   {codeShort: "ce", scriptStops: true},
+		"gnuplot": {codeShort: "e", codeLong: []string{"eval"}, scriptStops: true},
 		"bb":      {codeShort: "e", codeLong: []string{"eval"}, scriptStops: true},
 		"sbcl":    {codeLong: []string{"eval"}},
 		"kotlinc": {codeWords: []string{"-e", "-expression"}},

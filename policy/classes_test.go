@@ -257,7 +257,7 @@ var classTests = []struct {
 	// A link to or copy of a program runs that program.
 	{"renamed-program", "ln -sf /usr/bin/rm bin/cleanup\nbin/cleanup -r -f \"$HOME\"", Deny},
 	{"renamed-program", "cp /bin/cat ./viewer && ./viewer ~/.ssh/id_ed25519", Deny},
-	{"renamed-program", "ln -s \"$(which rm)\" ./x; ./x -rf ~", Ask},
+	{"renamed-program", "ln -s \"$(which rm)\" ./x; ./x -rf ~", Deny}, // a computed program handed the home directory whole (round 8)
 	{"renamed-program", "ln -sf ../tools/lint.sh ./lint && ./lint --fix", Allow},
 	// Code hidden in a subscript bash evaluates.
 	{"code-in-subscript", "printf -v 'r[$(touch /tmp/x)]' %s 1", Deny},

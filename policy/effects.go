@@ -78,14 +78,20 @@ func (ctx *scriptCtx) computeEffects() {
 		a := ctx.arg(i)
 		start := len(b.all)
 		for _, r := range inv.Redirects {
+			target := r.Target
 			if r.Dynamic {
-				continue
+				// < ~/.gnupg/*.key, > "$HOME"/.x: a path still known in part
+				if target = homePath(r.Target); target == "" {
+					if target = globPath(r.Target); target == "" {
+						continue
+					}
+				}
 			}
 			switch {
 			case isWriteOp(r.Op) && r.Op != ">&":
-				b.add(effWrite, r.Target)
+				b.add(effWrite, target)
 			case r.Op == "<":
-				b.add(effRead, r.Target)
+				b.add(effRead, target)
 			}
 		}
 		if globbedName(inv.Name) {
@@ -100,6 +106,9 @@ func (ctx *scriptCtx) computeEffects() {
 			inlineCodeEffects(inv, a, &b)
 			if isVim(a.name) {
 				vimEffects(inv, &b)
+			}
+			if containerRuntimes[a.name] && (a.subcommand == "run" || a.subcommand == "create" || a.subcommand == "container") {
+				mountEffects(inv, &b)
 			}
 			if inv.PipedInto && i > 0 && namesFromStdin(a) {
 				pipedNameReads(ctx.arg(i-1), &b)
@@ -207,7 +216,7 @@ func homeAlias(p string) string {
 // removesSources reports whether a is given an option of sig's removes.
 func removesSources(sig *signature, a *argv) bool {
 	for n := range sig.removes {
-		if len(n) == 1 && a.hasShort(n[0]) {
+		if len(n) == 1 && a.hasShort(n[0]) || n[0] == '-' && contains(a.dashWords, n) {
 			return true
 		}
 	}
@@ -373,6 +382,7 @@ func signatureEffects(inv *parse.Invocation, a *argv, b *effectBuilder) {
 	sig := signatureOf(a.name)
 	if sig == nil {
 		homeOperandReads(inv, a, b)
+		handedCreated(inv, a, b)
 		return
 	}
 	ops, opts := operands(sig, inv)
@@ -467,6 +477,16 @@ func signatureEffects(inv *parse.Invocation, a *argv, b *effectBuilder) {
 	}
 	apply(effWrite, sig.writes)
 	apply(effDelete, sig.deletes)
+	for j := 0; sig.deletesAfter != nil && j < len(ops); j++ {
+		if o := ops[j]; sig.deletesAfter[o.value] {
+			for _, d := range ops[j+1:] {
+				if !d.dyn {
+					b.add(effDelete, d.value)
+				}
+			}
+			break
+		}
+	}
 	if sig.removes != nil && sig.deletes == none && removesSources(sig, a) {
 		apply(effDelete, sig.reads)
 	}

@@ -559,14 +559,14 @@ func pipedNameReads(up *argv, b *effectBuilder) {
 
 // programCalls are the calls that run a program, fetch code or evaluate a
 // string in the languages whose one-liners the parser reads (Elixir,
-// Erlang, Haskell, OCaml, Julia, R, PHP, Lua, Java, Rust), beyond those
+// Erlang, Haskell, OCaml, Julia, R, PHP, Lua, Java, Rust, Guile), beyond those
 // the inline-code-runs-programs rule spells: plain text, so that judging
 // everyday code costs a few substring searches, not a regular expression.
 var programCalls = []string{
 	"System.cmd", ":os.cmd", "os:cmd", "callCommand", "callProcess", "readProcess", "spawnCommand", "spawnProcess", "createProcess", "rawSystem",
 	"ProcessBuilder", "Sys.command", "Unix.system", "Unix.exec", "Unix.open_process", "shell_exec", "proc_open", "passthru", "pcntl_exec",
 	"Command::new", "run(`", ":httpc.", "httpc:", "HTTPoison", "Req.get", "Req.post", "Downloads.download", "download.file", "HTTP.get",
-	"HTTP.request", "eval_string", "include_string", "Code.eval", "loadstring",
+	"HTTP.request", "eval_string", "include_string", "Code.eval", "loadstring", "(system* ", "open-pipe",
 }
 
 // codeRunsProgram reports whether inline code runs a program (a call of
@@ -616,18 +616,144 @@ func codeRunsProgram(code string) bool {
 		if !strings.HasPrefix(code[k:], "http://") && !strings.HasPrefix(code[k:], "https://") {
 			continue
 		}
-		before := strings.TrimRight(code[:k], " \t(\"'")
-		j := len(before)
-		for j > 0 && isWordByte(before[j-1]) {
-			j--
-		}
-		switch w := before[j:]; {
-		case w == "source" || w == "include" || w == "load" || w == "require" || w == "import" || strings.HasPrefix(w, "eval"):
+		if evaluatesURL(code[:k]) {
 			return true
 		}
 	}
 }
 
+// evaluatesURL reports whether the code before a URL hands it to a call
+// that evaluates what it names, directly (source("https://...")) or
+// through calls that fetch it (include(download("http://...")),
+// evaluate(new URL('http://...').text)).
+func evaluatesURL(before string) bool {
+	for range 4 {
+		before = strings.TrimRight(before, " \t(\"'")
+		j := len(before)
+		for j > 0 && isWordByte(before[j-1]) {
+			j--
+		}
+		switch w := before[j:]; {
+		case w == "source" || w == "include" || w == "load" || w == "require" || w == "import" || w == "exec" || strings.HasPrefix(w, "eval"):
+			return true
+		case !fetchCalls[w]:
+			return false
+		}
+		before = before[:j]
+		for strings.HasSuffix(before, ".") { // Downloads.download, urllib.request.urlopen
+			before = strings.TrimRightFunc(before[:len(before)-1], func(r rune) bool { return r < 128 && isWordByte(byte(r)) })
+		}
+	}
+	return false
+}
+
+// fetchCalls: calls that fetch what a URL names, for evaluatesURL.
+var fetchCalls = map[string]bool{"download": true, "URL": true, "new": true, "urlopen": true, "fetch": true, "get": true, "read": true, "open": true, "URI": true, "uri": true, "url": true, "Request": true}
+
 func isWordByte(c byte) bool {
 	return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+}
+
+// handedCreated: a program the signatures table does not know, handed a
+// file the script downloaded (as an operand or an option's value: runghc
+// x.hs, java -jar x.jar, scons -f x), is taken to run it, as an
+// interpreter runs its script; the table's commands and onlyReaders say
+// which programs only read what they are given.
+func handedCreated(inv *parse.Invocation, a *argv, b *effectBuilder) {
+	if len(b.created) == 0 || !b.cwdKnown || wordTools[a.name] || onlyReaders[a.name] {
+		return
+	}
+	for k, w := range inv.Args {
+		if inv.DynamicArgs != nil && inv.DynamicArgs[k] {
+			continue
+		}
+		if strings.HasPrefix(w, "-") {
+			_, v, ok := strings.Cut(w, "=")
+			if !ok {
+				continue
+			}
+			w = v
+		}
+		if w == "" {
+			continue
+		}
+		p := b.resolve(w)
+		if b.created[p] || b.created[homeAlias(p)] {
+			b.push(effect{kind: effExec, path: p, created: true})
+		}
+	}
+}
+
+// onlyReaders: programs outside the signatures table that only read, list,
+// check or unpack the files they are given, never run them.
+var onlyReaders = map[string]bool{
+	"unzip": true, "7zr": true, "bsdtar": true, "gtar": true, "gunzip": true, "bunzip2": true, "unxz": true, "unzstd": true,
+	"lz4": true, "zstdcat": true, "xzcat": true, "bzcat": true, "cpio": true, "unsquashfs": true, "rpm2cpio": true, "ar": true,
+	"shasum": true, "sha224sum": true, "sha384sum": true, "sum": true, "rhash": true, "gpgv": true, "minisign": true, "signify": true, "cosign": true,
+	"openssl": true, "du": true, "xmllint": true, "mkfs.ext4": true, "mkfs": true, "identify": true, "exiftool": true, "pdftotext": true,
+	"csvlook": true, "mlr": true, "dos2unix": true, "tidy": true, "jsonlint": true, "protoc": true,
+	// Image loaders and uploaders read the file to store or send it.
+	"docker": true, "podman": true, "nerdctl": true, "skopeo": true, "crane": true, "oras": true, "gh": true, "aws": true, "gsutil": true, "az": true,
+}
+
+// containerRuntimes: docker and the CLIs that take its options.
+var containerRuntimes = map[string]bool{"docker": true, "podman": true, "nerdctl": true, "finch": true, "lima": true, "colima": true}
+
+// mountEffects: a container runtime's bind mount (-v SRC:DST, --volume,
+// --mount type=bind,source=SRC) hands the container the host path SRC, to
+// read and, unless read-only, to write; named volumes are the runtime's own.
+func mountEffects(inv *parse.Invocation, b *effectBuilder) {
+	args := inv.Args
+	for k := 0; k < len(args); k++ {
+		w, dyn := args[k], inv.DynamicArgs != nil && inv.DynamicArgs[k]
+		var spec string
+		var mount bool
+		switch {
+		case w == "-v" || w == "--volume" || w == "--mount":
+			if k+1 >= len(args) {
+				return
+			}
+			k++
+			spec, dyn, mount = args[k], inv.DynamicArgs != nil && inv.DynamicArgs[k], w == "--mount"
+		case strings.HasPrefix(w, "--volume="):
+			spec = w[len("--volume="):]
+		case strings.HasPrefix(w, "--mount="):
+			spec, mount = w[len("--mount="):], true
+		case strings.HasPrefix(w, "-v") && len(w) > 2 && w[2] != '-':
+			spec = w[2:]
+		default:
+			continue
+		}
+		if dyn {
+			if spec = homePath(spec); spec == "" {
+				continue // $PWD:/src: the workdir, or a value the analysis does not know
+			}
+		}
+		src, ro := spec, false
+		if mount {
+			src = ""
+			for _, f := range strings.Split(spec, ",") {
+				key, val, _ := strings.Cut(f, "=")
+				switch key {
+				case "source", "src":
+					src = val
+				case "readonly", "ro":
+					ro = val != "false"
+				}
+			}
+		} else {
+			var opts string
+			src, opts, _ = strings.Cut(spec, ":")
+			if _, o, ok := strings.Cut(opts, ":"); ok {
+				ro = strings.Contains(o, "ro")
+			}
+		}
+		if src == "" || src[0] != '/' && src[0] != '~' && src[0] != '.' {
+			continue
+		}
+		b.add(effRead, src)
+		if !ro {
+			b.add(effWrite, src)
+		}
+	}
 }

@@ -50,6 +50,9 @@ type signature struct {
 	// command delete the files it reads once done (tar --remove-files,
 	// zip -m).
 	removes map[string]bool
+	// deletesAfter: subcommands (an operand) after which every operand is a
+	// file the command deletes (cmake -E rm, cmake -E remove_directory).
+	deletesAfter map[string]bool
 }
 
 var (
@@ -59,6 +62,7 @@ var (
 	moveLike  = &signature{reads: butLast, deletes: butLast, writes: last, valueShort: "tS", valueLong: []string{"target-directory", "suffix", "backup"}, abbrev: true}
 	writeAll  = &signature{writes: all, abbrev: true}
 	deleteAll = &signature{deletes: all, abbrev: true}
+	diskTool  = &signature{writes: all} // option values count as operands: a device is never missed
 )
 
 // signatures is the table; see signatureOf for the names it covers. It is
@@ -92,6 +96,8 @@ var signatures = sync.OnceValue(func() map[string]*signature {
 		"tee":   writeAll, "sponge": writeAll, "touch": {writes: all, valueShort: "dtr", valueLong: []string{"date", "reference"}, abbrev: true}, "mkdir": {writes: all, valueShort: "m", valueLong: []string{"mode"}, abbrev: true},
 		"truncate": {writes: all, valueShort: "sr", valueLong: []string{"size", "reference"}, abbrev: true},
 		"chmod":    {writes: afterMode, abbrev: true}, "chown": {writes: afterMode, abbrev: true}, "chgrp": {writes: afterMode, abbrev: true}, "chattr": {writes: afterMode},
+		// Disk tools write the device (or image file) they are given.
+		"mkfs": diskTool, "mke2fs": diskTool, "mkswap": diskTool, "wipefs": diskTool, "fdisk": diskTool, "sfdisk": diskTool, "parted": diskTool, "blkdiscard": diskTool, "sgdisk": diskTool,
 		"rm": deleteAll, "unlink": deleteAll, "rmdir": deleteAll, "shred": {deletes: all, writes: all, valueShort: "ns", valueLong: []string{"iterations", "size", "random-source"}, abbrev: true},
 		"source": {execs: first}, ".": {execs: first},
 		"sh": {execs: first}, "bash": {execs: first}, "dash": {execs: first}, "zsh": {execs: first}, "ksh": {execs: first}, "fish": {execs: first},
@@ -112,7 +118,11 @@ var signatures = sync.OnceValue(func() map[string]*signature {
 		"socat":  {},
 		"rclone": {reads: butLast, writes: last, valueShort: "", abbrev: false},
 		// cmake -P runs a script; -C preloads one that may run anything.
-		"cmake": {valueShort: "PCDGTASBU", valueLong: []string{"build", "install", "preset", "toolchain", "install-prefix", "graphviz", "log-level", "target", "config", "parallel", "j"}, optionFiles: map[string]byte{"P": 'X', "C": 'X'}},
+		"cmake": {valueShort: "PCDGTASBU", valueLong: []string{"build", "install", "preset", "toolchain", "install-prefix", "graphviz", "log-level", "target", "config", "parallel", "j"}, optionFiles: map[string]byte{"P": 'X', "C": 'X'},
+			deletesAfter: map[string]bool{"rm": true, "remove": true, "remove_directory": true}},
+		// 7z a -sdel deletes the files once archived (its options are one
+		// dash and whole words).
+		"7z": {reads: all, removes: map[string]bool{"-sdel": true}}, "7za": {reads: all, removes: map[string]bool{"-sdel": true}}, "7zz": {reads: all, removes: map[string]bool{"-sdel": true}},
 		// nmap runs the Lua scripts --script names.
 		"nmap": {valueShort: "oipDSegsb", valueLong: []string{"script", "script-args", "script-args-file", "datadir", "servicedb", "versiondb", "resume", "iL", "iR", "exclude", "excludefile"}, abbrev: true, optionFiles: map[string]byte{"script": 'X', "datadir": 'X'}},
 		// kubectl saves the program a credential plugin runs (set-credentials
@@ -128,6 +138,9 @@ func signatureOf(name string) *signature {
 	table := signatures()
 	if s, ok := table[name]; ok {
 		return s
+	}
+	if strings.HasPrefix(name, "mkfs.") {
+		return table["mkfs"] // mkfs.ext4, mkfs.vfat
 	}
 	if t := strings.TrimRight(name, "0123456789."); t != name {
 		return table[t] // python3.12, ruby3.2
