@@ -1,10 +1,6 @@
 package sandbox
 
-import (
-	"testing"
-
-	"golang.org/x/net/bpf"
-)
+import "testing"
 
 // TestSocketFilterNetNS: in a network namespace of the session's own, inet
 // and inet6 sockets are allowed (they reach only its loopback), and every
@@ -12,11 +8,7 @@ import (
 func TestSocketFilterNetNS(t *testing.T) {
 	a := archAMD64
 	rules := filterRules{networkOff: true, unixSocketsOff: true, inet: true}
-	cases := []struct {
-		name string
-		data []byte
-		want uint32
-	}{
+	cases := []filterCase{
 		{"tcp", seccompData(a.auditArch, a.socket, afInet, sockStream, 0), allow},
 		{"udp", seccompData(a.auditArch, a.socket, afInet, sockDgram, 0), allow},
 		{"tcp6", seccompData(a.auditArch, a.socket, afInet6, sockStream, 0), allow},
@@ -26,22 +18,5 @@ func TestSocketFilterNetNS(t *testing.T) {
 		{"unix", seccompData(a.auditArch, a.socket, afUnix, sockStream, 0), eperm},
 		{"i386 socket", seccompData(auditArchI386, i386Socket, afInet), kill},
 	}
-	raw, err := socketFilter(a, rules)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ins, _ := bpf.Disassemble(raw)
-	vm, err := bpf.NewVM(ins)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, c := range cases {
-		got, err := vm.Run(c.data)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if uint32(got) != c.want {
-			t.Errorf("%s: filter returned %s, want %s", c.name, action(uint32(got)), action(c.want))
-		}
-	}
+	checkFilter(t, a, rules, cases)
 }

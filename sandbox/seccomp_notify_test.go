@@ -1,10 +1,6 @@
 package sandbox
 
-import (
-	"testing"
-
-	"golang.org/x/net/bpf"
-)
+import "testing"
 
 // TestSocketFilterSupervised: where connects are supervised, TCP sockets are
 // allowed and every other inet socket is refused; connect and listen go to
@@ -14,11 +10,7 @@ func TestSocketFilterSupervised(t *testing.T) {
 	const notif = seccompRetUserNotif
 	const nonblockCloexec = 0x800 | 0x80000
 	for _, a := range []seccompArch{archAMD64, archARM64} {
-		cases := []struct {
-			name string
-			data []byte
-			want uint32
-		}{
+		cases := []filterCase{
 			{"tcp", seccompData(a.auditArch, a.socket, afInet, sockStream, 0), allow},
 			{"tcp, nonblocking", seccompData(a.auditArch, a.socket, afInet, sockStream|nonblockCloexec, 0), allow},
 			{"tcp6, IPPROTO_TCP", seccompData(a.auditArch, a.socket, afInet6, sockStream, ipprotoTCP), allow},
@@ -41,23 +33,6 @@ func TestSocketFilterSupervised(t *testing.T) {
 			{"seccomp get action", seccompData(a.auditArch, a.seccomp, 2, seccompFlagListener), allow},
 			{"foreign arch", seccompData(auditArchI386, i386Socket, afInet), kill},
 		}
-		raw, err := socketFilter(a, filterRules{networkOff: true, unixSocketsOff: true, supervised: true})
-		if err != nil {
-			t.Fatal(err)
-		}
-		ins, _ := bpf.Disassemble(raw)
-		vm, err := bpf.NewVM(ins)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, c := range cases {
-			got, err := vm.Run(c.data)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if uint32(got) != c.want {
-				t.Errorf("%s %s: filter returned %s, want %s", a.name, c.name, action(uint32(got)), action(c.want))
-			}
-		}
+		checkFilter(t, a, filterRules{networkOff: true, unixSocketsOff: true, supervised: true}, cases)
 	}
 }

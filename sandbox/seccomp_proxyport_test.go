@@ -1,10 +1,6 @@
 package sandbox
 
-import (
-	"testing"
-
-	"golang.org/x/net/bpf"
-)
+import "testing"
 
 // TestSocketFilterProxyPortOnly: under Landlock's port rule (tcpOnly), TCP
 // sockets are allowed and every other inet socket is refused, as when
@@ -12,11 +8,7 @@ import (
 // refused. On both architectures.
 func TestSocketFilterProxyPortOnly(t *testing.T) {
 	for _, a := range []seccompArch{archAMD64, archARM64} {
-		cases := []struct {
-			name string
-			data []byte
-			want uint32
-		}{
+		cases := []filterCase{
 			{"tcp", seccompData(a.auditArch, a.socket, afInet, sockStream, 0), allow},
 			{"tcp6, IPPROTO_TCP", seccompData(a.auditArch, a.socket, afInet6, sockStream, ipprotoTCP), allow},
 			{"mptcp", seccompData(a.auditArch, a.socket, afInet, sockStream, 262), eperm},
@@ -32,23 +24,6 @@ func TestSocketFilterProxyPortOnly(t *testing.T) {
 			{"seccomp filter with a listener", seccompData(a.auditArch, a.seccomp, seccompSetModeFilter, seccompFlagListener), allow},
 			{"foreign arch", seccompData(auditArchI386, i386Socket, afInet), kill},
 		}
-		raw, err := socketFilter(a, filterRules{networkOff: true, unixSocketsOff: true, tcpOnly: true})
-		if err != nil {
-			t.Fatal(err)
-		}
-		ins, _ := bpf.Disassemble(raw)
-		vm, err := bpf.NewVM(ins)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, c := range cases {
-			got, err := vm.Run(c.data)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if uint32(got) != c.want {
-				t.Errorf("%s %s: filter returned %s, want %s", a.name, c.name, action(uint32(got)), action(c.want))
-			}
-		}
+		checkFilter(t, a, filterRules{networkOff: true, unixSocketsOff: true, tcpOnly: true}, cases)
 	}
 }

@@ -116,6 +116,38 @@ func TestSocketFilter(t *testing.T) {
 	}
 }
 
+// filterCase is one system call given to a socket filter, and the action the
+// filter must return.
+type filterCase struct {
+	name string
+	data []byte
+	want uint32
+}
+
+// checkFilter runs the socket filter built for a and rules on each case, in
+// the BPF VM.
+func checkFilter(t *testing.T, a seccompArch, rules filterRules, cases []filterCase) {
+	t.Helper()
+	raw, err := socketFilter(a, rules)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ins, _ := bpf.Disassemble(raw)
+	vm, err := bpf.NewVM(ins)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range cases {
+		got, err := vm.Run(c.data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if uint32(got) != c.want {
+			t.Errorf("%s %s: filter returned %s, want %s", a.name, c.name, action(uint32(got)), action(c.want))
+		}
+	}
+}
+
 func action(v uint32) string {
 	switch {
 	case v == allow:
