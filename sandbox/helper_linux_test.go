@@ -227,6 +227,24 @@ func runChildNamed(t testing.TB, name, mode string, spec Spec, vars map[string]s
 	return string(out), err
 }
 
+// startProbe starts a fresh copy of the test binary with Start, in spec's
+// sandbox; env (NAME=VALUE) picks the probe its init runs. It returns what
+// the probe printed and how it ended.
+func startProbe(tb testing.TB, spec Spec, env string) (string, error) {
+	tb.Helper()
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), env)
+	out := &strings.Builder{}
+	cmd.Stdout, cmd.Stderr = out, out
+	_, release, err := Start(spec, cmd, nil)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	err = cmd.Wait()
+	release()
+	return out.String(), err
+}
+
 // procLimitOf finds the cgroup a child reported.
 func procLimitOf(out string) string {
 	for _, l := range strings.Split(out, "\n") {

@@ -283,17 +283,8 @@ func TestConnectSupervisorUnix(t *testing.T) {
 		want string
 	}{{kernelABI(), "connect: <nil>"}, {0, "connect: permission denied"}} {
 		spec := Spec{FS: FSOff, LandlockABI: c.abi, NetworkOff: true, Seccomp: true, Supervised: true}
-		cmd := exec.Command(os.Args[0], "-test.run=^$")
-		cmd.Env = append(os.Environ(), envConnectUnix+"="+path)
-		out := &strings.Builder{}
-		cmd.Stdout, cmd.Stderr = out, out
-		_, release, err := Start(spec, cmd, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		err = cmd.Wait()
-		release()
-		if err != nil || !strings.Contains(out.String(), c.want) {
+		out, err := startProbe(t, spec, envConnectUnix+"="+path)
+		if err != nil || !strings.Contains(out, c.want) {
 			t.Errorf("landlock abi %d: %v %q, want %q", c.abi, err, out, c.want)
 		}
 	}
@@ -349,17 +340,8 @@ func BenchmarkSupervisedConnect(b *testing.B) {
 			}
 			var p50 []float64
 			for b.Loop() {
-				cmd := exec.Command(os.Args[0], "-test.run=^$")
-				cmd.Env = append(os.Environ(), envConnectLoop+"="+addr+" 200")
-				out := &strings.Builder{}
-				cmd.Stdout, cmd.Stderr = out, out
-				_, release, err := Start(spec, cmd, nil)
-				if err != nil {
-					b.Fatal(err)
-				}
-				err = cmd.Wait()
-				release()
-				_, v, ok := strings.Cut(out.String(), "CONNECT_P50_NS=")
+				out, err := startProbe(b, spec, envConnectLoop+"="+addr+" 200")
+				_, v, ok := strings.Cut(out, "CONNECT_P50_NS=")
 				ns, perr := strconv.ParseFloat(strings.TrimSpace(v), 64)
 				if err != nil || !ok || perr != nil {
 					b.Fatalf("%v\n%s", err, out)

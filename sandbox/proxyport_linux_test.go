@@ -81,20 +81,11 @@ func TestProxyPortOnly(t *testing.T) {
 	elsewhere := ln.Addr().String()
 	probe := func(spec Spec) string {
 		t.Helper()
-		cmd := exec.Command(os.Args[0], "-test.run=^$")
-		cmd.Env = append(os.Environ(), envTCPProbe+"="+proxy.String()+" "+other.String()+" "+elsewhere)
-		out := &strings.Builder{}
-		cmd.Stdout, cmd.Stderr = out, out
-		_, release, err := Start(spec, cmd, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		err = cmd.Wait()
-		release()
+		out, err := startProbe(t, spec, envTCPProbe+"="+proxy.String()+" "+other.String()+" "+elsewhere)
 		if err != nil {
 			t.Fatalf("%v\n%s", err, out)
 		}
-		return out.String()
+		return out
 	}
 	control := probe(Spec{FS: FSOff})
 	for _, want := range []string{"proxy: <nil>", "other: <nil>", "elsewhere: <nil>", "bind: <nil>", "fastopen: <nil>", "listen: <nil>", "udp: <nil>"} {
