@@ -321,17 +321,9 @@ curl -s -m 5 --noproxy '*' http://127.0.0.1:` + port + `/ >&2; echo " direct exi
 
 	report := withoutUserNS(t, id, id.stockade, "doctor", "--json", "--host", host, "--policy", home+"/policy.toml")
 	report.Dir, report.Env = id.dir(t), append(os.Environ(), "HOME="+home)
-	rep, _ := report.Output()
-	var d struct {
-		Report struct {
-			Protections []protection `json:"protections"`
-		} `json:"report"`
-	}
-	if err := json.Unmarshal(rep, &d); err != nil {
-		t.Fatalf("stockade doctor --json: %v\n%s", err, rep)
-	}
+	_, _, protections := doctorHost(t, report)
 	found := false
-	for _, p := range d.Report.Protections {
+	for _, p := range protections {
 		if p.Name == "network-tcp" {
 			found = p.Status == "partial" && strings.HasPrefix(p.By, "landlock abi") && strings.Contains(p.Note, "on any address") &&
 				strings.Contains(p.Note, "kernel.yama.ptrace_scope = 2")
@@ -341,6 +333,6 @@ curl -s -m 5 --noproxy '*' http://127.0.0.1:` + port + `/ >&2; echo " direct exi
 		}
 	}
 	if !found {
-		t.Errorf("no partial network-tcp line that says why:\n%s", rep)
+		t.Errorf("no partial network-tcp line that says why: %+v", protections)
 	}
 }

@@ -192,17 +192,9 @@ func TestSupervisedReport(t *testing.T) {
 	must(t, os.WriteFile(policy, []byte(allowAll+"[sandbox]\nnetwork = \"allowlist\"\n[network]\nallow = [\"pkg.test\"]\n"), 0o644))
 	cmd := withoutUserNS(t, id, id.stockade, "doctor", "--json", "--policy", policy)
 	cmd.Dir, cmd.Env = id.dir(t), append(os.Environ(), "HOME="+home)
-	out, _ := cmd.Output()
-	var d struct {
-		Report struct {
-			Protections []protection `json:"protections"`
-		} `json:"report"`
-	}
-	if err := json.Unmarshal(out, &d); err != nil {
-		t.Fatalf("stockade doctor --json: %v\n%s", err, out)
-	}
+	_, _, protections := doctorHost(t, cmd)
 	found := false
-	for _, p := range d.Report.Protections {
+	for _, p := range protections {
 		if p.Name == "network-tcp" {
 			found = true
 			if p.Status != "enforced" || !strings.HasPrefix(p.By, "seccomp connect supervisor") {
@@ -211,7 +203,7 @@ func TestSupervisedReport(t *testing.T) {
 		}
 	}
 	if !found {
-		t.Errorf("no network-tcp line in the report:\n%s", out)
+		t.Errorf("no network-tcp line in the report: %+v", protections)
 	}
 }
 
