@@ -22,7 +22,8 @@ import (
 // and with the network off.
 
 // plainRun runs script with stockade run --json as the plain user where it
-// gets no user namespace, under policyText and the extra flags of args.
+// gets no user namespace, under policyText and the extra flags of args; $PY
+// and $TOOL name python and the suite's escape tool.
 func plainRun(t *testing.T, policyText, script string, args ...string) (*runJSON, string) {
 	t.Helper()
 	id := plainUser()
@@ -32,7 +33,7 @@ func plainRun(t *testing.T, policyText, script string, args ...string) (*runJSON
 	argv := append([]string{id.stockade, "run", "--json", "--policy", policy}, args...)
 	cmd := withoutUserNS(t, id, append(argv, "-c", script)...)
 	cmd.Dir = id.dir(t)
-	cmd.Env = append(os.Environ(), "HOME="+home, "PY="+python)
+	cmd.Env = append(os.Environ(), "HOME="+home, "TOOL="+tool, "PY="+python)
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
 	out, _ := cmd.Output()

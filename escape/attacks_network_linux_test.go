@@ -257,10 +257,11 @@ func stockadeRunWith(t *testing.T, ctx context.Context, dir, policy string, flag
 	return &j, stderr.String()
 }
 
-// TestHTTPTest: a Go test that uses net/http/httptest (a server on
-// 127.0.0.1 and a client of it) passes under the default network, off.
-func TestHTTPTest(t *testing.T) {
-	requireNetNS(t)
+// buildHTTPTest builds testdata/escape/httptest, a Go test with an httptest
+// server and a client of it, as httptest.test in a new directory, which it
+// returns; it skips where there is no go.
+func buildHTTPTest(t *testing.T) string {
+	t.Helper()
 	if _, err := exec.LookPath("go"); err != nil {
 		t.Skip("no go to build the test with")
 	}
@@ -270,6 +271,14 @@ func TestHTTPTest(t *testing.T) {
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("building the test: %v\n%s", err, out)
 	}
+	return dir
+}
+
+// TestHTTPTest: a Go test that uses net/http/httptest (a server on
+// 127.0.0.1 and a client of it) passes under the default network, off.
+func TestHTTPTest(t *testing.T) {
+	requireNetNS(t)
+	dir := buildHTTPTest(t)
 	j, stderr := stockadeRun(t, t.Context(), dir, "./httptest.test -test.v")
 	if j.ExitCode != 0 || !strings.Contains(stderr, "--- PASS: TestServer") {
 		t.Fatalf("an httptest test fails in the sandbox: exit %d\n%s", j.ExitCode, stderr)

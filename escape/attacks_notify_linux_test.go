@@ -140,24 +140,11 @@ func supervisedRun(t *testing.T, script string) (*runJSON, string) {
 // supervisedRunPolicy is supervisedRun under the policy policyText.
 func supervisedRunPolicy(t *testing.T, policyText, script string) (*runJSON, string) {
 	t.Helper()
-	id := plainUser()
-	home := id.dir(t)
-	policy := home + "/policy.toml"
-	must(t, os.WriteFile(policy, []byte(policyText), 0o644))
-	cmd := withoutUserNS(t, id, id.stockade, "run", "--json", "--policy", policy, "--resolve", "pkg.test=127.0.0.1", "-c", script)
-	cmd.Dir = id.dir(t)
-	cmd.Env = append(os.Environ(), "HOME="+home, "TOOL="+tool, "PY="+python)
-	var stderr strings.Builder
-	cmd.Stderr = &stderr
-	out, _ := cmd.Output()
-	j := &runJSON{}
-	if err := json.Unmarshal(out, j); err != nil || j.Status == "" {
-		t.Fatalf("no JSON result from stockade run (%v):\n%s\n%s", err, out, stderr.String())
+	j, stderr := plainRun(t, policyText, script, "--resolve", "pkg.test=127.0.0.1")
+	if !j.Applied.Supervised {
+		t.Fatalf("the plain user's run was not supervised: %+v\n%s", j.Applied, stderr)
 	}
-	if j.Applied == nil || !j.Applied.Supervised || j.Applied.NetNS {
-		t.Fatalf("the plain user's run was not supervised: %+v\n%s", j.Applied, stderr.String())
-	}
-	return j, stderr.String()
+	return j, stderr
 }
 
 func requireSupervisor(t *testing.T) {

@@ -168,18 +168,10 @@ func hostPids(t *testing.T, run string, recorded []int) []int {
 // is left when stockade returns.
 func TestRunNamespaceWork(t *testing.T) {
 	requireNetNS(t)
-	if _, err := exec.LookPath("go"); err != nil {
-		t.Skip("no go to build the test with")
-	}
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("no git")
 	}
-	dir := t.TempDir()
-	build := exec.Command("go", "test", "-c", "-o", filepath.Join(dir, "httptest.test"), "./testdata/escape/httptest/")
-	build.Dir = filepath.Dir(filepath.Dir(dataDir)) // the module root
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("building the test: %v\n%s", err, out)
-	}
+	dir := buildHTTPTest(t)
 	const script = `set -e
 git init -q repo && cd repo && echo a > a && git add a && git commit -qm a && echo "commits=$(git log --oneline | wc -l)" && cd ..
 ./httptest.test -test.v
