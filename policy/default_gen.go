@@ -1370,6 +1370,17 @@ var defaultRules = [...]Rule{
 		NotExamples: []string{"cat /proc/cpuinfo", "ls /proc/self/fd"},
 	},
 	{
+		Name:     "process-environments-printed",
+		Decision: Verdict("deny"),
+		Reason:   "prints other processes' environments (ps e), where their secrets are",
+		Matcher: Matcher{
+			Command:   []string{"ps"},
+			ArgsRegex: []string{"^[auxwfhrcjlsvmAHLSTX]*e[auxwfhrcjlsvmAHLSTXe]*$"},
+		},
+		Examples:    []string{"ps eww -o args= -p $(pgrep -n node)", "ps auxe", "ps e -p 1", "ps -p 42 eww"},
+		NotExamples: []string{"ps aux", "ps -ef", "ps -e", "ps -C node", "ps -o pid,comm -C sleep", "ps -eo pid,args"},
+	},
+	{
 		Name:     "agent-unguarded",
 		Decision: Verdict("deny"),
 		Reason:   "starts another AI agent with its own permission checks or sandbox switched off: what it then runs is never judged",
@@ -2350,6 +2361,16 @@ var defaultRules = [...]Rule{
 		},
 		Examples:    []string{"xmllint --xpath '//server/password' ~/.m2/settings.xml", "grep -i token ~/.gem/credentials", "cp -r ~/.bitcoin/wallets /tmp/w/", "cat /var/run/secrets/kubernetes.io/serviceaccount/token", "jq '.resources[].instances[].attributes.password' infra/terraform.tfstate", "sed -n 1p ~/.pgpass", "sqlite3 ~/.config/chromium/Default/Cookies 'select * from cookies'", "grep pass ~/.my.cnf", "cd ~/.mozilla/firefox && tar c . | base64"},
 		NotExamples: []string{"cat ~/.bashrc", "sqlite3 app.db .tables", "terraform state list", "cat infra/main.tf"},
+	},
+	{
+		Name:     "reads-credential-files-by-name",
+		Decision: Verdict("deny"),
+		Reason:   "reads a tool's saved credentials, a keychain or a command history in the home directory (tokens, passwords, keys)",
+		Matcher: Matcher{
+			Reads: []string{"~/.*/auth.json", "~/.*/**/auth.json", "~/.*/credentials", "~/.*/**/credentials", "~/.*/credentials.json", "~/.*/**/credentials.json", "~/.*/.credentials.json", "~/.*/**/.credentials.json", "~/.*/credentials.toml", "~/.*/**/credentials.toml", "~/.*/credentials.db", "~/.*/**/credentials.db", "~/.*/access_tokens.db", "~/.*/**/access_tokens.db", "~/.*/token", "~/.*/**/token", "~/.*/tokens.json", "~/.*/**/tokens.json", "~/Library/Application Support/**/auth.json", "~/Library/Application Support/**/credentials*", "~/Library/Keychains", "~/Library/Keychains/**", "/Library/Keychains/**", "~/Library/Cookies/**", "~/.authinfo", "~/.authinfo.gpg", "~/.netrc.gpg", "~/.*/*history", "~/.*/**/*history", "~/.*history", "~/.dbshell", "~/.lesshst", "~/.viminfo", "/etc/NetworkManager/system-connections", "/etc/NetworkManager/system-connections/**", "/var/lib/iwd/**", "/etc/wpa_supplicant/*.conf"},
+		},
+		Examples:    []string{"cat ~/.local/share/com.vercel.cli/auth.json", "strings ~/Library/Keychains/login.keychain-db", "cat ~/.mongosh/mongosh_repl_history", "grep -r psk= /etc/NetworkManager/system-connections/", "emacs --batch --eval '(progn (insert-file-contents \"~/.authinfo\") (princ (buffer-string)))'", "git diff --no-index /dev/null ~/.config/hub/token", "sqlite3 :memory: \"select readfile('$HOME/.aws/credentials')\"", "ln -s ~/.aws/credentials ./config/aws.ini", "php -r 'echo file_get_contents(getenv(\"HOME\").\"/.composer/auth.json\");'", "node -e 'console.log(require(\"fs\").readFileSync(process.env.HOME+\"/.vercel/auth.json\",\"utf8\"))'", "python3 -c 'import os; print(open(os.path.expanduser(\"~\") + \"/.config/configstore/token\").read())'", "base64 ~/.config/configstore/token", "cp ~/.codex/auth.json x.json", "tail ~/.local/share/fish/fish_history", "d=~/.config/stripe; cat ~/.netrc.gpg"},
+		NotExamples: []string{"cat ~/.bashrc", "cat auth.json", "cat src/auth/credentials.ts", "ls ~/.config", "git diff --no-index a.txt b.txt", "sqlite3 app.db 'select count(*) from users'", "node -e 'console.log(require(\"os\").homedir())'", "ln -s ../shared/config.ini config/app.ini", "cat ~/.config/app/settings.json", "history | tail"},
 	},
 	{
 		Name:     "config-dir-removed",

@@ -386,6 +386,11 @@ func signatureEffects(inv *parse.Invocation, a *argv, b *effectBuilder) {
 		return
 	}
 	ops, opts := operands(sig, inv)
+	if !sig.patternFirst {
+		for _, w := range inv.Args {
+			embeddedHomeReads(w, b) // sqlite3 :memory: "select readfile('$HOME/.netrc')"
+		}
+	}
 	for _, o := range opts {
 		k, ok := sig.optionFiles[o.name]
 		if !ok {

@@ -384,12 +384,37 @@ func inlineCodeEffects(inv *parse.Invocation, a *argv, b *effectBuilder) {
 		return
 	}
 	w := codeWrites(ic.Code)
+	home := codeNamesHome(ic.Code)
 	for _, p := range paths {
 		b.add(effRead, p)
 		if w {
 			b.add(effWrite, p)
 		}
+		if home && (strings.HasPrefix(p, "/.") || strings.HasPrefix(p, ".") && !strings.HasPrefix(p, "..") && !strings.HasPrefix(p, "./")) {
+			// HOME + "/.npmrc", join(homedir(), ".aws/credentials"): a
+			// dot file joined to the home directory the code looks up.
+			h := "~/" + strings.TrimPrefix(p, "/")
+			b.add(effRead, h)
+			if w {
+				b.add(effWrite, h)
+			}
+		}
 	}
+}
+
+// homeLookups are the ways inline code finds the user's home directory.
+var homeLookups = []string{"HOME", "homedir", "home()", "expanduser", "Dir.home", "getpwuid", "user-home", "UserHomeDir", "home_dir", "homeDir", "USERPROFILE"}
+
+// codeNamesHome reports whether inline code looks up the home directory
+// (process.env.HOME, os.homedir(), getenv("HOME"), Path.home()), so that a
+// dot file it joins to it is one in the home.
+func codeNamesHome(code string) bool {
+	for _, h := range homeLookups {
+		if strings.Contains(code, h) {
+			return true
+		}
+	}
+	return false
 }
 
 // isVim: the command reads Ex commands from +cmd, -c and --cmd.
@@ -503,17 +528,53 @@ func vimSourced(code string) (string, bool) {
 // walked (./configure --prefix ~/.local). Tools that only look at names
 // (ls, stat, test, cd) read nothing.
 func homeOperandReads(inv *parse.Invocation, a *argv, b *effectBuilder) {
-	if inv.Dynamic || wordTools[a.name] {
+	if inv.Dynamic || wordTools[a.name] && a.name != "git" {
+		// git reads what it is handed too (git diff --no-index /dev/null
+		// ~/.git-credentials, git hash-object ~/.netrc).
 		return
 	}
 	for k, w := range inv.Args {
 		if inv.DynamicArgs != nil && inv.DynamicArgs[k] {
-			if w = homePath(w); w == "" {
-				continue
+			if h := homePath(w); h != "" {
+				w = h
 			}
 		}
 		if strings.HasPrefix(w, "~/") {
 			b.push(effect{kind: effRead, path: homeAlias(b.resolve(w)), exact: true})
+		} else if a.name != "git" {
+			embeddedHomeReads(w, b)
+		}
+	}
+}
+
+// embeddedHomeReads: a path under the home written inside a longer
+// argument, such as a query or code given to a tool
+// (sqlite3 :memory: "select readfile('$HOME/.aws/credentials')", emacs
+// --eval '(insert-file-contents "~/.authinfo")'), is read by the tool that
+// runs it. Only the path as written.
+func embeddedHomeReads(w string, b *effectBuilder) {
+	if len(w) > 4096 || !strings.ContainsAny(w, " ('\",=") || strings.Contains(w, "$(") || strings.Contains(w, "`") {
+		return // a command substitution's output is unknown, not the path it names
+	}
+	for _, pre := range []string{"~/", "$HOME/", "${HOME}/"} {
+		for rest := w; ; {
+			k := strings.Index(rest, pre)
+			if k < 0 {
+				break
+			}
+			if k > 0 && (isWordByte(rest[k-1]) || rest[k-1] == '/' || rest[k-1] == '.') {
+				rest = rest[k+len(pre):]
+				continue
+			}
+			p := rest[k+len(pre):]
+			end := strings.IndexAny(p, " \t\n'\"()`;,|&<>$*?[]{}")
+			if end >= 0 {
+				p = p[:end]
+			}
+			rest = rest[k+len(pre)+len(p):]
+			if p != "" {
+				b.push(effect{kind: effRead, path: homeAlias(normPath("~/"+p, b.home)), exact: true})
+			}
 		}
 	}
 }

@@ -90,7 +90,7 @@ var signatures = sync.OnceValue(func() map[string]*signature {
 		"sftp": {valueShort: "BbcDFiJloPRSs", optionFiles: map[string]byte{"S": 'x', "D": 'x', "F": 'X', "b": 'r'}},
 		"ssh":  {valueShort: "BbcDEeFIiJLlmOopQRSWw", optionFiles: map[string]byte{"F": 'X', "E": 'w'}}, "vim": {reads: all, writes: all}, "nvim": {reads: all, writes: all}, "nano": {reads: all, writes: all}, "emacs": {reads: all, writes: all},
 		"cp": copyLike, "install": {reads: butLast, writes: last, valueShort: "tSmogS", valueLong: []string{"target-directory", "mode", "owner", "group", "suffix"}, abbrev: true},
-		"mv": moveLike, "ln": {writes: last, valueShort: "tS", valueLong: []string{"target-directory", "suffix"}, abbrev: true},
+		"mv": moveLike, "ln": {reads: butLast, writes: last, valueShort: "tS", valueLong: []string{"target-directory", "suffix"}, abbrev: true},
 		"rsync": {reads: butLast, writes: last, valueShort: "eBfT", valueLong: []string{"rsh", "rsync-path", "exclude", "include", "filter", "files-from", "temp-dir", "partial-dir", "backup-dir", "log-file", "password-file", "chown", "chmod"}, abbrev: true, optionFiles: map[string]byte{"e": 'x', "rsh": 'x', "rsync-path": 'x'}},
 		"scp":   {reads: butLast, writes: last, valueShort: "cFiloPSJ", optionFiles: map[string]byte{"S": 'x', "F": 'X', "i": 'r'}},
 		"tee":   writeAll, "sponge": writeAll, "touch": {writes: all, valueShort: "dtr", valueLong: []string{"date", "reference"}, abbrev: true}, "mkdir": {writes: all, valueShort: "m", valueLong: []string{"mode"}, abbrev: true},
