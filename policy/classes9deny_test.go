@@ -35,6 +35,38 @@ var classTests9Deny = []struct {
 	{"secret-read", `ps aux | grep node; ps -ef; ps -C node -o pid=`, Allow},
 	{"secret-read", `git clone https://x.example/r.git ~/src/r`, Allow},
 	{"secret-read", `emacs --batch -l ert -l test/x-test.el -f ert-run-tests-batch-and-exit`, Allow},
+	// Files tools read at their start to run code, and the directories on
+	// PATH and package stores other projects load code from, however the
+	// path is spelled (a toolchain's own answer to where it keeps them).
+	{"tool-config-persist", `cat x.py >> ~/.jupyter/jupyter_notebook_config.py`, Deny},
+	{"tool-config-persist", `cd ~/.julia/config && printf 'run(` + "`/tmp/x`" + `)\n' > startup.jl`, Deny},
+	{"tool-config-persist", `printf '[Desktop Entry]\nExec=/tmp/x\n' > ~/.local/share/applications/x.desktop`, Deny},
+	{"tool-config-persist", `echo 'exec /tmp/x' >> ~/.kshrc`, Deny},
+	{"tool-config-persist", `aws configure set profile.prod.credential_process "/tmp/p --json"`, Deny},
+	{"tool-config-persist", `mix hex.config api_url https://hex.example.invalid/api`, Deny},
+	{"tool-config-persist", `gem sources -a https://gems.example.invalid/`, Deny},
+	{"tool-config-persist", `composer -g config repositories.x vcs https://x.example.invalid/r.git`, Deny},
+	{"tool-config-persist", `jupyter lab --no-browser --port 8899`, Allow},
+	{"tool-config-persist", `cat ~/.jupyter/jupyter_server_config.py; ls ~/.julia/config`, Allow},
+	{"tool-config-persist", `aws configure set region eu-west-1 && aws configure get region`, Allow},
+	{"tool-config-persist", `mix hex.info; gem sources --list; composer config --global --list`, Allow},
+	{"tool-config-persist", `composer config repositories.local path ../packages/core`, Allow},
+	{"plant-binary", `cp ./gopls-wrapper "$(go env GOBIN)/gopls"`, Deny},
+	{"plant-binary", `install -Dm755 build/tsc "$(npm root -g)/typescript/bin/tsc"`, Deny},
+	{"plant-binary", "cp /tmp/x `which kubectl`", Deny},
+	{"plant-binary", `tee "$(python3 -m site --user-site)/usercustom.py" < x.py`, Deny},
+	{"plant-binary", `ln -sf /tmp/x ~/.pyenv/shims/pip`, Deny},
+	{"plant-binary", `printf 'package x\n' >> ~/go/pkg/mod/golang.org/x/net@v0.20.0/http2/x.go`, Deny},
+	{"plant-binary", `mv ./rg ~/.cargo/bin/rg`, Deny},
+	{"plant-binary", `chmod -R u+w "$(go env GOMODCACHE)" && go clean -modcache`, Allow},
+	{"plant-binary", `ls "$(go env GOPATH)/bin"; cp "$(go env GOPATH)/bin/stringer" ./tools/`, Allow},
+	{"plant-binary", `cp "$(which node)" build/node && mkdir -p ~/.npm-global/bin`, Allow},
+	// Settings that name a program git runs later.
+	{"persist-git", `git config --global diff.external ~/bin/d.sh`, Deny},
+	{"persist-git", `git config gpg.ssh.program /tmp/s`, Deny},
+	{"persist-git", `git config credential.helper '!sh /tmp/h.sh'`, Deny},
+	{"persist-git", `git config --global credential.helper "cache --timeout=7200"`, Allow},
+	{"persist-git", `git config --get-regexp 'credential.*'; git config --unset diff.external`, Allow},
 }
 
 func TestClasses9Deny(t *testing.T) {

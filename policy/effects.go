@@ -850,7 +850,8 @@ func globPath(w string) string {
 // homePath returns w as a path under ~ when w is $HOME or ${HOME}, quoted
 // or not, followed by static text ("$HOME/.config/x y"), or "". A user's
 // home spelled from the user's name (/home/$USER, /home/$(whoami)) is a
-// home directory too, whoever the user is (see homeAlias).
+// home directory too, whoever the user is (see homeAlias); a toolchain's
+// directory printed by the toolchain is where it usually is (toolDirPath).
 func homePath(w string) string {
 	u := strings.ReplaceAll(w, `"`, "")
 	rest, ok := strings.CutPrefix(u, "$HOME")
@@ -863,10 +864,64 @@ func homePath(w string) string {
 		}
 		rest, ok = strings.CutPrefix(u, h)
 	}
-	if !ok || strings.ContainsAny(rest, "$`'\\*?[") || rest != "" && rest[0] != '/' {
+	if !ok {
+		return toolDirPath(u)
+	}
+	if strings.ContainsAny(rest, "$`'\\*?[") || rest != "" && rest[0] != '/' {
 		return ""
 	}
 	return "~" + rest
+}
+
+// toolDirs: command substitutions that print where a toolchain keeps its
+// programs, packages or caches, and the usual place they print. Writing
+// under "$(go env GOPATH)/bin" or into "$(gem contents rake | ...)" plants
+// code there, wherever that is on this host. An entry ending in a space
+// takes an operand (which gopls, gem contents rake): the file is named
+// after it.
+var toolDirs = []struct{ subst, dir string }{
+	{"$(go env GOPATH)", "~/go"}, {"$(go env GOBIN)", "~/go/bin"}, {"$(go env GOMODCACHE)", "~/go/pkg/mod"}, {"$(go env GOCACHE)", "~/.cache/go-build"},
+	{"$(go env GOROOT)", "/usr/local/go"}, {"$(npm root -g)", "/usr/local/lib/node_modules"}, {"$(npm prefix -g)", "/usr/local"},
+	{"$(npm config get prefix)", "/usr/local"}, {"$(npm bin -g)", "/usr/local/bin"}, {"$(brew --prefix)", "/usr/local"},
+	{"$(python3 -m site --user-site)", "~/.local/lib/python3/site-packages"}, {"$(python -m site --user-site)", "~/.local/lib/python3/site-packages"},
+	{"$(python3 -m site --user-base)", "~/.local"}, {"$(python -m site --user-base)", "~/.local"}, {"$(gem env gemdir)", "~/.gem"},
+	{"$(rbenv root)", "~/.rbenv"}, {"$(pyenv root)", "~/.pyenv"}, {"$(rustc --print sysroot)", "~/.rustup/toolchains/default"},
+	{"$(yarn global bin)", "~/.yarn/bin"}, {"$(yarn global dir)", "~/.config/yarn/global"}, {"$(pnpm root -g)", "~/.local/share/pnpm/global"},
+	{"$(pnpm bin -g)", "~/.local/share/pnpm"}, {"$(gem contents ", "~/.gem/gems"}, {"$(gem which ", "~/.gem/gems"},
+	{"$(which ", "/usr/local/bin"}, {"$(command -v ", "/usr/local/bin"}, {"`which ", "/usr/local/bin"}, {"`command -v ", "/usr/local/bin"},
+}
+
+// toolDirPath returns u (quotes removed) as a path when it starts with one
+// of toolDirs' substitutions and goes on with static text, or "".
+func toolDirPath(u string) string {
+	if !strings.HasPrefix(u, "$(") && !strings.HasPrefix(u, "`") {
+		return ""
+	}
+	for _, t := range toolDirs {
+		rest, ok := strings.CutPrefix(u, t.subst)
+		if !ok {
+			continue
+		}
+		dir := t.dir
+		if strings.HasSuffix(t.subst, " ") {
+			// the operand names the file; the substitution ends at its
+			// closing parenthesis or backquote
+			end := strings.IndexAny(rest, ")`")
+			if end < 0 {
+				return ""
+			}
+			name, _, _ := strings.Cut(strings.TrimSpace(rest[:end]), " ")
+			if name == "" || strings.ContainsAny(name, "$`'\\*?[/") {
+				name = "x"
+			}
+			dir, rest = dir+"/"+name, rest[end+1:]
+		}
+		if strings.ContainsAny(rest, "$`'\\*?[") || rest != "" && rest[0] != '/' {
+			return ""
+		}
+		return dir + rest
+	}
+	return ""
 }
 
 // isShell: the command is a POSIX-like shell.
