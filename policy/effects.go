@@ -113,6 +113,9 @@ func (ctx *scriptCtx) computeEffects() {
 			if inv.PipedInto && i > 0 && namesFromStdin(a) {
 				pipedNameReads(ctx.arg(i-1), &b)
 			}
+			if a.subcommand == "run" && (a.name == "go" || a.name == "deno" || a.name == "dart" || a.name == "bun") || sourceRunners[a.name] {
+				sourceRunEffects(a, &b)
+			}
 			if a.name == "git" && a.subcommand == "clean" && b.cwd != "" && gitCleanForced(a) {
 				// git clean -f after a cd deletes the untracked files there
 				// (cd ~ && git init && git clean -fdx empties the home).
@@ -155,6 +158,26 @@ func (ctx *scriptCtx) computeEffects() {
 					}
 					b.created[e.path] = true
 				}
+			}
+		}
+	}
+}
+
+// sourceRunners run the source file they are given (tsx x.ts, ts-node
+// x.ts); go run, deno run, dart run and bun run do too.
+var sourceRunners = map[string]bool{"tsx": true, "ts-node": true, "esno": true, "swift": true, "runghc": true, "runhaskell": true, "kotlin": true, "scala-cli": true}
+
+// sourceExts are the source files a runner compiles and runs.
+var sourceExts = []string{".go", ".ts", ".mts", ".cts", ".js", ".mjs", ".cjs", ".tsx", ".jsx", ".dart", ".swift", ".hs", ".kts", ".scala", ".sc"}
+
+// sourceRunEffects: go run /tmp/r.go runs the file it is given, as
+// python3 /tmp/r.py does.
+func sourceRunEffects(a *argv, b *effectBuilder) {
+	for _, p := range a.positionals {
+		for _, ext := range sourceExts {
+			if strings.HasSuffix(p, ext) && !strings.Contains(p, "://") && !strings.Contains(p, "@") {
+				b.add(effExec, p)
+				break
 			}
 		}
 	}
@@ -248,6 +271,31 @@ func makeEffects(opts []option, b *effectBuilder) {
 	}
 	if dir != "" && !file {
 		b.add(effExec, dir+"/Makefile")
+	}
+}
+
+// makeProgramVariables are the make variables that name a program its
+// recipes run (SHELL runs every recipe line).
+var makeProgramVariables = map[string]bool{
+	"SHELL": true, "MAKESHELL": true, "CC": true, "CXX": true, "CPP": true, "LD": true, "AR": true, "AS": true, "FC": true, "GO": true,
+	"PYTHON": true, "PERL": true, "RUSTC": true, "CARGO": true, "NODE": true, "NPM": true, "INSTALL": true, "STRIP": true, "RANLIB": true,
+	"OBJCOPY": true, "LEX": true, "YACC": true, "M4": true, "MAKE": true, "JAVAC": true, "JAVA": true, "SED": true, "AWK": true,
+}
+
+// makeVariableEffects: make SHELL=/tmp/x (CC=..., PYTHON=...) runs that
+// program for the recipes; a value with shell syntax runs what it says.
+func makeVariableEffects(ops []word, b *effectBuilder) {
+	for _, o := range ops {
+		name, v, ok := strings.Cut(o.value, "=")
+		if !ok || o.dyn || !makeProgramVariables[strings.TrimSuffix(strings.TrimSuffix(name, ":"), "+")] {
+			continue
+		}
+		switch prog, _, _ := strings.Cut(strings.TrimSpace(v), " "); {
+		case strings.ContainsAny(v, ";|&$`<>()\n"):
+			b.push(effect{kind: effExec, path: v, unseen: true})
+		case strings.Contains(prog, "/"):
+			b.add(effExec, prog)
+		}
 	}
 }
 
@@ -427,6 +475,7 @@ func signatureEffects(inv *parse.Invocation, a *argv, b *effectBuilder) {
 	switch a.name {
 	case "make", "gmake":
 		makeEffects(opts, b)
+		makeVariableEffects(ops, b)
 	case "socat":
 		socatEffects(ops, a, b)
 	}

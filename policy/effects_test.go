@@ -289,6 +289,9 @@ var expandTests = []struct{ setup, word string }{
 	{`a=(-rf /tmp/x y)`, `"${a[@]}"`},
 	{`a=(-rf /tmp/x y)`, `${a[*]}`},
 	{`a=(-rf /tmp/x y)`, `$a`},
+	{`read -ra a <<< "-rf  /tmp/x y"`, `"${a[@]}"`},
+	{`read -a a <<< 'rm /tmp/z'`, `${a[*]}`},
+	{`d=/srv; read -ra a <<< "rm -rf $d"`, `"${a[@]}"`},
 	{`x=1`, `'$x'"$x"\$x`},
 	{`x=v`, `"a\"b\\c\$x"`},
 	// indirection through a variable holding a plain name

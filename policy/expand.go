@@ -494,7 +494,9 @@ func (x *expander) resolveWith(inv *parse.Invocation, pos []string, havePos bool
 	}
 	x.what = true
 	ok := add(inv.Name, inv.Dynamic)
-	x.what = isCode(inv)
+	// A command word hidden in a substitution hides its arguments the same
+	// way (`echo rm` -rf `echo ~`): they resolve as it does.
+	x.what = isCode(inv) || inv.Dynamic
 	if !ok {
 		x.what = false
 		return parse.Invocation{}, false
@@ -1525,16 +1527,22 @@ func hexVal(c byte) int {
 // scanRead records what read assigns from a here-string (read -r a b <<< "x y z").
 func (x *expander) scanRead(inv *parse.Invocation) {
 	var names []string
+	array := false // read -a NAME (-ra NAME): the words are NAME's elements
 	for _, a := range inv.Args {
 		switch {
 		case a == "-r":
+		case a == "-a" || a == "-ra" || a == "-ar":
+			array = true
 		case strings.HasPrefix(a, "-"):
-			return // -a, -d, -n ...: not resolved
+			return // -d, -n ...: not resolved
 		case validEnvName(a):
 			names = append(names, a)
 		default:
 			return
 		}
+	}
+	if array && len(names) != 1 {
+		return
 	}
 	if len(names) == 0 {
 		names = []string{"REPLY"}
@@ -1555,6 +1563,16 @@ func (x *expander) scanRead(inv *parse.Invocation) {
 		}
 	}
 	fields := strings.Fields(text)
+	if array {
+		// an array literal of the words, as value reads it back
+		// (unknown when a word would not read back as itself)
+		as := parse.Assignment{Name: names[0], Pos: inv.Pos, Dynamic: true, Value: "read"}
+		if ok && !strings.ContainsAny(text, "$`\"'\\()[]*?{}<>|&;") {
+			as.Value = "(" + strings.Join(fields, " ") + ")"
+		}
+		x.reads = append(x.reads, as)
+		return
+	}
 	for k, n := range names {
 		as := parse.Assignment{Name: n, Pos: inv.Pos, Dynamic: !ok, Value: "read"}
 		if ok {

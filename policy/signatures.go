@@ -63,6 +63,9 @@ var (
 	writeAll  = &signature{writes: all, abbrev: true}
 	deleteAll = &signature{deletes: all, abbrev: true}
 	diskTool  = &signature{writes: all} // option values count as operands: a device is never missed
+	// awkLike: awk -f FILE runs the program in FILE (gawk -E too).
+	awkLike = &signature{reads: all, patternFirst: true, patternOpts: "fEe", valueShort: "FvfEil", valueLong: []string{"file", "exec", "include", "load", "assign", "field-separator"}, abbrev: true,
+		optionFiles: map[string]byte{"f": 'X', "E": 'X', "file": 'X', "exec": 'X', "include": 'X', "load": 'X'}}
 )
 
 // signatures is the table; see signatureOf for the names it covers. It is
@@ -82,8 +85,8 @@ var signatures = sync.OnceValue(func() map[string]*signature {
 			impliedReads: map[string]string{"export-secret-keys": "~/.gnupg/private-keys-v1.d", "export-secret-subkeys": "~/.gnupg/private-keys-v1.d", "export-ssh-key": "~/.gnupg/private-keys-v1.d"}}, "split": readAll, "pr": readAll, "look": readAll,
 		"grep": grepLike, "egrep": grepLike, "fgrep": grepLike, "zgrep": grepLike, "rg": {reads: all, patternFirst: true, patternOpts: "ef", valueShort: "efgtTmABCMj", valueLong: []string{"regexp", "file", "glob", "type", "type-not", "max-count", "pre", "pre-glob", "replace"}, optionFiles: map[string]byte{"pre": 'x'}},
 		"ag":  {reads: all, patternFirst: true},
-		"awk": {reads: all, patternFirst: true, patternOpts: "fe", valueShort: "Fvf", abbrev: true}, "gawk": {reads: all, patternFirst: true, patternOpts: "fe", valueShort: "Fvf", abbrev: true},
-		"sed": {reads: all, patternFirst: true, patternOpts: "ef", valueShort: "efl", abbrev: true},
+		"awk": awkLike, "gawk": awkLike, "mawk": awkLike, "nawk": awkLike,
+		"sed": {reads: all, patternFirst: true, patternOpts: "ef", valueShort: "efl", abbrev: true, optionFiles: map[string]byte{"f": 'X', "file": 'X'}},
 		"jq":  {reads: all, patternFirst: true, valueLong: []string{"arg", "argjson", "slurpfile", "rawfile", "indent"}}, "yq": {reads: all, patternFirst: true},
 		"vi": {reads: all, writes: all}, "ex": {reads: all, writes: all}, "vimdiff": {reads: all, writes: all}, "gvim": {reads: all, writes: all}, "rvim": {reads: all}, "rview": {reads: all}, "ed": {reads: all, writes: all, valueShort: "p"},
 		"sqlite3": {reads: first}, "sqlite": {reads: first},
@@ -108,6 +111,9 @@ var signatures = sync.OnceValue(func() map[string]*signature {
 		"wget": {valueShort: "OoaPeitTwUQ", valueLong: []string{"output-document", "output-file", "append-output", "directory-prefix", "execute", "input-file", "post-file", "body-file", "user-agent", "header", "tries", "timeout", "wait"},
 			abbrev: true, optionFiles: map[string]byte{"O": 'w', "output-document": 'w', "post-file": 'r', "body-file": 'r', "i": 'r', "input-file": 'r'}},
 		"dd": {},
+		// aria2c -o names the file it downloads (under -d's directory).
+		"aria2c": {valueShort: "odixsjk", valueLong: []string{"out", "dir", "input-file", "max-connection-per-server", "split", "max-concurrent-downloads", "min-split-size"},
+			optionFiles: map[string]byte{"o": 'w', "out": 'w', "i": 'r', "input-file": 'r'}},
 		"tar": {reads: all, removes: map[string]bool{"remove-files": true}, valueShort: "fCbFIHgKLNTVX", valueLong: []string{"file", "directory", "use-compress-program", "to-command", "rsh-command", "info-script", "new-volume-script", "files-from", "exclude", "exclude-from", "transform", "xform", "owner", "group", "mode", "format", "checkpoint-action", "index-file", "listed-incremental", "newer", "after-date"},
 			abbrev: true, optionFiles: map[string]byte{"I": 'x', "use-compress-program": 'x', "to-command": 'x', "checkpoint-action": 'e', "rsh-command": 'x', "F": 'x', "info-script": 'x', "new-volume-script": 'x', "T": 'r', "files-from": 'r'}},
 		"zip":        {reads: butFirst, writes: first, removes: map[string]bool{"m": true, "move": true}, valueShort: "bnitx", valueLong: []string{"unzip-command"}, abbrev: true, optionFiles: map[string]byte{"TT": 'x', "unzip-command": 'x'}},
