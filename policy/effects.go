@@ -565,6 +565,15 @@ func interpreterEffects(inv *parse.Invocation, a *argv, ops []word, b *effectBui
 		if ic.Dynamic && !a.hasShort('c') {
 			b.push(effect{kind: effExec, path: ic.Code, unseen: true}) // < file, <<< "$(...)"
 		}
+		if !isShell(a.name) {
+			// perl -ne print FILE, ruby -pe 1 FILE: the operands are the
+			// code's input (<>, ARGF) or its arguments, read as named.
+			for _, o := range ops {
+				if !o.dyn && o.value != ic.Code {
+					b.add(effRead, o.value)
+				}
+			}
+		}
 		return // code on the command line, or a here-document the analysis read
 	}
 	if a.hasShort('c') || a.hasShort('e') || a.hasShort('m') || containsLong(a.longs, "eval") || containsLong(a.longs, "command") {
