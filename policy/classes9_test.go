@@ -42,6 +42,53 @@ var classTests9 = []struct {
 	{"launcher", `hatch env run -e test -- pytest`, Allow},
 	{"launcher", `pnpm exec vitest run`, Allow},
 	{"launcher", `uvx --from black==24.1 black .`, Allow},
+	// A task runner's verb after its place options (make -C DIR, npm
+	// --prefix DIR, just --justfile FILE, task -d DIR, rake -C DIR): the
+	// value is where, not the verb.
+	{"runner-place", "make -C docs publish", Ask},
+	{"runner-place", "gmake -C pkg -j4 deploy", Ask},
+	{"runner-place", "rake -C pkg release", Ask},
+	{"runner-place", "just --working-directory pkg deploy", Ask},
+	{"runner-place", "task -d x deploy", Ask},
+	{"runner-place", "pnpm -C x publish", Deny},
+	{"runner-place", "npm --prefix x run deploy", Ask},
+	{"runner-place", "make -C docs html", Allow},
+	{"runner-place", "make -Cdocs release", Allow},
+	{"runner-place", "make -f Makefile.ci test", Allow},
+	{"runner-place", "npm --prefix web run build", Allow},
+	{"runner-place", "task -d infra plan", Allow},
+	{"runner-place", "rake -C pkg spec", Allow},
+	// Logging in or putting a token into a tool's credential store, by
+	// the verb or the key, and writing the files tools read tokens from:
+	// ask (what the user's tools act as from then on); files that name a
+	// program to run (~/.aws/config credential_process, ~/.kube/config exec)
+	// are denied.
+	{"store-credentials", "gh auth login --with-token < token.txt", Ask},
+	{"store-credentials", "cargo login < token", Ask},
+	{"store-credentials", "gem signin --otp 123", Ask},
+	{"store-credentials", "uv auth login pypi.example --token x", Ask},
+	{"store-credentials", "npm set //registry.npmjs.org/:_authToken=x", Ask},
+	{"store-credentials", "poetry config http-basic.pypi user pass", Ask},
+	{"store-credentials", "printf 'protocol=https\nhost=x\nusername=u\npassword=p\n' | git credential approve", Ask},
+	{"store-credentials", "git credential-store --file ~/.gc store < creds", Ask},
+	{"store-credentials", "gcloud auth activate-service-account --key-file k.json", Ask},
+	{"store-credentials", "firebase login:ci", Ask},
+	{"store-credentials", "echo 'https://u:t@github.com' >> ~/.git-credentials", Ask},
+	{"store-credentials", "cp creds ~/.aws/credentials", Ask},
+	{"store-credentials", "cp hosts.yml ~/.config/gh/hosts.yml", Ask},
+	{"store-credentials", "npm config set //registry.npmjs.org/:_authToken=x", Deny},
+	{"store-credentials", "printf '[default]\ncredential_process = /tmp/x\n' >> ~/.aws/config", Deny},
+	{"store-credentials", "cp k ~/.kube/config", Deny},
+	{"store-credentials", "echo \"$GH_TOKEN\" | gh auth login --with-token", Deny},
+	{"store-credentials", "pytest -k login", Allow},
+	{"store-credentials", "git checkout login", Allow},
+	{"store-credentials", "gh auth status", Allow},
+	{"store-credentials", "cargo logout", Allow},
+	{"store-credentials", "poetry config virtualenvs.in-project true", Allow},
+	{"store-credentials", "aws configure set region eu-west-1", Allow},
+	{"store-credentials", "npm config get registry", Allow},
+	{"store-credentials", "kubectl config set-credentials gke --exec-command=gke-gcloud-auth-plugin", Allow},
+	{"store-credentials", "git credential reject < c.txt", Allow},
 }
 
 func TestClasses9(t *testing.T) {

@@ -2366,9 +2366,9 @@ var defaultRules = [...]Rule{
 		Decision: Verdict("deny"),
 		Reason:   "writes a file a tool reads at its start to run code or choose where code comes from (vimrc, init.lua, Emacs init, IPython startup, readline macros, a package manager's registry settings)",
 		Matcher: Matcher{
-			Writes: []string{"~/.tmux.conf", "~/.config/tmux/**", "~/.screenrc", "~/.curlrc", "~/.wgetrc", "~/.vimrc", "~/.vim/**", "~/.config/nvim/**", "~/.emacs", "~/.emacs.d/**", "~/.ipython/**", "~/.pythonrc*", "~/.irbrc", "~/.pryrc", "~/.psqlrc", "~/.gdbinit", "~/.config/gdb/**", "~/.lesskey", "~/.config/git/**", "~/.inputrc", "~/.config/readline/**", "~/.editrc", "~/.nanorc", "~/.config/nano/**", "~/.sqliterc", "~/.mysqlrc", "~/.Rprofile", "~/.octaverc", "~/.guile", "~/.sbclrc", "~/.ghci", "~/.config/ranger/**", "~/.config/mc/**", "~/.cargo/config", "~/.cargo/config.toml", "~/.bunfig.toml", "~/.gemrc", "~/.m2/settings.xml", "~/.gradle/init.d/**", "~/.gradle/init.gradle*", "~/.config/uv/**", "~/.condarc", "~/.pydistutils.cfg", "~/.config/containers/registries.conf", "~/.docker/config.json"},
+			Writes: []string{"~/.tmux.conf", "~/.config/tmux/**", "~/.screenrc", "~/.curlrc", "~/.wgetrc", "~/.vimrc", "~/.vim/**", "~/.config/nvim/**", "~/.emacs", "~/.emacs.d/**", "~/.ipython/**", "~/.pythonrc*", "~/.irbrc", "~/.pryrc", "~/.psqlrc", "~/.gdbinit", "~/.config/gdb/**", "~/.lesskey", "~/.config/git/**", "~/.inputrc", "~/.config/readline/**", "~/.editrc", "~/.nanorc", "~/.config/nano/**", "~/.sqliterc", "~/.mysqlrc", "~/.Rprofile", "~/.octaverc", "~/.guile", "~/.sbclrc", "~/.ghci", "~/.config/ranger/**", "~/.config/mc/**", "~/.cargo/config", "~/.cargo/config.toml", "~/.bunfig.toml", "~/.gemrc", "~/.m2/settings.xml", "~/.gradle/init.d/**", "~/.gradle/init.gradle*", "~/.config/uv/**", "~/.condarc", "~/.pydistutils.cfg", "~/.config/containers/registries.conf", "~/.docker/config.json", "~/.aws/config", "~/.kube/config", "~/.kube/*.yaml", "~/.kube/*.yml"},
 		},
-		Examples:    []string{"echo 'set shell=/tmp/x' >> ~/.vimrc", "cp init.lua ~/.config/nvim/", "echo 'import os' >> ~/.ipython/profile_default/startup/a.py", "echo '\"\\C-m\": \"x\"' >> ~/.inputrc", "tee -a ~/.cargo/config.toml < mirror.toml"},
+		Examples:    []string{"echo 'set shell=/tmp/x' >> ~/.vimrc", "printf '[default]\\ncredential_process = /tmp/x\\n' >> ~/.aws/config", "cp k ~/.kube/config", "cp init.lua ~/.config/nvim/", "echo 'import os' >> ~/.ipython/profile_default/startup/a.py", "echo '\"\\C-m\": \"x\"' >> ~/.inputrc", "tee -a ~/.cargo/config.toml < mirror.toml"},
 		NotExamples: []string{"cat ~/.vimrc", "echo 'x' > notes.md"},
 	},
 	{
@@ -3247,6 +3247,26 @@ var defaultRules = [...]Rule{
 		},
 		Examples:    []string{"multipass delete --purge dev", "vagrant destroy --force", "virsh undefine vm1", "hcloud server delete web-1", "redis-cli del session:1", "scw instance server delete 11"},
 		NotExamples: []string{"multipass list", "vagrant up", "virsh list --all", "npm rm left-pad", "pip uninstall -y requests", "docker compose down", "mix ecto.reset", "bin/rails db:drop db:create", "bash -n deploy.sh"},
+	},
+	{
+		Name:     "stores-credentials",
+		Decision: Verdict("ask"),
+		Reason:   "logs in or puts a token or password into a tool's credential store: what the user's tools act as from then on, outside the sandbox",
+		Matcher: Matcher{
+			Acts: []string{"store-credentials"},
+		},
+		Examples:    []string{"gh auth login --with-token < token.txt", "cargo login", "gem signin", "uv auth login pypi.example --token x", "npm set //registry.npmjs.org/:_authToken=x", "poetry config pypi-token.pypi x", "printf 'protocol=https\\nhost=x\\nusername=u\\npassword=p\\n' | git credential approve", "heroku auth:login", "hf auth login --token x"},
+		NotExamples: []string{"gh auth status", "docker logout", "npm whoami", "npm config get registry", "poetry config virtualenvs.in-project true", "git checkout login", "git credential reject < c.txt", "pytest -k login", "kubectl config use-context dev", "aws configure get region"},
+	},
+	{
+		Name:     "writes-credential-store",
+		Decision: Verdict("ask"),
+		Reason:   "writes a file tools read their passwords and tokens from: what the user's tools act as from then on, outside the sandbox",
+		Matcher: Matcher{
+			Writes: []string{"~/.git-credentials", "~/.netrc", "~/.aws/credentials", "~/.pypirc", "~/.cargo/credentials", "~/.cargo/credentials.toml", "~/.gem/credentials", "~/.local/share/gem/credentials", "~/.config/gh/hosts.yml", "~/.config/hub", "~/.vault-token", "~/.pgpass", "~/.my.cnf", "~/.azure/**", "~/.config/gcloud/**", "~/.cache/huggingface/token", "~/.huggingface/token", "~/.config/glab-cli/**", "~/.terraform.d/credentials.tfrc.json", "~/.config/op/**", "~/.password-store/**"},
+		},
+		Examples:    []string{"echo 'https://u:t@github.com' >> ~/.git-credentials", "printf 'machine x login u password p\\n' >> ~/.netrc", "cp creds ~/.aws/credentials", "tee ~/.pypirc < p", "printf 'token = \"x\"' > ~/.cargo/credentials.toml"},
+		NotExamples: []string{"cat notes.txt > netrc.example", "cp .netrc.sample docs/", "aws configure list"},
 	},
 	{
 		Name:     "client-shell-escape",
