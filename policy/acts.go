@@ -254,6 +254,9 @@ func actsFromWords(inv *parse.Invocation, a *argv) act {
 				acts |= actPublish
 			}
 		}
+		if strings.Contains(w, ".") && !strings.Contains(w, ":") && destroyVerbs[taskVerbs(w)[1]] {
+			acts |= actDestroy // openai api files.delete, fine_tunes.delete
+		}
 	}
 	return acts
 }
