@@ -152,7 +152,11 @@ func launchedCode(inv *parse.Invocation) (code []string, direct *parse.Invocatio
 		break
 	}
 	for _, s := range starts {
-		words := append([]string{packageCommand(args[s])}, args[s+1:]...)
+		cmd := args[s]
+		if i := strings.IndexByte(cmd, ':'); i > 0 && name == "hatch" {
+			cmd = cmd[i+1:] // hatch run ENV:CMD
+		}
+		words := append([]string{packageCommand(cmd)}, args[s+1:]...)
 		for j := s; j < len(args); j++ {
 			if dyn(j) {
 				d := &parse.Invocation{Name: words[0], Args: args[s+1:]}
@@ -162,7 +166,28 @@ func launchedCode(inv *parse.Invocation) (code []string, direct *parse.Invocatio
 				return code, d
 			}
 		}
-		code = append(code, shellQuote(words))
+		code = append(code, shellQuote(words)+redirectsCode(inv.Redirects))
 	}
 	return code, nil
+}
+
+// redirectsCode writes a launcher's known redirections back as code, for
+// the command it launches, which inherits them (poetry run python <<<
+// CODE): a here-document as the here-string of its body, a target known
+// only at run time as its source text.
+func redirectsCode(rs []parse.Redirect) string {
+	var b strings.Builder
+	for _, r := range rs {
+		if strings.HasPrefix(r.FD, "{") {
+			continue
+		}
+		op, target := r.Op, shellQuote([]string{r.Target})
+		if op == "<<" || op == "<<-" {
+			op = "<<<"
+		} else if r.Dynamic {
+			target = r.Target // source text: as unknown again
+		}
+		b.WriteString(" " + r.FD + op + " " + target)
+	}
+	return b.String()
 }
