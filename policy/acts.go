@@ -232,7 +232,7 @@ func actsFromWords(inv *parse.Invocation, a *argv) act {
 		if toolPublishVerbs[name][w] && !a.hasFlagWord("--local", "-L", "--push=false") {
 			acts |= actPublish
 		}
-		if loginVerbs[w] && !vcsTools[name] && (k > 0 || inv.Args[0] == w) || k > 0 && (words[k-1] == "config" || words[k-1] == "set") && credentialKey(w) {
+		if loginVerbs[w] && !vcsTools[name] && (k > 0 || inv.Args[0] == w) || w == "init" && k > 0 && words[k-1] == "auth" || k > 0 && (words[k-1] == "config" || words[k-1] == "set") && credentialKey(w) {
 			acts |= actStoreCredentials
 		}
 		switch {
@@ -254,7 +254,7 @@ func actsFromWords(inv *parse.Invocation, a *argv) act {
 				acts |= actPublish
 			}
 		}
-		if strings.Contains(w, ".") && !strings.Contains(w, ":") && destroyVerbs[taskVerbs(w)[1]] {
+		if t := taskVerbs(w)[1]; strings.Contains(w, ".") && !strings.Contains(w, ":") && (destroyVerbs[t] || t == "cancel") {
 			acts |= actDestroy // openai api files.delete, fine_tunes.delete
 		}
 	}
@@ -320,6 +320,13 @@ var placeShort = map[string]string{
 func placeOption(name, w string) bool {
 	if placeLong[w] {
 		return true
+	}
+	if len(w) >= 5 && strings.HasPrefix(w, "--") && !strings.Contains(w, "=") {
+		for l := range placeLong {
+			if strings.HasPrefix(l, w) {
+				return true // make --direc docs: getopt_long's abbreviations
+			}
+		}
 	}
 	return len(w) == 2 && w[0] == '-' && strings.IndexByte(placeShort[name], w[1]) >= 0
 }

@@ -945,7 +945,7 @@ var defaultRules = [...]Rule{
 		Decision: Verdict("deny"),
 		Reason:   "interpreter code that publishes a package, a release, a model or a site through a library (devtools::release, Registrator, twine, push_to_hub), as the publish rule's tools would",
 		Matcher: Matcher{
-			Code: []string{"devtools::(release|submit_cran)\\b|usethis::use_(github_)?release|rsconnect::deploy\\w*|pkgdown::deploy_\\w+|\\b(Registrator|LocalRegistry)\\b[\\s\\S]*\\bregister\\s*\\(|\\bdeploydocs\\s*\\(", "\\btwine\\b|push_to_hub\\s*\\(|\\.upload_(folder|file|large_folder)\\s*\\(|\\.create_(repo|release|commit)\\s*\\(|libnpmpublish|Gems\\.(push|yank)\\b|\\bgem_push\\b|\\.createRelease\\s*\\("},
+			Code: []string{"devtools::(release|submit_cran)\\b|library\\(devtools\\)[\\s\\S]*\\b(release|submit_cran)\\s*\\(|usethis::use_(github_)?release|rsconnect::deploy\\w*|pkgdown::deploy_\\w+|\\b(Registrator|LocalRegistry)\\b[\\s\\S]*\\bregister\\s*\\(|\\bdeploydocs\\s*\\(", "\\btwine\\b|push_to_hub\\s*\\(|\\.upload_(folder|file|large_folder)\\s*\\(|\\b(create_repo|create_release|create_commit)\\s*\\(|libnpmpublish|Gems\\.(push|yank)\\b|\\bgem_push\\b|\\.createRelease\\s*\\("},
 		},
 		Examples:    []string{"Rscript -e 'devtools::release()'", "R -e 'devtools::submit_cran()'", "julia -e 'using Registrator; register()'", "python -c \"import twine.cli; twine.cli.dispatch(['upload','dist/*'])\"", "python3 -c \"from huggingface_hub import HfApi; HfApi().upload_folder(folder_path='.', repo_id='me/x')\"", "node -e \"require('libnpmpublish').publish(m, t)\"", "Rscript -e \"rsconnect::deployApp('.')\""},
 		NotExamples: []string{"Rscript -e 'devtools::test()'", "Rscript -e 'devtools::document()'", "julia -e 'using Pkg; Pkg.test()'", "python -c 'import build'", "node -e 'console.log(require(\"./package.json\").version)'", "Rscript -e 'pkgdown::build_site()'"},
@@ -955,7 +955,7 @@ var defaultRules = [...]Rule{
 		Decision: Verdict("deny"),
 		Reason:   "interpreter code that deletes remote state through a library: a model provider's files, assistants, vector stores or fine-tunes, a hosted repository, a cloud bucket or table",
 		Matcher: Matcher{
-			Code: []string{"\\.(files|assistants|vector_stores|vectorStores|models|fine_tuning\\.jobs|fine_tunes|batches|threads)\\.(delete|del|cancel)\\s*\\(", "\\.delete_(repo|bucket|objects?|stack|db_instance|db_cluster|table|repository|function|file|space|collection)\\s*\\(|\\.objects\\.all\\(\\)\\.delete\\(|\\bBucket\\([^)]*\\)\\.delete\\(|\\.deleteBucket\\s*\\(|\\.dropDatabase\\s*\\("},
+			Code: []string{"\\.(files|assistants|vector_stores|vectorStores|models|fine_tuning\\.jobs|fine_tunes|batches|threads)\\.(delete|del|cancel)\\s*\\(", "\\bdelete_repo\\s*\\(|\\.delete_(bucket|objects?|stack|db_instance|db_cluster|table|repository|function|file|space|collection)\\s*\\(|\\.objects\\.all\\(\\)\\.delete\\(|\\bBucket\\([^)]*\\)\\.delete\\(|\\.deleteBucket\\s*\\(|\\.dropDatabase\\s*\\("},
 		},
 		Examples:    []string{"python -c \"import openai; openai.files.delete('file-x')\"", "python -c \"from openai import OpenAI; OpenAI().beta.assistants.delete('asst_x')\"", "python -c \"from huggingface_hub import HfApi; HfApi().delete_repo('me/x')\"", "python -c \"import boto3; boto3.resource('s3').Bucket('b').objects.all().delete()\"", "node -e \"new OpenAI().files.del('file-x')\""},
 		NotExamples: []string{"python -c \"import openai; print(openai.models.list())\"", "python -c \"d = {'a': 1}; del d['a']; print(d)\"", "node -e \"const m = new Map(); m.delete('x')\""},
