@@ -146,6 +146,13 @@ var classTests9 = []struct {
 	{"ai-cli", "aichat -f .env.example 'explain'", Allow},
 	{"ai-cli", "ollama run llama3 'hello'", Allow},
 	{"ai-cli", "docker compose --env-file .env up -d", Allow},
+	// The history file named by the variable the shell keeps it in.
+	{"history-file", `cat "$HISTFILE"`, Deny},
+	{"history-file", `tail -n 50 ${HISTFILE}`, Deny},
+	{"history-file", `cp "$HISTFILE" /tmp/h`, Deny},
+	{"history-file", `echo "history goes to $HISTFILE"`, Allow},
+	{"history-file", `ls -la "$HISTFILE"`, Allow},
+	{"history-file", `[ -n "$HISTFILE" ] && echo set`, Allow},
 }
 
 func TestClasses9(t *testing.T) {
