@@ -53,6 +53,13 @@ var loginVerbs = map[string]bool{
 	"activate-service-account": true, "add-token": true, "set-token": true,
 }
 
+// storeWords after keyStores put a key, a token or a secret into a
+// tool's store (llm keys set openai, gh secret set X, wrangler secret put).
+var (
+	storeWords = map[string]bool{"set": true, "add": true, "put": true, "import": true}
+	keyStores  = map[string]bool{"keys": true, "key": true, "token": true, "tokens": true, "secret": true, "secrets": true, "credentials": true, "credential": true}
+)
+
 // credentialKey reports whether a configuration key (or key=value) given to
 // a config command is a credential: npm's //host/:_authToken and _auth,
 // yarn's npmAuthToken, poetry's http-basic.x and pypi-token.x.
@@ -232,7 +239,7 @@ func actsFromWords(inv *parse.Invocation, a *argv) act {
 		if toolPublishVerbs[name][w] && !a.hasFlagWord("--local", "-L", "--push=false") {
 			acts |= actPublish
 		}
-		if loginVerbs[w] && !vcsTools[name] && (k > 0 || inv.Args[0] == w) || w == "init" && k > 0 && words[k-1] == "auth" || k > 0 && (words[k-1] == "config" || words[k-1] == "set") && credentialKey(w) {
+		if loginVerbs[w] && !vcsTools[name] && (k > 0 || inv.Args[0] == w) || w == "init" && k > 0 && words[k-1] == "auth" || storeWords[w] && k > 0 && keyStores[words[k-1]] || k > 0 && (words[k-1] == "config" || words[k-1] == "set") && credentialKey(w) {
 			acts |= actStoreCredentials
 		}
 		switch {
