@@ -159,6 +159,7 @@ var interps = sync.OnceValue(func() map[string]*interpSpec {
 		"bb":      {codeShort: "e", codeLong: []string{"eval"}, scriptStops: true},
 		"sbcl":    {codeLong: []string{"eval"}},
 		"kotlinc": {codeWords: []string{"-e", "-expression"}},
+		"swift":   {codeShort: "e", scriptStops: true, stdinCode: true},
 		"gdb":     {codeWords: []string{"-ex", "--ex", "-eval-command", "--eval-command", "-iex", "--iex"}},
 		"vim":     {codeShort: "c", codeLong: []string{"cmd"}},
 		// ed's operand is the file to edit; its commands (! runs a shell) come on stdin.

@@ -964,6 +964,16 @@ var defaultRules = [...]Rule{
 		NotExamples: []string{"bash -c 'rm \"/tmp/x.lock\"'", "julia -e 'rm(\"build/out.txt\")'"},
 	},
 	{
+		Name:     "inline-code-destroys-home-more",
+		Decision: Verdict("deny"),
+		Reason:   "interpreter code removes the home directory",
+		Matcher: Matcher{
+			Code: []string{"(removeItem|rm_rf!?|RemoveAll|Directory\\.Delete|deleteRecursively|deleteDirectory|remove_dir_all|rmtree|rmSync|rimraf|rm_r!?)\\s*\\(?[^;)]{0,80}(NSHomeDirectory|homeDirectoryForCurrentUser|user_home|UserHomeDir|Getenv\\(\"HOME\"\\)|GetEnvironmentVariable\\(\"(HOME|USERPROFILE)\"\\)|SpecialFolder\\.UserProfile|user\\.home|home_dir\\(\\))", "(NSHomeDirectory\\(\\)|getProperty\\(\"user\\.home\"\\)|UserHomeDir\\(\\)|user_home!?\\(\\))[^;]{0,80}(deleteRecursively|removeItem|RemoveAll|rm_rf)"},
+		},
+		Examples:    []string{"swift -e 'import Foundation; try? FileManager.default.removeItem(atPath: NSHomeDirectory())'", "mix run -e 'File.rm_rf!(System.user_home!())'", "kotlinc -e 'java.io.File(System.getProperty(\"user.home\")).deleteRecursively()'"},
+		NotExamples: []string{"swift -e 'print(NSHomeDirectory())'", "elixir -e 'File.rm_rf!(\"_build\")'"},
+	},
+	{
 		Name:     "inline-code-runs-programs",
 		Decision: Verdict("deny"),
 		Reason:   "interpreter code that runs programs, forks, downloads or opens sockets: what it does cannot be checked here",

@@ -113,8 +113,13 @@ func (ctx *scriptCtx) computeEffects() {
 			if inv.PipedInto && i > 0 && namesFromStdin(a) {
 				pipedNameReads(ctx.arg(i-1), &b)
 			}
-			if a.subcommand == "run" && (a.name == "go" || a.name == "deno" || a.name == "dart" || a.name == "bun") || sourceRunners[a.name] {
+			if a.subcommand == "run" && (a.name == "go" || a.name == "deno" || a.name == "dart" || a.name == "bun") || sourceRunners[a.name] ||
+				a.name == "dotnet" && (a.subcommand == "fsi" || a.subcommand == "script") {
 				sourceRunEffects(a, &b)
+				if a.name == "swift" && inv.PipedInto && inv.InlineCode == nil && len(a.positionals) > 0 && a.positionals[0] == "-" {
+					// echo '...' | swift -: a program from the pipe, unseen
+					b.push(effect{kind: effExec, path: "swift -", unseen: true})
+				}
 			}
 			if a.name == "git" && a.subcommand == "clean" && b.cwd != "" && gitCleanForced(a) {
 				// git clean -f after a cd deletes the untracked files there
@@ -168,7 +173,7 @@ func (ctx *scriptCtx) computeEffects() {
 var sourceRunners = map[string]bool{"tsx": true, "ts-node": true, "esno": true, "swift": true, "runghc": true, "runhaskell": true, "kotlin": true, "scala-cli": true}
 
 // sourceExts are the source files a runner compiles and runs.
-var sourceExts = []string{".go", ".ts", ".mts", ".cts", ".js", ".mjs", ".cjs", ".tsx", ".jsx", ".dart", ".swift", ".hs", ".kts", ".scala", ".sc"}
+var sourceExts = []string{".go", ".fsx", ".csx", ".ts", ".mts", ".cts", ".js", ".mjs", ".cjs", ".tsx", ".jsx", ".dart", ".swift", ".hs", ".kts", ".scala", ".sc"}
 
 // sourceRunEffects: go run /tmp/r.go runs the file it is given, as
 // python3 /tmp/r.py does.
@@ -435,8 +440,8 @@ func signatureEffects(inv *parse.Invocation, a *argv, b *effectBuilder) {
 	}
 	ops, opts := operands(sig, inv)
 	if !sig.patternFirst {
-		for _, w := range inv.Args {
-			embeddedHomeReads(w, b) // sqlite3 :memory: "select readfile('$HOME/.netrc')"
+		for k, w := range inv.Args {
+			embeddedHomeReads(w, inv.DynamicArgs != nil && inv.DynamicArgs[k], b) // sqlite3 :memory: "select readfile('$HOME/.netrc')"
 		}
 	}
 	for _, o := range opts {

@@ -542,7 +542,7 @@ func homeOperandReads(inv *parse.Invocation, a *argv, b *effectBuilder) {
 		if strings.HasPrefix(w, "~/") {
 			b.push(effect{kind: effRead, path: homeAlias(b.resolve(w)), exact: true})
 		} else if a.name != "git" {
-			embeddedHomeReads(w, b)
+			embeddedHomeReads(w, inv.DynamicArgs != nil && inv.DynamicArgs[k], b)
 		}
 	}
 }
@@ -552,8 +552,8 @@ func homeOperandReads(inv *parse.Invocation, a *argv, b *effectBuilder) {
 // (sqlite3 :memory: "select readfile('$HOME/.aws/credentials')", emacs
 // --eval '(insert-file-contents "~/.authinfo")'), is read by the tool that
 // runs it. Only the path as written.
-func embeddedHomeReads(w string, b *effectBuilder) {
-	if len(w) > 4096 || !strings.ContainsAny(w, " ('\",=") || strings.Contains(w, "$(") || strings.Contains(w, "`") {
+func embeddedHomeReads(w string, dyn bool, b *effectBuilder) {
+	if len(w) > 4096 || !strings.ContainsAny(w, " ('\",=") || dyn && (strings.Contains(w, "$(") || strings.Contains(w, "`")) {
 		return // a command substitution's output is unknown, not the path it names
 	}
 	for _, pre := range []string{"~/", "$HOME/", "${HOME}/"} {

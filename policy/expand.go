@@ -1083,6 +1083,8 @@ func commandArgCode(inv *parse.Invocation) (out []parse.Invocation) {
 		}
 	case "printf", "test", "[", "read", "unset", "declare", "typeset", "local", "readonly", "let":
 		return subscriptCode(inv)
+	case "mix", "mvn", "mvnw":
+		code = toolCode(inv)
 	default:
 		c, direct := launchedCode(inv)
 		if _, ok := launchers[via]; !ok {
@@ -1240,6 +1242,8 @@ func anyCommandArg(invs []parse.Invocation) bool {
 				return true
 			}
 		case launchers[n].subs != nil || launchers[n].values != nil || launchers[n].code != nil:
+			return true
+		case toolCodeTools[n]:
 			return true
 		case strings.HasPrefix(n, "python") || strings.HasPrefix(n, "pypy"):
 			for _, a := range invs[i].Args {

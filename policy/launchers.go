@@ -49,7 +49,13 @@ var launchers = map[string]launcher{
 	"cabal": {subs: []string{"exec"}, values: pkgValues}, "opam": {subs: []string{"exec"}, values: pkgValues},
 	"nix":       {subs: []string{"develop", "shell"}, values: []string{"--profile", "-f", "--file", "--expr", "-I", "--override-input", "--arg", "--argstr"}, cmdAt: []string{"-c", "--command"}},
 	"nix-shell": {code: []string{"--run", "--command"}, values: []string{"-p", "--packages", "-A", "--attr", "-I", "--arg", "--argstr"}},
+	// kubectl exec POD -- CMD runs CMD in the pod: judged as itself too
+	// (it reads the pod's service-account token, deletes its data), on top
+	// of the cluster-shell rule's ask.
+	"kubectl": {subs: []string{"exec"}, values: kubeValues, skip: 1}, "oc": {subs: []string{"exec"}, values: kubeValues, skip: 1},
 }
+
+var kubeValues = []string{"-c", "--container", "-n", "--namespace", "--context", "--kubeconfig", "--cluster", "--user", "-f", "--filename", "--pod-running-timeout", "--request-timeout", "-s", "--server", "--as"}
 
 // launchedCode returns the command lines inv's launcher runs, as shell code
 // (one per reading, when an option may or may not take a value), and the
@@ -190,4 +196,40 @@ func redirectsCode(rs []parse.Redirect) string {
 		b.WriteString(" " + r.FD + op + " " + target)
 	}
 	return b.String()
+}
+
+// toolCodeTools run code their options give in another language, or a
+// program their properties name.
+var toolCodeTools = map[string]bool{"mix": true, "mvn": true, "mvnw": true}
+
+// toolCode returns, as shell code, what mix run -e CODE and Maven's exec
+// plugin (exec:exec -Dexec.executable=sh -Dexec.args="-c '...'") run:
+// Elixir code as elixir -e would run it, the program with its arguments.
+func toolCode(inv *parse.Invocation) (code []string) {
+	args := inv.Args
+	dyn := func(k int) bool { return inv.DynamicArgs != nil && inv.DynamicArgs[k] }
+	switch commandName(inv.Name) {
+	case "mix":
+		for k, a := range args {
+			if (a == "-e" || a == "--eval") && k+1 < len(args) && !dyn(k+1) {
+				code = append(code, "elixir -e "+shellQuote([]string{args[k+1]}))
+			}
+		}
+	default: // Maven
+		exe, execArgs := "", ""
+		for k, a := range args {
+			if dyn(k) {
+				continue
+			}
+			if v, ok := strings.CutPrefix(a, "-Dexec.executable="); ok {
+				exe = v
+			} else if v, ok := strings.CutPrefix(a, "-Dexec.args="); ok {
+				execArgs = v
+			}
+		}
+		if exe != "" {
+			code = append(code, shellQuote([]string{exe})+" "+execArgs)
+		}
+	}
+	return code
 }
