@@ -457,6 +457,9 @@ func FuzzEffects(f *testing.F) {
 	for _, tc := range classTests9 {
 		f.Add(tc.script)
 	}
+	for _, tc := range classTests9Deny {
+		f.Add(tc.script)
+	}
 	for _, tc := range actTests {
 		f.Add(tc.script)
 	}
