@@ -38,6 +38,9 @@ var classTests9Deny = []struct {
 	{"secret-read", `ps aux | grep node; ps -ef; ps -C node -o pid=`, Allow},
 	{"secret-read", `git clone https://x.example/r.git ~/src/r`, Allow},
 	{"secret-read", `emacs --batch -l ert -l test/x-test.el -f ert-run-tests-batch-and-exit`, Allow},
+	// An option's value naming a key the tool uses is not code reading it.
+	{"secret-read", `ssh -o IdentityFile=~/.ssh/id_ed25519 -o BatchMode=yes build.example.com true`, Allow},
+	{"secret-read", `docker build --secret id=npmrc,src=$HOME/.npmrc -t app .`, Allow},
 	// Files tools read at their start to run code, and the directories on
 	// PATH and package stores other projects load code from, however the
 	// path is spelled (a toolchain's own answer to where it keeps them).

@@ -553,7 +553,7 @@ func homeOperandReads(inv *parse.Invocation, a *argv, b *effectBuilder) {
 // --eval '(insert-file-contents "~/.authinfo")'), is read by the tool that
 // runs it. Only the path as written.
 func embeddedHomeReads(w string, dyn bool, b *effectBuilder) {
-	if len(w) > 4096 || !strings.ContainsAny(w, " ('\",=") || dyn && (strings.Contains(w, "$(") || strings.Contains(w, "`")) {
+	if len(w) > 4096 || !strings.ContainsAny(w, " ('\"`") || dyn && (strings.Contains(w, "$(") || strings.Contains(w, "`")) {
 		return // a command substitution's output is unknown, not the path it names
 	}
 	for _, pre := range []string{"~/", "$HOME/", "${HOME}/"} {
