@@ -57,6 +57,8 @@ var classTests9Deny = []struct {
 	{"tool-config-persist", `aws configure set region eu-west-1 && aws configure get region`, Allow},
 	{"tool-config-persist", `mix hex.info; gem sources --list; composer config --global --list`, Allow},
 	{"tool-config-persist", `composer config repositories.local path ../packages/core`, Allow},
+	{"tool-config-persist", `conda config --add channels conda-forge && conda config --show channels`, Allow},
+	{"tool-config-persist", `micromamba config append channels https://c.example.invalid/x`, Deny},
 	{"plant-binary", `cp ./gopls-wrapper "$(go env GOBIN)/gopls"`, Deny},
 	{"plant-binary", `install -Dm755 build/tsc "$(npm root -g)/typescript/bin/tsc"`, Deny},
 	{"plant-binary", "cp /tmp/x `which kubectl`", Deny},
