@@ -44,6 +44,9 @@ type Event struct {
 	// Challenged: refused with a request for a credential (see
 	// refuseUnlisted); the client's retry with one is an event of its own.
 	Challenged bool `json:"challenged,omitempty"`
+	// Call is "listen" for a server socket the sandbox refused (see
+	// Listen); "" for a connection.
+	Call string `json:"call,omitempty"`
 
 	unlisted bool // refused for want of an entry, which a grant may hold
 }

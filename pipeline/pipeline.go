@@ -18,7 +18,6 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
-	"net/netip"
 	"os"
 	"path/filepath"
 	"slices"
@@ -201,7 +200,20 @@ func (st *Setup) HostProxy(spec sandbox.Spec, env []string, record func(netproxy
 		return nil, spec, env, fmt.Errorf("the egress proxy's listener: %w", err)
 	}
 	spec.ProxyTo = ln.Addr().String()
-	spec.Refused = func(addr netip.AddrPort) { record(st.Egress.Direct(addr)) }
+	spec.Refused = func(r sandbox.Refusal) {
+		switch {
+		case r.Call != "connect":
+			by := "the connect supervisor refuses " + r.Call
+			if !r.Addr.IsValid() {
+				by += " on a socket never bound"
+			}
+			record(netproxy.Listen(r.Addr, by))
+		case r.Unix != "":
+			record(netproxy.DirectUnix(r.Unix))
+		default:
+			record(st.Egress.Direct(r.Addr))
+		}
+	}
 	for k, v := range netproxy.Env(spec.ProxyTo) {
 		env = envlist.Set(env, k, v)
 	}
