@@ -227,3 +227,81 @@ func strList(v any) []string {
 	}
 	return out
 }
+
+// taskOutput calls task_output for task id, waiting up to ten seconds for
+// it to end, and returns its structured result.
+func taskOutput(s *server, id string) map[string]any {
+	s.t.Helper()
+	raw := s.request("tools/call", map[string]any{"name": "task_output", "arguments": map[string]any{"task_id": id, "wait": 10000}})
+	var r struct {
+		Structured map[string]any `json:"structuredContent"`
+	}
+	if err := json.Unmarshal(raw, &r); err != nil || r.Structured == nil {
+		s.t.Fatalf("task_output: %v\n%s", err, raw)
+	}
+	return r.Structured
+}
+
+// TestTaskNotes: a background task's server that cannot listen, and its
+// direct connection, are notes of the task (task_output), and not of a
+// foreground call of the same session that ran while the task met them:
+// under the connect supervisor, which sees the task's process group, and
+// with the network off, where the task's output shows it.
+func TestTaskNotes(t *testing.T) {
+	requireSuite(t)
+	if python == "" {
+		t.Skip("no python3")
+	}
+	id := plainUser()
+	dir := id.dir(t)
+	pyPort, _ := strconv.Atoi(freePort(t, "127.0.0.1"))
+	connPort, _ := strconv.Atoi(freePort(t, "127.0.0.1"))
+	listenScript(t, dir, 0, pyPort)
+	task := "cd '" + dir + `' || exit 9
+./httptest.test -test.run TestServer 2>&1 | grep -m1 -o 'failed to listen.*'
+"$PY" server.py; echo "python exit=$?"
+"$PY" -c 'import socket; socket.create_connection(("127.0.0.1", ` + strconv.Itoa(connPort) + `), timeout=5)' 2>/dev/null; echo "connect exit=$?"`
+	allowlist := allowAll + "[sandbox]\nnetwork = \"allowlist\"\n[network]\nallow = [\"pkg.test\"]\n"
+	for _, c := range []struct {
+		name, policy string
+		supervised   bool
+	}{
+		{"network off", allowAll, false},
+		{"supervisor", allowlist, true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if c.supervised {
+				requireSupervisor(t)
+			}
+			s := plainServe(t, c.policy)
+			res := s.bash(map[string]any{"command": task, "run_in_background": true})
+			taskID, _ := res["task_id"].(string)
+			out, _ := res["output_file"].(string)
+			if taskID == "" || out == "" {
+				t.Fatalf("no background task: %v", res)
+			}
+			// A foreground call that runs while the task meets its refusals.
+			fg := s.bash(map[string]any{"command": `for i in $(seq 200); do grep -q 'connect exit' ` + out + ` && break; sleep 0.05; done; echo waited`})
+			if n := noteWith(strList(fg["notes"]), "network: refused"); n != "" {
+				t.Errorf("a foreground call has the background task's refusal: %q", n)
+			}
+			tr := taskOutput(s, taskID)
+			notes := strList(tr["notes"])
+			text := fmt.Sprint(tr["output"])
+			if strings.Contains(text, "PY-LISTENING") || !strings.Contains(text, "connect exit=") {
+				t.Fatalf("the task listened, or did not run to its end:\n%s", text)
+			}
+			want := `network = "off"`
+			if c.supervised {
+				want = "the connect supervisor refuses bind"
+				if noteWith(notes, "network: refused listening on 127.0.0.1:"+strconv.Itoa(pyPort)+": servers cannot listen") == "" ||
+					noteWith(notes, "network: refused 127.0.0.1:"+strconv.Itoa(connPort)+": a direct connection") == "" {
+					t.Errorf("task_output's notes do not name the task's refused bind and connect:\n%s\n%s", strings.Join(notes, "\n"), text)
+				}
+			}
+			if noteWith(notes, "network: refused listening on ", "servers cannot listen in this sandbox ("+want, "--network on") == "" {
+				t.Errorf("task_output's notes do not say why the task's httptest server cannot listen:\n%s\n%s", strings.Join(notes, "\n"), text)
+			}
+		})
+	}
+}

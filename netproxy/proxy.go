@@ -47,6 +47,10 @@ type Event struct {
 	// Call is "listen" for a server socket the sandbox refused (see
 	// Listen); "" for a connection.
 	Call string `json:"call,omitempty"`
+	// Pgid is the process group of the command that made the call, where
+	// the connect supervisor saw it (0: not known; the proxy sees
+	// connections, not processes).
+	Pgid int `json:"-"`
 
 	unlisted bool // refused for want of an entry, which a grant may hold
 }

@@ -201,18 +201,21 @@ func (st *Setup) HostProxy(spec sandbox.Spec, env []string, record func(netproxy
 	}
 	spec.ProxyTo = ln.Addr().String()
 	spec.Refused = func(r sandbox.Refusal) {
+		var ev netproxy.Event
 		switch {
 		case r.Call != "connect":
 			by := "the connect supervisor refuses " + r.Call
 			if !r.Addr.IsValid() {
 				by += " on a socket never bound"
 			}
-			record(netproxy.Listen(r.Addr, by))
+			ev = netproxy.Listen(r.Addr, by)
 		case r.Unix != "":
-			record(netproxy.DirectUnix(r.Unix))
+			ev = netproxy.DirectUnix(r.Unix)
 		default:
-			record(st.Egress.Direct(r.Addr))
+			ev = st.Egress.Direct(r.Addr)
 		}
+		ev.Pgid = r.Pgid
+		record(ev)
 	}
 	for k, v := range netproxy.Env(spec.ProxyTo) {
 		env = envlist.Set(env, k, v)

@@ -333,6 +333,10 @@ func (s *ConnectSupervisor) refuseInet(n seccompNotif, call string, dest netip.A
 // refuse logs r (the first maxRefusedLogged of this supervisor, as the
 // proxy writes a line per connection) and tells Spec.Refused.
 func (s *ConnectSupervisor) refuse(r Refusal, addr, reason string) {
+	// The caller waits for the answer, so the pid is still the caller's.
+	if pgid, err := unix.Getpgid(r.Pid); err == nil {
+		r.Pgid = pgid
+	}
 	if s.refused.Add(1) <= maxRefusedLogged {
 		slog.Info("egress", "addr", addr, "allowed", false, "reason", reason, "call", r.Call)
 	}

@@ -429,7 +429,7 @@ func TestConnectSupervisorTells(t *testing.T) {
 		t.Fatalf("%v\n%s", err, out)
 	}
 	got := taken()
-	if len(got) != 2 || got[0].Call != "bind" || got[0].Addr != netip.MustParseAddrPort("127.0.0.1:38123") || got[0].Pid == 0 ||
+	if len(got) != 2 || got[0].Call != "bind" || got[0].Addr != netip.MustParseAddrPort("127.0.0.1:38123") || got[0].Pid == 0 || got[0].Pgid == 0 ||
 		got[1].Call != "listen" || got[1].Addr.IsValid() {
 		t.Errorf("told %+v, want the bind with its address and the listen", got)
 	}

@@ -231,6 +231,8 @@ type Refusal struct {
 	// Unix is the path of the unix socket a connect named ("@name" for an
 	// abstract one); "" for any other.
 	Unix string
-	// Pid is the calling thread, as stockade sees it.
-	Pid int
+	// Pid is the calling thread, and Pgid its process group, as stockade
+	// sees them: a background task's refusals are told apart by its group
+	// (Pgid 0: not known).
+	Pid, Pgid int
 }
