@@ -1,6 +1,8 @@
 package netproxy
 
 import (
+	"bufio"
+	"bytes"
 	"fmt"
 	"io"
 	"log/slog"
@@ -170,4 +172,56 @@ func rawConnectB(b *testing.B, w *world, target string) (net.Conn, io.Reader, in
 		return c, c, 0
 	}
 	return c, c, 200
+}
+
+// BenchmarkPlainUpload: a plain HTTP request with a 64 MiB body through the
+// proxy (what the proxy writes upstream; a response of a few bytes back).
+func BenchmarkPlainUpload(b *testing.B) {
+	const size = 64 << 20
+	defer slog.SetDefault(slog.Default())
+	slog.SetDefault(slog.New(slog.DiscardHandler))
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { ln.Close() })
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			go func() {
+				defer c.Close()
+				br := bufio.NewReaderSize(c, 1<<20)
+				for line := ""; line != "\r\n"; {
+					if line, err = br.ReadString('\n'); err != nil {
+						return
+					}
+				}
+				drain(io.LimitReader(br, size), 1<<20)
+				io.WriteString(c, "HTTP/1.1 200 OK\r\nContent-Length: 2\r\nConnection: close\r\n\r\nok")
+			}()
+		}
+	}()
+	w := newWorld(&testing.T{}, "pkg.test", "127.0.0.1")
+	_, p, _ := net.SplitHostPort(ln.Addr().String())
+	body := make([]byte, 1<<20)
+	b.SetBytes(size)
+	for b.Loop() {
+		c, err := net.Dial("tcp", w.addr)
+		if err != nil {
+			b.Fatal(err)
+		}
+		fmt.Fprintf(c, "POST http://pkg.test:%s/ HTTP/1.1\r\nHost: pkg.test:%s\r\nContent-Length: %d\r\n\r\n", p, p, size)
+		for left := size; left > 0; left -= len(body) {
+			if _, err := c.Write(body); err != nil {
+				b.Fatal(err)
+			}
+		}
+		if reply, _ := io.ReadAll(c); !bytes.HasSuffix(reply, []byte("ok")) {
+			b.Fatalf("reply %q", reply)
+		}
+		c.Close()
+	}
 }
