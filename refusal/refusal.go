@@ -58,6 +58,7 @@ var patterns = sync.OnceValue(func() *pats {
 		listen: regexp.MustCompile(`(?i)\blisten\b|\bbind\b`),
 		server: regexp.MustCompile(`\.(?:bind|listen)\(`),
 		made:   regexp.MustCompile(`\bsocket\.socket\(|\b_socket\.socket\.__init__\(`),
+		afUnix: regexp.MustCompile(`\bAF_UNIX\b`),
 		inet:   regexp.MustCompile(`(?i)((?:\d{1,3}\.){3}\d{1,3}|\[[0-9a-f:.]+\]|localhost):(\d{1,5})\b`),
 		mount:  regexp.MustCompile(`(?i)\bmount`),
 		unix:   regexp.MustCompile(`(?i)\bunix\b|\.sock\b`),
@@ -81,7 +82,8 @@ type pats struct {
 	// address it names; mount: a bind mount, which is none. made: a line
 	// of source that makes a socket (a Python traceback's, before the error
 	// of a socket the sandbox refused).
-	listen, server, inet, mount, made *regexp.Regexp
+	// afUnix: such a line makes a unix socket.
+	listen, server, inet, mount, made, afUnix *regexp.Regexp
 	// dns: a name lookup failed, which with the network off the sandbox
 	// causes (the resolver's socket is refused).
 	dns *regexp.Regexp
@@ -103,13 +105,15 @@ func Notes(stderr, cwd string, spec sandbox.Spec) []string {
 			notes = append(notes, n)
 		}
 	}
-	prev := ""
+	// The three lines before each: a Python traceback names the source
+	// line that failed, and the frame of the socket module, before its error.
+	var recent [3]string
 	for line := range strings.Lines(stderr) {
 		if len(notes) >= MaxNotes {
 			break
 		}
-		before := prev
-		prev = line
+		before := strings.Join(recent[:], "")
+		recent = [3]string{recent[1], recent[2], line}
 		k := lineKind(line)
 		if k == none && !patterns().dns.MatchString(line) {
 			continue
@@ -154,14 +158,14 @@ func lineKind(line string) kind {
 }
 
 // socketNote explains a refused socket or name lookup, if the line (or,
-// for a socket, the source line before it) is one and the sandbox refuses it.
+// for a socket, the source lines before it) is one and the sandbox refuses it.
 func socketNote(line, before string, k kind, spec sandbox.Spec) string {
 	lookup := patterns().dns.MatchString(line)
 	if !lookup && (k == none || !patterns().socket.MatchString(line) && !patterns().made.MatchString(before)) {
 		return ""
 	}
 	switch {
-	case !lookup && patterns().unix.MatchString(line):
+	case !lookup && (patterns().unix.MatchString(line) || patterns().afUnix.MatchString(before)):
 		if spec.UnixSocketsOff && k == eperm {
 			return `unix socket refused: new unix sockets are off in this sandbox (unix_sockets = "deny"); allow with [sandbox] unix_sockets = "allow" in a policy file (--policy)`
 		}
@@ -176,11 +180,11 @@ func socketNote(line, before string, k kind, spec sandbox.Spec) string {
 }
 
 // serverSocket reports whether line is about a server socket (an inet
-// one: not a unix socket, not a bind mount), or follows a line of source
-// that makes one (a Python traceback's).
+// one: not a unix socket, not a bind mount), or follows lines of source
+// that make one (a Python traceback's).
 func serverSocket(line, before string) bool {
 	p := patterns()
-	return (p.listen.MatchString(line) || p.server.MatchString(before)) && !p.unix.MatchString(line) && !p.mount.MatchString(line)
+	return (p.listen.MatchString(line) || p.server.MatchString(before)) && !p.unix.MatchString(line) && !p.afUnix.MatchString(before) && !p.mount.MatchString(line)
 }
 
 // listenNote explains a server socket the sandbox refused (line is about

@@ -70,6 +70,8 @@ func TestNotes(t *testing.T) {
 		{"node localhost, port rule", "Error: listen EACCES: permission denied localhost:3000", portRule, "network: refused listening on 127.0.0.1:3000"},
 		{"python traceback, port rule", "    s.bind((\"127.0.0.1\", 8000))\nPermissionError: [Errno 13] Permission denied", portRule, "network: refused listening: servers cannot listen"},
 		{"python, no source line", "PermissionError: [Errno 13] Permission denied", portRule, ""},
+		{"python unix socket, unix sockets off", "    s = socket.socket(socket.AF_UNIX)\n  File \"/usr/lib/python3.11/socket.py\", line 232, in __init__\n    _socket.socket.__init__(self, family, type, proto, fileno)\nPermissionError: [Errno 1] Operation not permitted", spec,
+			`unix socket refused: new unix sockets are off in this sandbox`},
 		{"python socket, network off", "    _socket.socket.__init__(self, family, type, proto, fileno)\nPermissionError: [Errno 1] Operation not permitted", spec,
 			"network connection refused: this sandbox has no network"},
 		{"listen, own network namespace", "listen tcp 0.0.0.0:80: bind: permission denied", netns, ""},
