@@ -241,18 +241,6 @@ func (s *ConnectSupervisor) decide(n seccompNotif) (val int64, errno unix.Errno,
 		}
 		return 0, e, false
 	case arch.bind:
-		addrLen := n.args[2]
-		if addrLen > sizeofSockaddrStorage {
-			return 0, unix.EINVAL, false
-		}
-		addr := make([]byte, addrLen)
-		if addrLen > 0 {
-			if err := readMem(int(n.pid), uintptr(n.args[1]), addr); err == unix.EFAULT {
-				return 0, unix.EFAULT, false
-			} else if err != nil {
-				return 0, unix.EACCES, false
-			}
-		}
 		sock, domain, errno := s.socketOf(n, fd)
 		if errno != 0 {
 			return 0, errno, false
@@ -260,6 +248,12 @@ func (s *ConnectSupervisor) decide(n seccompNotif) (val int64, errno unix.Errno,
 		unix.Close(sock)
 		if domain != unix.AF_INET && domain != unix.AF_INET6 {
 			return 0, 0, true
+		}
+		// Refused whatever it names: the address is read for the note
+		// only (none where it cannot be read).
+		addr := make([]byte, min(n.args[2], sizeofSockaddrStorage))
+		if len(addr) > 0 && readMem(int(n.pid), uintptr(n.args[1]), addr) != nil {
+			addr = nil
 		}
 		dest, ok := inetAddr(addr)
 		s.refuseInet(n, "bind", dest, ok, addr)
@@ -333,7 +327,8 @@ func (s *ConnectSupervisor) refuseInet(n seccompNotif, call string, dest netip.A
 // refuse logs r (the first maxRefusedLogged of this supervisor, as the
 // proxy writes a line per connection) and tells Spec.Refused.
 func (s *ConnectSupervisor) refuse(r Refusal, addr, reason string) {
-	// The caller waits for the answer, so the pid is still the caller's.
+	// For the notes' attribution only: the caller waits for the answer,
+	// so the pid is the caller's unless it was killed meanwhile.
 	if pgid, err := unix.Getpgid(r.Pid); err == nil {
 		r.Pgid = pgid
 	}
