@@ -210,6 +210,16 @@ func withoutNotes(a sandbox.Applied) sandbox.Applied {
 	return a
 }
 
+// TaskNotes says what the sandbox refused a background task: what its
+// output shows (as a foreground call's stderr), and events, the calls of its
+// process group that the connect supervisor refused. cwd is where it ran,
+// tmpdir the session's TMPDIR.
+func (s *Setup) TaskNotes(events []netproxy.Event, output, cwd, tmpdir string) []string {
+	spec := s.Spec
+	spec.Workdir, spec.TmpDir = s.Workdir, tmpdir
+	return append(refusal.Notes(output, cwd, s.refusalSpec(spec)), netproxy.Notes(events)...)
+}
+
 // NetworkNotes says what the egress proxy or the connect supervisor refused
 // a completed command (events), or else that its output shows it failed for
 // want of a network: with network = "allowlist", of a host the list lacks;

@@ -40,7 +40,7 @@ import (
 //     "allowlist" without a network namespace, see notify_linux.go), inet
 //     and inet6 sockets are allowed as TCP only (SOCK_STREAM with protocol
 //     0 or IPPROTO_TCP: no UDP, so no DNS; no raw, SCTP or MPTCP); every
-//     connect(2) and listen(2) goes to the supervisor
+//     connect(2), bind(2) and listen(2) goes to the supervisor
 //     (SECCOMP_RET_USER_NOTIF); sendto, sendmsg and sendmmsg with
 //     MSG_FASTOPEN, which connect a TCP socket to the address they carry,
 //     are refused; and seccomp(2) may not make a listener of its own
@@ -98,14 +98,14 @@ type seccompArch struct {
 	socket     uint32
 	ioUringNrs [3]uint32 // setup, enter, register
 	// The calls a supervised filter looks at (rule 5).
-	connect, listen, sendto, sendmsg, sendmmsg, seccomp uint32
+	connect, bind, listen, sendto, sendmsg, sendmmsg, seccomp uint32
 }
 
 var (
 	archAMD64 = seccompArch{name: "amd64", auditArch: auditArchX8664, x32: true, socket: 41, ioUringNrs: [3]uint32{425, 426, 427},
-		connect: 42, listen: 50, sendto: 44, sendmsg: 46, sendmmsg: 307, seccomp: 317}
+		connect: 42, bind: 49, listen: 50, sendto: 44, sendmsg: 46, sendmmsg: 307, seccomp: 317}
 	archARM64 = seccompArch{name: "arm64", auditArch: auditArchAArch64, socket: 198, ioUringNrs: [3]uint32{425, 426, 427},
-		connect: 203, listen: 201, sendto: 206, sendmsg: 211, sendmmsg: 269, seccomp: 277}
+		connect: 203, bind: 200, listen: 201, sendto: 206, sendmsg: 211, sendmmsg: 269, seccomp: 277}
 )
 
 // seccompArchFor returns the filter's view of goarch, or false where stockade
@@ -127,7 +127,7 @@ type filterRules struct {
 	sysvIPC        bool   // System V IPC allowed: the command has an IPC namespace of its own
 	inet           bool   // with networkOff: AF_INET and AF_INET6 allowed all the same
 	guardTID       uint32 // a thread no signal may be sent to (0: none); see seccomp_kernel.go
-	supervised     bool   // with networkOff: TCP allowed, connect and listen to the supervisor (rule 5)
+	supervised     bool   // with networkOff: TCP allowed, connect, bind and listen to the supervisor (rule 5)
 	tcpOnly        bool   // with networkOff: TCP allowed as with supervised, connect and listen left to Landlock (rule 5)
 }
 
@@ -223,6 +223,7 @@ func socketFilter(arch seccompArch, r filterRules) ([]bpf.RawInstruction, error)
 	tcp := r.supervised || r.tcpOnly
 	if r.supervised {
 		p.jeq(arch.connect, "notify", "")
+		p.jeq(arch.bind, "notify", "")
 		p.jeq(arch.listen, "notify", "")
 	}
 	if tcp {

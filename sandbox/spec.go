@@ -79,11 +79,10 @@ type Spec struct {
 	// supervised command may connect to ("": none), or whose port one under
 	// ProxyPortOnly may.
 	ProxyTo string `json:"proxy_to,omitempty"`
-	// Refused, if set, is told of each connect the connect supervisor
-	// refused, with the address the command named (not valid for one that
-	// is no inet address), so that the result can say what was refused. It
-	// is called in stockade, outside the sandbox; the child never sees it.
-	Refused func(netip.AddrPort) `json:"-"`
+	// Refused, if set, is told of each call the connect supervisor
+	// refused, so that the result can say what was refused. It is called in
+	// stockade, outside the sandbox; the child never sees it.
+	Refused func(Refusal) `json:"-"`
 	// netnsFD is the descriptor of that namespace in this process: childNetNSFD
 	// in the zygote, the file given to Start for stockade run.
 	netnsFD int
@@ -219,4 +218,21 @@ func writableRoots(spec Spec) []string {
 		roots = append(roots, spec.WritableRoots...)
 	}
 	return slices.DeleteFunc(roots, func(p string) bool { return p == "" })
+}
+
+// Refusal is one call of a command that the connect supervisor refused.
+type Refusal struct {
+	// Call is the system call: "connect", "bind" or "listen".
+	Call string
+	// Addr is the inet address the command named; not valid for a listen
+	// (which names none), a unix socket, or an address that is neither
+	// IPv4 nor IPv6.
+	Addr netip.AddrPort
+	// Unix is the path of the unix socket a connect named ("@name" for an
+	// abstract one); "" for any other.
+	Unix string
+	// Pid is the calling thread, and Pgid its process group, as stockade
+	// sees them: a background task's refusals are told apart by its group
+	// (Pgid 0: not known).
+	Pid, Pgid int
 }

@@ -23,11 +23,12 @@ type TaskResult struct {
 	OutputFile string               `json:"output_file"`
 	DurationMs int64                `json:"duration_ms"`
 	Truncated  *pipeline.Truncation `json:"output_truncated,omitempty"`
+	Notes      []string             `json:"notes,omitempty" jsonschema:"what the sandbox refused the task (a server that could not listen, a connection refused) and what would allow it, as in the bash tool's notes"`
 }
 
 func taskOutputTool() mcp.Tool {
 	return mcp.NewTool("task_output",
-		mcp.WithDescription("Read the output of a background task started with bash run_in_background. Returns status running or completed, the output so far (the newest part when it is long) and, once completed, the exit code. A completed task is forgotten after its output was returned once."),
+		mcp.WithDescription("Read the output of a background task started with bash run_in_background. Returns status running or completed, the output so far (the newest part when it is long), notes on what the sandbox refused it and, once completed, the exit code. A completed task is forgotten after its output was returned once."),
 		mcp.WithString("task_id", mcp.Required(), mcp.Description("The task_id returned by bash.")),
 		mcp.WithString("filter", mcp.Description("Only return lines matching this regular expression (RE2 syntax).")),
 		mcp.WithNumber("wait", mcp.Description("Wait up to this many milliseconds for the task to finish before returning (at most 600000).")),
@@ -84,6 +85,7 @@ func (s *Server) handleTaskOutput(ctx context.Context, req mcp.CallToolRequest) 
 		return errorResult(err), nil
 	}
 	res := taskResult(st)
+	res.Notes = s.opts.TaskNotes(s.taskEgress(ctx, st.TaskInfo), st.Output.Text, sess.Cwd(), sess.TmpDir())
 	return mcp.NewToolResultStructured(res, renderTask(res)), nil
 }
 
@@ -161,5 +163,8 @@ func renderTask(r TaskResult) string {
 	}
 	fmt.Fprintf(&b, ", %d ms; output file %s]\n", r.DurationMs, r.OutputFile)
 	b.WriteString(r.Output)
+	for _, n := range r.Notes {
+		b.WriteString("\n[note: " + n + "]")
+	}
 	return b.String()
 }
