@@ -359,7 +359,7 @@ func planKernelObjects(p *planning) Protection {
 			Note: "no ipc namespace (" + p.h.NamespacesWhy() + "): " + sysvSupervisedNote}
 	case p.spec.Seccomp:
 		return Protection{Status: Enforced, By: "seccomp",
-			Note: "no ipc namespace (" + p.h.NamespacesWhy() + ") and " + p.h.SeccompNotifyWhy() + ": " + hostfacts.MechanismNamed(hostfacts.MechIPCNamespace).Without}
+			Note: "no ipc namespace (" + p.h.NamespacesWhy() + ") and " + p.h.SeccompNotifyWhy() + ": System V IPC is refused by seccomp"}
 	}
 	return Protection{Status: NotEnforced,
 		Note: "the command can change the resource limits and priorities of its user's processes, and use its user's keyrings and System V IPC; " + p.h.SeccompWhy()}

@@ -275,6 +275,9 @@ func TestSysVObjects(t *testing.T) {
 	if _, e, _ := call(c.shmget, u(outsideKey), 0, 0); e != unix.ENOENT {
 		t.Errorf("the outside key: %v, want ENOENT", e)
 	}
+	if own, e, _ := call(c.shmget, u(outsideKey), 4096, creat|0o600); e != 0 || own == int64(outsideID) {
+		t.Errorf("the outside key with IPC_CREAT: %d %v, want a new segment of the sandbox's", own, e)
+	}
 	id, e, _ := call(c.shmget, u(key), 8192, creat|0o600)
 	if e != 0 || id < 0 {
 		t.Fatalf("shmget create: %d %v", id, e)
@@ -355,8 +358,8 @@ func TestSysVObjects(t *testing.T) {
 	if _, e, pass := call(c.msgrcv, uint64(q), 0, 8, 0, 0); e != 0 || !pass {
 		t.Errorf("msgrcv: %v %v", e, pass)
 	}
-	if n := o.count(); n != 2 {
-		t.Errorf("%d objects, want 2", n)
+	if n := o.count(); n != 3 {
+		t.Errorf("%d objects, want 3 (a segment, a set, a queue)", n)
 	}
 	o.removeAll()
 	if _, _, err := sysvStat(sysvSem, int(sem)); err == nil {
