@@ -6,9 +6,11 @@ import (
 	"fmt"
 	"os"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 	"unsafe"
 
 	"golang.org/x/sys/unix"
@@ -22,6 +24,36 @@ func init() {
 	if os.Getenv(envSysV) != "" {
 		os.Exit(sysvProbe())
 	}
+	if os.Getenv(envSemopLoop) != "" {
+		os.Exit(semopLoop())
+	}
+}
+
+// envSemopLoop makes a copy of the test binary make a semaphore set and
+// semop on it N times, and print the median time of one semop.
+const envSemopLoop = "STOCKADE_TEST_SEMOP_LOOP" // "N"
+
+func semopLoop() int {
+	n, _ := strconv.Atoi(os.Getenv(envSemopLoop))
+	sem, err := sysvCallErr(unix.SYS_SEMGET, unix.IPC_PRIVATE, 1, unix.IPC_CREAT|0o600)
+	if err != nil {
+		fmt.Println("semget:", err)
+		return 1
+	}
+	defer sysvCallErr(unix.SYS_SEMCTL, sem, 0, ipcRMID)
+	op := [3]uint16{0, 1, 0}
+	took := make([]time.Duration, n)
+	for i := range took {
+		start := time.Now()
+		if _, err := sysvCallErr(unix.SYS_SEMOP, sem, uintptr(unsafe.Pointer(&op)), 1); err != nil {
+			fmt.Println("semop:", err)
+			return 1
+		}
+		took[i] = time.Since(start)
+	}
+	slices.Sort(took)
+	fmt.Printf("SEMOP_P50_NS=%d\n", took[n/2].Nanoseconds())
+	return 0
 }
 
 // sysvProbe prints one line per step, NAME=RESULT: what it reached of the
@@ -373,5 +405,33 @@ func TestSysVObjects(t *testing.T) {
 	}
 	if _, _, err := sysvStat(sysvShm, outsideID); err != nil {
 		t.Errorf("the outside segment is gone: %v", err)
+	}
+}
+
+// BenchmarkSupervisedSemop is what the supervisor adds to one System V
+// call: semop in an IPC namespace of the command's own (as root) and
+// supervised, the median of 2000 in one command.
+func BenchmarkSupervisedSemop(b *testing.B) {
+	requireSupervisor(b)
+	requireRoot(b)
+	for _, mode := range []string{"namespace", "supervised"} {
+		b.Run(mode, func(b *testing.B) {
+			spec := Spec{FS: FSOff, Seccomp: true, IPCNamespace: true}
+			if mode == "supervised" {
+				spec = Spec{FS: FSOff, Seccomp: true, SysVSupervised: true}
+			}
+			var p50 []float64
+			for b.Loop() {
+				out, err := startProbe(b, spec, envSemopLoop+"=2000")
+				_, v, ok := strings.Cut(out, "SEMOP_P50_NS=")
+				ns, perr := strconv.ParseFloat(strings.TrimSpace(v), 64)
+				if err != nil || !ok || perr != nil {
+					b.Fatalf("%v\n%s", err, out)
+				}
+				p50 = append(p50, ns)
+			}
+			slices.Sort(p50)
+			b.ReportMetric(p50[len(p50)/2]/1e3, "µs/semop-p50")
+		})
 	}
 }
