@@ -181,7 +181,8 @@ func TestSysVWithoutNamespace(t *testing.T) {
 			writeSegment(t, id, secret)
 
 			j, stderr := who.run(t, attack+fmt.Sprintf(`
-"$PY" %s use %d; echo "use exit=$?"`, sysvScript, ownKey))
+"$PY" %s use %d; echo "use exit=$?"
+if awk '$1 == %d' /proc/sysvipc/shm | grep -q .; then echo "listed=yes"; fi`, sysvScript, ownKey, key))
 			if j.Applied.SysVIPC != sandbox.SysVSupervised {
 				t.Fatalf("System V IPC was not supervised (sysv_ipc %q):\n%s", j.Applied.SysVIPC, stderr)
 			}
@@ -193,6 +194,9 @@ func TestSysVWithoutNamespace(t *testing.T) {
 			}
 			if !strings.Contains(stderr, "self=ok") || !strings.Contains(stderr, "use exit=0") {
 				t.Fatalf("System V IPC between the command's own processes failed:\n%s", stderr)
+			}
+			if !strings.Contains(stderr, "listed=yes") {
+				t.Errorf("/proc/sysvipc/shm does not list the host's segment to the command; SECURITY.md says it does:\n%s", stderr)
 			}
 			for kind, n := range ownIDs(t, stderr) {
 				if ipcExists(kind, n) {
