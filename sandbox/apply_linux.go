@@ -161,7 +161,8 @@ func apply(spec Spec, all bool) (a Applied, err error) {
 
 	if spec.IPCNamespace {
 		// On this thread, like the mount namespace: the command is started
-		// from it. Without the namespace, the filter refuses System V IPC.
+		// from it. Without the namespace, the filter hands System V IPC
+		// to the supervisor (SysVSupervised) or refuses it.
 		err := unix.Unshare(unix.CLONE_NEWIPC)
 		switch {
 		case err != nil && spec.UserNS:
