@@ -76,7 +76,8 @@ type seccompNotifResp struct {
 	flags uint32
 }
 
-// ConnectSupervisor answers the notifications of one supervised filter.
+// ConnectSupervisor answers the notifications of one supervised filter: its
+// connects and listens (above), and its System V IPC (sysv_linux.go).
 type ConnectSupervisor struct {
 	listener int
 	allowed  netip.AddrPort // the proxy; the zero value allows nothing
@@ -86,6 +87,7 @@ type ConnectSupervisor struct {
 	answers  sync.WaitGroup // the notifications being answered
 	refused  atomic.Int64   // refused calls, for the log's bound
 	tell     func(Refusal)  // Spec.Refused
+	sysv     *sysvObjects
 }
 
 // SuperviseConnects starts answering the notifications of the filter whose
@@ -98,7 +100,8 @@ func SuperviseConnects(f *os.File, spec Spec) (*ConnectSupervisor, error) {
 		return nil, err
 	}
 	unix.CloseOnExec(fd)
-	s := &ConnectSupervisor{listener: fd, mayPass: spec.LandlockABI >= 4, done: make(chan struct{}), tell: spec.Refused}
+	s := &ConnectSupervisor{listener: fd, mayPass: spec.LandlockABI >= 4, done: make(chan struct{}), tell: spec.Refused,
+		sysv: newSysvObjects()}
 	if spec.ProxyTo != "" {
 		if s.allowed, err = netip.ParseAddrPort(spec.ProxyTo); err != nil {
 			unix.Close(fd)
@@ -113,12 +116,15 @@ func SuperviseConnects(f *os.File, spec Spec) (*ConnectSupervisor, error) {
 	return s, nil
 }
 
-// Stop stops answering, and closes the listener once the loop and the
-// answers under way are done: then a call the filter sends fails. Call it
-// once the command is gone. It does not wait: the loop may be held in
-// SECCOMP_IOCTL_NOTIF_RECV by a notification withdrawn after poll saw it
-// (its caller was interrupted), and an answer by a blocking connect.
+// Stop removes the System V objects made for the sandbox, stops answering,
+// and closes the listener once the loop and the answers under way are
+// done: then a call the filter sends fails. Call it once the command is
+// gone. The objects are gone when it returns; the rest it does not wait
+// for: the loop may be held in SECCOMP_IOCTL_NOTIF_RECV by a notification
+// withdrawn after poll saw it (its caller was interrupted), and an answer
+// by a blocking connect.
 func (s *ConnectSupervisor) Stop() {
+	s.sysv.removeAll()
 	var one [8]byte
 	binary.NativeEndian.PutUint64(one[:], 1)
 	unix.Write(s.wake, one[:])
@@ -166,8 +172,28 @@ func (s *ConnectSupervisor) loop() {
 
 // answer decides one notification and answers it.
 func (s *ConnectSupervisor) answer(n seccompNotif) {
-	resp := seccompNotifResp{id: n.id}
+	arch, _ := seccompArchFor(runtime.GOARCH)
+	calls := kernelCallsFor(arch).sysv
+	if kind, ok := sysvCall(calls, uint32(n.nr)); ok {
+		// One at a time, from the check to the answer: an id is not
+		// removed between them.
+		s.sysv.mu.Lock()
+		defer s.sysv.mu.Unlock()
+		if nr := uint32(n.nr); (nr == calls.shmget || nr == calls.semget || nr == calls.msgget) && !s.valid(n.id) {
+			return // the caller is gone: make nothing for it
+		}
+		val, errno, pass := s.sysv.decide(calls, kind, uint32(n.nr), n.args)
+		s.send(n.id, val, errno, pass)
+		return
+	}
 	val, errno, pass := s.decide(n)
+	s.send(n.id, val, errno, pass)
+}
+
+// send answers notification id with the call's result (val, or errno), or
+// lets the kernel run it (pass).
+func (s *ConnectSupervisor) send(id uint64, val int64, errno unix.Errno, pass bool) {
+	resp := seccompNotifResp{id: id}
 	switch {
 	case pass:
 		resp.flags = unix.SECCOMP_USER_NOTIF_FLAG_CONTINUE

@@ -358,14 +358,19 @@ func BenchmarkSupervisedConnect(b *testing.B) {
 	}
 }
 
-// BenchmarkStartTrue is what the connect supervisor adds to starting a
-// command (stockade run's Start): /bin/true with the network off, and
-// supervised (the filter's listener, the supervisor's loop, and stopping it).
+// BenchmarkStartTrue is what the supervisor adds to starting a command
+// (stockade run's Start): /bin/true with the network off; with System V IPC
+// supervised, as every run without an IPC namespace has it (the filter's
+// listener, the supervisor's loop, and stopping it); and with connects
+// supervised too.
 func BenchmarkStartTrue(b *testing.B) {
 	requireSupervisor(b)
-	for _, mode := range []string{"off", "supervised"} {
+	for _, mode := range []string{"off", "sysv", "supervised"} {
 		b.Run(mode, func(b *testing.B) {
 			spec := Spec{FS: FSOff, NetworkOff: true, UnixSocketsOff: true, Seccomp: true}
+			if mode != "off" {
+				spec.SysVSupervised = true
+			}
 			if mode == "supervised" {
 				spec.Supervised, spec.ProxyTo = true, "127.0.0.1:9"
 			}

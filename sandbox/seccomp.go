@@ -46,6 +46,7 @@ import (
 //     are refused; and seccomp(2) may not make a listener of its own
 //     (SECCOMP_FILTER_FLAG_NEW_LISTENER): the newest filter gets a
 //     notification first, and its supervisor could let the call through.
+//     The same refusal holds wherever System V IPC goes to the supervisor.
 //     Where neither a namespace nor the supervisor holds the allowlist
 //     (filterRules.tcpOnly, Spec.ProxyPortOnly), the same, but connect and
 //     listen are left to Landlock's TCP port rules.
@@ -125,6 +126,7 @@ type filterRules struct {
 	networkOff     bool   // every socket domain but AF_UNIX and NETLINK_ROUTE
 	unixSocketsOff bool   // new AF_UNIX sockets
 	sysvIPC        bool   // System V IPC allowed: the command has an IPC namespace of its own
+	sysvNotify     bool   // without sysvIPC: System V IPC to the supervisor (see seccomp_kernel.go)
 	inet           bool   // with networkOff: AF_INET and AF_INET6 allowed all the same
 	guardTID       uint32 // a thread no signal may be sent to (0: none); see seccomp_kernel.go
 	supervised     bool   // with networkOff: TCP allowed, connect, bind and listen to the supervisor (rule 5)
@@ -231,7 +233,8 @@ func socketFilter(arch seccompArch, r filterRules) ([]bpf.RawInstruction, error)
 		p.jeq(arch.sendmmsg, "s-flags3", "")
 		p.jeq(arch.sendmsg, "s-flags2", "")
 	}
-	if r.supervised {
+	notify := r.supervised || r.sysvNotify
+	if notify {
 		p.jeq(arch.seccomp, "s-seccomp", "")
 	}
 	if r.networkOff || r.unixSocketsOff {
@@ -257,7 +260,10 @@ func socketFilter(arch seccompArch, r filterRules) ([]bpf.RawInstruction, error)
 		}
 	}
 	if tcp {
-		p.supervisedRules(r.supervised)
+		p.tcpRules()
+	}
+	if notify {
+		p.notifyRules()
 	}
 	p.label("allow")
 	p.add(bpf.RetConstant{Val: seccompRetAllow})
@@ -274,9 +280,8 @@ func socketFilter(arch seccompArch, r filterRules) ([]bpf.RawInstruction, error)
 	return bpf.Assemble(ins)
 }
 
-// supervisedRules are the targets of rule 5's jumps; notify those that
-// only a supervised filter makes.
-func (p *prog) supervisedRules(notify bool) {
+// tcpRules are the targets of rule 5's jumps for TCP sockets.
+func (p *prog) tcpRules() {
 	p.label("s-tcp")
 	p.add(bpf.LoadAbsolute{Off: seccompDataArg1, Size: 4})
 	p.add(bpf.ALUOpConstant{Op: bpf.ALUOpAnd, Val: sockTypeMask})
@@ -288,9 +293,11 @@ func (p *prog) supervisedRules(notify bool) {
 	p.refuseBits(seccompDataArg3, msgFastOpen)
 	p.label("s-flags2")
 	p.refuseBits(seccompDataArg2, msgFastOpen)
-	if !notify {
-		return
-	}
+}
+
+// notifyRules are the targets of the jumps a filter with a supervisor makes
+// (rule 5, and System V IPC in seccomp_kernel.go).
+func (p *prog) notifyRules() {
 	p.label("s-seccomp")
 	p.add(bpf.LoadAbsolute{Off: seccompDataArg0, Size: 4})
 	p.jeq(seccompSetModeFilter, "", "allow")

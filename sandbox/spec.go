@@ -107,8 +107,13 @@ type Spec struct {
 	NprocLimit int `json:"nproc_limit,omitempty"`
 	// IPCNamespace gives the command a System V IPC namespace of its own
 	// (it needs CAP_SYS_ADMIN: root, or UserNS). The seccomp filter refuses
-	// System V IPC to a command that has none.
+	// System V IPC to a command that has none, unless SysVSupervised.
 	IPCNamespace bool `json:"ipc_namespace"`
+	// SysVSupervised: where the command has no IPC namespace, its System V
+	// IPC goes to stockade's supervisor (sysv_linux.go), which lets it reach
+	// the objects made for this sandbox only, and removes them when the
+	// sandbox ends. Without it, the filter refuses System V IPC.
+	SysVSupervised bool `json:"sysv_supervised,omitempty"`
 	// PIDNamespace gives the command a PID namespace of its own, which dies
 	// with stockade however stockade dies (it needs CAP_SYS_ADMIN outside a
 	// user namespace: root). Only Start makes one (see pidns_linux.go); a
@@ -116,6 +121,13 @@ type Spec struct {
 	// leave itself, and Apply leaves it out.
 	PIDNamespace bool `json:"pid_namespace,omitempty"`
 }
+
+// What holds a command's System V IPC (Applied.SysVIPC).
+const (
+	SysVNamespace  = "namespace"  // an IPC namespace of its own
+	SysVSupervised = "supervised" // the supervisor, on the host's namespace
+	SysVRefused    = "refused"    // the filter refuses it
+)
 
 // Applied is what the child really put in force, checked after applying
 // (for example NoNewPrivs and Seccomp read back from /proc/self/status).
@@ -146,6 +158,9 @@ type Applied struct {
 	// IPCNamespace: the command has a System V IPC namespace of its own, so
 	// the filter lets it use System V IPC.
 	IPCNamespace bool `json:"ipc_namespace,omitempty"`
+	// SysVIPC is what holds the command's System V IPC: SysVNamespace,
+	// SysVSupervised or SysVRefused ("": no seccomp filter, nothing holds it).
+	SysVIPC string `json:"sysv_ipc,omitempty"`
 	// PIDNamespace: the command is in a PID namespace of its own, with a
 	// /proc of its own; when stockade dies, the kernel kills everything in it.
 	PIDNamespace bool `json:"pid_namespace,omitempty"`
