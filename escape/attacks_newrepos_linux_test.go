@@ -169,8 +169,8 @@ func TestNewRepoPlantedLater(t *testing.T) {
 				var note string
 				if i%3 == 2 {
 					// A background task plants it; the next call says so.
-					s.bash(map[string]any{"command": a.plant, "run_in_background": true})
-					waitFor(t, "the task's planting", func() bool { return planted(work, a.file) })
+					s.bash(map[string]any{"command": "(" + a.plant + "); touch task-done", "run_in_background": true})
+					waitFor(t, "the task's planting", func() bool { return exists(filepath.Join(work, "task-done")) })
 					note = notedIn(s.bash(map[string]any{"command": "true"}))
 				} else {
 					note = notedIn(s.bash(map[string]any{"command": a.plant}))
