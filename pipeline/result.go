@@ -147,7 +147,7 @@ func (s *Setup) StartIn(sess Session, req supervise.Request) Result {
 // wrote to its stderr, which explains what the sandbox refused. The streams,
 // if the front-end kept them, are added with SetStreams.
 func (s *Setup) RunChild(ctx context.Context, child *supervise.Child, req supervise.OnceRequest, adv Advice, stderr func() string) Result {
-	repos := supervise.WatchRepos(s.Spec, supervise.DefaultRepoBounds)
+	repos := supervise.WatchRepos(s.Spec, supervise.DefaultRepoBounds, false)
 	protected := repos.Protected()
 	protectedBefore := supervise.SnapshotProtected(protected)
 	res, err := child.Run(ctx, req)

@@ -53,6 +53,7 @@ type RepoWatch struct {
 	skip      map[string]bool // git directories whose files are protected paths
 	bounds    RepoBounds
 	dirs      map[string]*seenDir
+	events    *dirEvents            // a session's: which directories changed; nil: ctime alone
 	git       string                // the git that reads config files; "" if none
 	cfgs      map[string]seenConfig // config file -> what it named, by its signature
 }
@@ -86,7 +87,10 @@ type RepoState struct {
 // the git directories whose files are protected paths and exist now (a
 // repository that does not exist yet gets no read-only mount when it
 // appears: it is watched like any other).
-func WatchRepos(spec sandbox.Spec, bounds RepoBounds) *RepoWatch {
+//
+// live (a session's) follows the directories with inotify between looks,
+// where it can; Close ends it.
+func WatchRepos(spec sandbox.Spec, bounds RepoBounds, live bool) *RepoWatch {
 	var roots []string
 	if spec.FS != sandbox.FSReadOnly {
 		roots = append(roots, spec.Workdir)
@@ -101,6 +105,9 @@ func WatchRepos(spec sandbox.Spec, bounds RepoBounds) *RepoWatch {
 	}
 	w := NewRepoWatch(slices.DeleteFunc(roots, func(r string) bool { return cache != "" && within(r, cache) }), spec.Protected, bounds)
 	w.protected, w.workdir = spec.Protected, spec.Workdir
+	if live {
+		w.events = newDirEvents()
+	}
 	w.last = w.Look()
 	return w
 }
@@ -163,6 +170,14 @@ func (w *RepoWatch) Protected() []string {
 	})
 }
 
+// Close stops following the directories.
+func (w *RepoWatch) Close() {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.events.close()
+	w.events = nil
+}
+
 // Look finds the repositories and reads what in them names a program. One
 // look at a time.
 func (w *RepoWatch) Look() RepoState {
@@ -170,6 +185,8 @@ func (w *RepoWatch) Look() RepoState {
 	if w == nil {
 		return st
 	}
+	w.events.drain()
+	defer w.events.looked()
 	deadline := time.Now().Add(w.bounds.Time)
 	type item struct {
 		path  string
@@ -252,6 +269,10 @@ func (w *RepoWatch) Look() RepoState {
 // readDir is the directory at p, read again only if its ctime changed; nil
 // if it is not a directory.
 func (w *RepoWatch) readDir(p string) *seenDir {
+	if d := w.dirs[p]; d != nil && w.events.unchanged(p) {
+		return d
+	}
+	w.events.watch(p) // before it is read: what comes after is an event
 	fi, err := os.Lstat(p)
 	if err != nil || !fi.IsDir() {
 		return nil
@@ -260,7 +281,7 @@ func (w *RepoWatch) readDir(p string) *seenDir {
 	if d := w.dirs[p]; d != nil && d.sig == sig && !sig.ctime.IsZero() {
 		return d
 	}
-	ents, err := os.ReadDir(p)
+	ents, err := readDirUnsorted(p)
 	if err != nil {
 		return &seenDir{sig: sig}
 	}
@@ -292,6 +313,16 @@ func (w *RepoWatch) readDir(p string) *seenDir {
 	}
 	d.pointers = ptrs
 	return d
+}
+
+// readDirUnsorted is os.ReadDir without the sort, which a look does not need.
+func readDirUnsorted(p string) ([]fs.DirEntry, error) {
+	f, err := os.Open(p)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return f.ReadDir(-1)
 }
 
 // pointedAt is the git directory a .git file ("gitdir: X"), a .git symlink

@@ -40,17 +40,29 @@ func must(t testing.TB, err error) {
 
 // TestRepoWatch: what names a program in a repository that appears under a
 // root, or in one nested there already, is reported once, by name; what git
-// itself writes for init, clone, commit, branches and worktrees is not.
+// itself writes for init, clone, commit, branches and worktrees is not. The
+// same by directories' ctime alone and with a session's inotify.
 func TestRepoWatch(t *testing.T) {
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("no git")
 	}
+	t.Run("ctime", func(t *testing.T) { testRepoWatch(t, false) })
+	t.Run("inotify", func(t *testing.T) { testRepoWatch(t, true) })
+}
+
+func testRepoWatch(t *testing.T, live bool) {
 	root := t.TempDir()
 	outside := t.TempDir()
 	git(t, root, "init", "-q", "old")
 	git(t, root, "-C", "old", "commit", "-q", "--allow-empty", "-m", "one")
 	must(t, os.MkdirAll(filepath.Join(root, "deep/a/b/c"), 0o755))
 	w := NewRepoWatch([]string{root}, nil, DefaultRepoBounds)
+	if live {
+		if w.events = newDirEvents(); w.events == nil {
+			t.Skip("no inotify instance")
+		}
+		defer w.Close()
+	}
 	last := w.Look()
 	step := func(name, want string, change func()) {
 		t.Helper()
@@ -204,15 +216,21 @@ func BenchmarkRepoWatch(b *testing.B) {
 			}
 		}
 	})
-	b.Run("again", func(b *testing.B) {
-		w := NewRepoWatch([]string{root}, nil, DefaultRepoBounds)
-		w.Look()
-		for b.Loop() {
-			if st := w.Look(); st.Stopped != "" {
-				b.Fatal(st.Stopped)
+	for _, live := range []bool{false, true} {
+		b.Run(map[bool]string{false: "again-ctime", true: "again-inotify"}[live], func(b *testing.B) {
+			w := NewRepoWatch([]string{root}, nil, DefaultRepoBounds)
+			if live {
+				w.events = newDirEvents()
+				defer w.Close()
 			}
-		}
-	})
+			w.Look()
+			for b.Loop() {
+				if st := w.Look(); st.Stopped != "" {
+					b.Fatal(st.Stopped)
+				}
+			}
+		})
+	}
 }
 
 // BenchmarkRunTrueLargeTree is one call of `true` through a session whose

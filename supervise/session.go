@@ -162,11 +162,12 @@ func NewSession(cfg Config) (*Session, error) {
 	spec := cfg.Spec
 	spec.Workdir, spec.TmpDir = workdir, s.tmp
 	spec.PrivateRoot, spec.SessionDir = cfg.State.Root, dir
-	s.repos = WatchRepos(spec, DefaultRepoBounds)
+	s.repos = WatchRepos(spec, DefaultRepoBounds, true)
 	s.cfg.Spec.Protected, s.cfg.Spec.Workdir = s.repos.Protected(), workdir
 	s.protected = SnapshotProtected(s.cfg.Spec.Protected)
 	if s.spawner, err = newSpawner(spec, cfg.Stderr, cfg.Egress); err != nil {
 		s.devnull.Close()
+		s.repos.Close()
 		return fail(err)
 	}
 	s.prepareNext()
@@ -367,6 +368,7 @@ func (s *Session) Close() error {
 		<-t.done
 	}
 	s.devnull.Close()
+	s.repos.Close()
 	return os.RemoveAll(s.dir)
 }
 
