@@ -152,7 +152,8 @@ func TestNewRepoPlantedInOneCommand(t *testing.T) {
 
 // TestNewRepoPlantedLater: in an MCP session, one call creates (or clones)
 // the repository and a later one plants the code, or a background task does
-// and the next call reports it. Each planting call's result names it.
+// and the next call, or task_output on its end, reports it. Each planting
+// call's result names it, once.
 func TestNewRepoPlantedLater(t *testing.T) {
 	eachIdentity(t, func(t *testing.T, id ident) {
 		if _, err := exec.LookPath("git"); err != nil {
@@ -167,13 +168,18 @@ func TestNewRepoPlantedLater(t *testing.T) {
 					t.Errorf("creating the repository was reported: %s", note)
 				}
 				var note string
-				if i%3 == 2 {
+				switch i % 3 {
+				case 0:
+					note = notedIn(s.bash(map[string]any{"command": a.plant}))
+				case 1:
 					// A background task plants it; the next call says so.
 					s.bash(map[string]any{"command": "(" + a.plant + "); touch task-done", "run_in_background": true})
 					waitFor(t, "the task's planting", func() bool { return exists(filepath.Join(work, "task-done")) })
 					note = notedIn(s.bash(map[string]any{"command": "true"}))
-				} else {
-					note = notedIn(s.bash(map[string]any{"command": a.plant}))
+				case 2:
+					// A background task plants it; its end, read with task_output, says so.
+					task := s.bash(map[string]any{"command": a.plant, "run_in_background": true})
+					note = notedIn(s.taskOutput(task["task_id"], 60000))
 				}
 				if !planted(work, a.file) {
 					t.Fatalf("the attack did not plant its code in the sandbox; the test proves nothing")
@@ -187,6 +193,23 @@ func TestNewRepoPlantedLater(t *testing.T) {
 			})
 		}
 	})
+}
+
+// taskOutput calls task_output, waiting up to wait ms for the task to end,
+// and returns its structured result.
+func (s *server) taskOutput(id any, wait int) map[string]any {
+	s.t.Helper()
+	raw := s.request("tools/call", map[string]any{"name": "task_output", "arguments": map[string]any{"task_id": id, "wait": wait}})
+	var r struct {
+		Structured map[string]any `json:"structuredContent"`
+	}
+	if err := json.Unmarshal(raw, &r); err != nil {
+		s.t.Fatal(err)
+	}
+	if r.Structured["status"] != "completed" {
+		s.t.Fatalf("task_output: the task did not end: %v", r.Structured)
+	}
+	return r.Structured
 }
 
 // startGitServer is startServer with git's identity in the environment.

@@ -109,12 +109,12 @@ func (s *Setup) RunIn(ctx context.Context, sess Session, req supervise.Request, 
 	if len(res.ProtectedChanged) > 0 {
 		r.Notes = append(r.Notes, supervise.ProtectedNote(res.ProtectedChanged))
 	}
-	r.Notes = append(r.Notes, reposNotes(res.ReposChanged, res.ReposStopped)...)
+	r.Notes = append(r.Notes, ReposNotes(res.ReposChanged, res.ReposStopped)...)
 	return r
 }
 
-// reposNotes are the notes on repositories that are not protected.
-func reposNotes(changed []string, stopped string) []string {
+// ReposNotes are the notes on repositories that are not protected.
+func ReposNotes(changed []string, stopped string) []string {
 	var notes []string
 	if len(changed) > 0 {
 		notes = append(notes, supervise.ReposNote(changed))
@@ -163,7 +163,7 @@ func (s *Setup) RunChild(ctx context.Context, child *supervise.Child, req superv
 	if changed := supervise.ChangedProtected(protectedBefore, supervise.SnapshotProtected(protected), s.Workdir); len(changed) > 0 {
 		r.Notes = append(r.Notes, supervise.ProtectedNote(changed))
 	}
-	r.Notes = append(r.Notes, reposNotes(repos.Changes())...)
+	r.Notes = append(r.Notes, ReposNotes(repos.Changes())...)
 	return r
 }
 

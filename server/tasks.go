@@ -23,6 +23,9 @@ type TaskResult struct {
 	OutputFile string               `json:"output_file"`
 	DurationMs int64                `json:"duration_ms"`
 	Truncated  *pipeline.Truncation `json:"output_truncated,omitempty"`
+	// Notes, once the task completed: code that runs outside the sandbox
+	// later and appeared in a repository that is not protected.
+	Notes []string `json:"notes,omitempty"`
 }
 
 func taskOutputTool() mcp.Tool {
@@ -106,7 +109,8 @@ func (s *Server) handleTaskKill(ctx context.Context, req mcp.CallToolRequest) (*
 
 func taskResult(st supervise.TaskStatus) TaskResult {
 	return TaskResult{TaskID: st.ID, Status: st.Status, Output: st.Output.Text, ExitCode: st.ExitCode, Signal: st.Signal,
-		Command: st.Command, OutputFile: st.LogPath, DurationMs: st.DurationMs, Truncated: pipeline.Truncated(st.Output)}
+		Command: st.Command, OutputFile: st.LogPath, DurationMs: st.DurationMs, Truncated: pipeline.Truncated(st.Output),
+		Notes: pipeline.ReposNotes(st.ReposChanged, st.ReposStopped)}
 }
 
 // The text renderings say the same as the structured results, for clients that
@@ -161,5 +165,8 @@ func renderTask(r TaskResult) string {
 	}
 	fmt.Fprintf(&b, ", %d ms; output file %s]\n", r.DurationMs, r.OutputFile)
 	b.WriteString(r.Output)
+	for _, n := range r.Notes {
+		fmt.Fprintf(&b, "\n[note: %s]", n)
+	}
 	return b.String()
 }
