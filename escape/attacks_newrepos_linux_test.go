@@ -147,6 +147,35 @@ func TestNewRepoPlantedInOneCommand(t *testing.T) {
 				}
 			})
 		}
+		// Without --json, the note is on stderr.
+		work := id.dir(t)
+		gitRepo(t, id, work)
+		run := id.command(id.stockade, "run", "--policy", id.policy(t), "-c", newRepoAttacks[0].setup+" && "+newRepoAttacks[0].plant)
+		run.Dir = work
+		run.Env = append(os.Environ(), append(gitIdentity, "HOME="+id.dir(t), "XDG_RUNTIME_DIR="+id.dir(t))...)
+		out, _ := run.CombinedOutput()
+		if want := "stockade: note: " + newRepoNote; !strings.Contains(string(out), want) || !strings.Contains(string(out), newRepoAttacks[0].want) {
+			t.Errorf("stockade run: no %q naming %s on stderr:\n%s", want, newRepoAttacks[0].want, out)
+		}
+	})
+}
+
+// TestNewRepoBoundVisible: where a bound stops the look for repositories
+// (here the depth: 32 levels below a writable root), every result says so
+// and where, rather than leaving what is beyond unwatched in silence.
+func TestNewRepoBoundVisible(t *testing.T) {
+	eachIdentity(t, func(t *testing.T, id ident) {
+		work := id.dir(t)
+		deep := filepath.Join(work, strings.Repeat("d/", 40))
+		must(t, os.MkdirAll(deep, 0o755))
+		id.chownAll(t, work)
+		s := startGitServer(t, id, work)
+		for range 2 {
+			notes := fmt.Sprint(s.bash(map[string]any{"command": "true"})["notes"])
+			if !strings.Contains(notes, "stockade stopped looking for git repositories") || !strings.Contains(notes, "more than 32 levels deep") {
+				t.Errorf("the bound was hit and the result does not say so; notes: %s", notes)
+			}
+		}
 	})
 }
 

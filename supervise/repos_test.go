@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stockade/stockade/buildcache"
 	"github.com/stockade/stockade/sandbox"
 )
 
@@ -106,6 +107,9 @@ func testRepoWatch(t *testing.T, live bool) {
 		{"alias.st", "!echo planted", "cloned/.git/config: alias.st (created)"},
 		{"remote.origin.url", "ext::sh -c planted", "cloned/.git/config: remote.origin.url (created)"},
 		{"include.path", "../x", "cloned/.git/config: include.path (created)"},
+		{"protocol.ext.allow", "always", "cloned/.git/config: protocol.ext.allow (created)"},
+		{"submodule.s.update", "!echo planted", "cloned/.git/config: submodule.s.update (created)"},
+		{"remote.origin.uploadpack", "echo planted", "cloned/.git/config: remote.origin.uploadpack (created)"},
 	} {
 		step(c.key, c.want, func() { git(t, root, "-C", "cloned", "config", c.key, c.value) })
 	}
@@ -136,6 +140,13 @@ func testRepoWatch(t *testing.T, live bool) {
 		hook(t, filepath.Join(outside, "h/hooks/pre-commit"))
 		must(t, os.MkdirAll(filepath.Join(root, "q"), 0o755))
 		must(t, os.Symlink(filepath.Join(outside, "h"), filepath.Join(root, "q/.git")))
+	})
+	step("a commondir that points out of the roots", filepath.Join(outside, "c/hooks/post-merge")+" (created)", func() {
+		git(t, outside, "init", "-q", "--bare", "c")
+		hook(t, filepath.Join(outside, "c/hooks/post-merge"))
+		must(t, os.MkdirAll(filepath.Join(root, "fake/.git"), 0o755))
+		must(t, os.WriteFile(filepath.Join(root, "fake/.git/HEAD"), []byte("ref: refs/heads/main\n"), 0o644))
+		must(t, os.WriteFile(filepath.Join(root, "fake/.git/commondir"), []byte(filepath.Join(outside, "c")+"\n"), 0o644))
 	})
 	step("info/attributes", "new/.git/info/attributes (created)", func() {
 		must(t, os.WriteFile(filepath.Join(root, "new/.git/info/attributes"), []byte("* filter=x\n"), 0o644))
@@ -169,6 +180,19 @@ func TestRepoWatchSkipsProtected(t *testing.T) {
 	hook(t, filepath.Join(root, "later/.git/hooks/pre-commit"))
 	if got := strings.Join(ChangedRepos(before, w.Look(), root), "; "); got != "later/.git/hooks/pre-commit (created)" {
 		t.Errorf("reported %q", got)
+	}
+}
+
+// TestWatchReposRoots: the writable roots are looked at, but the project's
+// build cache, which only sandboxed builds use.
+func TestWatchReposRoots(t *testing.T) {
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	cache, err := buildcache.Dir(t.TempDir())
+	must(t, err)
+	work, tmp, extra := t.TempDir(), t.TempDir(), t.TempDir()
+	w := WatchRepos(sandbox.Spec{FS: sandbox.FSWorkspaceWrite, Workdir: work, TmpDir: tmp, WritableRoots: []string{extra, cache}}, DefaultRepoBounds, false)
+	if got, want := fmt.Sprint(w.roots), fmt.Sprint([]string{work, tmp, extra}); got != want {
+		t.Errorf("roots %s, want %s", got, want)
 	}
 }
 
