@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -53,6 +54,7 @@ type RepoWatch struct {
 	skip      map[string]bool // git directories whose files are protected paths
 	bounds    RepoBounds
 	dirs      map[string]*seenDir
+	gen       int                   // looks so far
 	events    *dirEvents            // a session's: which directories changed; nil: ctime alone
 	git       string                // the git that reads config files; "" if none
 	cfgs      map[string]seenConfig // config file -> what it named, by its signature
@@ -61,8 +63,9 @@ type RepoWatch struct {
 // seenDir is what a look remembers of one directory.
 type seenDir struct {
 	sig     fileSig
-	subdirs []string
-	gitdir  bool // a git directory (HEAD, and objects and refs or a commondir)
+	subdirs []string // paths
+	gitdir  bool     // a git directory (HEAD, and objects and refs or a commondir)
+	gen     int      // the last look that reached it
 	// pointers are the entries that name a git directory: a .git file or
 	// symlink, a commondir. What they name is read at every look: a file's
 	// content changes without its directory's ctime.
@@ -197,12 +200,12 @@ func (w *RepoWatch) Look() RepoState {
 		stack = append(stack, item{r, 0})
 	}
 	repos := map[string]bool{}
-	seen := map[string]*seenDir{}
+	w.gen++
 	n := 0
 	for len(stack) > 0 {
 		it := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
-		if _, dup := seen[it.path]; dup {
+		if d := w.dirs[it.path]; d != nil && d.gen == w.gen {
 			continue // a root inside another
 		}
 		if it.depth > w.bounds.Depth {
@@ -220,7 +223,7 @@ func (w *RepoWatch) Look() RepoState {
 		if d == nil {
 			continue
 		}
-		seen[it.path] = d
+		d.gen = w.gen
 		for _, f := range d.pointers {
 			if g := pointedAt(f); g != "" {
 				repos[g] = true
@@ -231,24 +234,21 @@ func (w *RepoWatch) Look() RepoState {
 			repos[it.path] = true
 			// Inside a git directory, only its submodules' repositories.
 			subdirs = nil
-			if slices.Contains(d.subdirs, "modules") {
-				subdirs = []string{"modules"}
+			if m := filepath.Join(it.path, "modules"); slices.Contains(d.subdirs, m) {
+				subdirs = []string{m}
 			}
 		}
 		for _, s := range slices.Backward(subdirs) {
-			stack = append(stack, item{filepath.Join(it.path, s), it.depth + 1})
+			stack = append(stack, item{s, it.depth + 1})
 		}
 	}
 	if st.Stopped == "" {
-		w.dirs = seen // forget what is gone; a stopped look keeps the rest
-	} else {
-		for p, d := range seen {
-			w.dirs[p] = d
-		}
+		// Forget what is gone; a stopped look keeps the rest.
+		maps.DeleteFunc(w.dirs, func(_ string, d *seenDir) bool { return d.gen != w.gen })
 	}
 	// A repository a pointer names may point on (a worktree's commondir).
 	for g := range repos {
-		if d := seen[g]; d == nil {
+		if d := w.dirs[g]; d == nil || d.gen != w.gen {
 			if d = w.readDir(g); d != nil {
 				for _, f := range d.pointers {
 					if c := pointedAt(f); c != "" {
@@ -290,7 +290,7 @@ func (w *RepoWatch) readDir(p string) *seenDir {
 	for _, e := range ents {
 		name := e.Name()
 		if e.IsDir() {
-			d.subdirs = append(d.subdirs, name)
+			d.subdirs = append(d.subdirs, filepath.Join(p, name))
 		}
 		switch name {
 		case "HEAD":
@@ -312,6 +312,7 @@ func (w *RepoWatch) readDir(p string) *seenDir {
 		ptrs = append(ptrs, filepath.Join(p, "commondir"))
 	}
 	d.pointers = ptrs
+	w.dirs[p] = d
 	return d
 }
 
