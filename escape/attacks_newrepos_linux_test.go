@@ -162,7 +162,9 @@ func TestNewRepoPlantedInOneCommand(t *testing.T) {
 
 // TestNewRepoBoundVisible: where a bound stops the look for repositories
 // (here the depth: 32 levels below a writable root), every result says so
-// and where, rather than leaving what is beyond unwatched in silence.
+// and where, rather than leaving what is beyond unwatched in silence. So
+// does a directory the look cannot read: a plain user's command hides a
+// repository below a directory of mode 0100, where git still works.
 func TestNewRepoBoundVisible(t *testing.T) {
 	eachIdentity(t, func(t *testing.T, id ident) {
 		work := id.dir(t)
@@ -176,6 +178,15 @@ func TestNewRepoBoundVisible(t *testing.T) {
 				t.Errorf("the bound was hit and the result does not say so; notes: %s", notes)
 			}
 		}
+		hide := `mkdir -p h && git init -q h/r && ` + fmt.Sprintf(plantedHook, "h/r/.git/hooks/pre-commit") + ` && chmod 100 h`
+		notes := fmt.Sprint(s.bash(map[string]any{"command": hide})["notes"])
+		if !exists(filepath.Join(work, "h/r/.git/hooks/pre-commit")) {
+			t.Fatalf("the hook was not planted; the test proves nothing")
+		}
+		if !strings.Contains(notes, "h/r/.git/hooks/pre-commit (created)") && !strings.Contains(notes, "h (it cannot be read") {
+			t.Errorf("a repository hidden below an unreadable directory is neither named nor said to be out of reach; notes: %s", notes)
+		}
+		os.Chmod(filepath.Join(work, "h"), 0o755)
 	})
 }
 

@@ -2,6 +2,7 @@ package supervise
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io/fs"
 	"maps"
@@ -66,6 +67,11 @@ type seenDir struct {
 	subdirs []string // paths
 	gitdir  bool     // a git directory (HEAD, and objects and refs or a commondir)
 	gen     int      // the last look that reached it
+	// outside are its symbolic links that point out of the roots; the
+	// repository at what each names, if any, is watched.
+	outside []string
+	// unreadable: why it could not be read (what is below is not looked at).
+	unreadable error
 	// pointers are the entries that name a git directory: a .git file or
 	// symlink, a commondir. What they name is read at every look: a file's
 	// content changes without its directory's ctime.
@@ -224,9 +230,23 @@ func (w *RepoWatch) Look() RepoState {
 			continue
 		}
 		d.gen = w.gen
+		if d.unreadable != nil && st.Stopped == "" {
+			st.Stopped = fmt.Sprintf("at %s (it cannot be read: %v)", it.path, errors.Unwrap(d.unreadable))
+		}
 		for _, f := range d.pointers {
 			if g := pointedAt(f); g != "" {
 				repos[g] = true
+			}
+		}
+		for _, l := range d.outside {
+			if t, err := filepath.EvalSymlinks(l); err == nil {
+				repos[t] = true // a bare repository, or its .git
+				if g := filepath.Join(t, ".git"); exists(g) {
+					repos[g] = true
+					if pg := pointedAt(g); pg != "" {
+						repos[pg] = true
+					}
+				}
 			}
 		}
 		subdirs := d.subdirs
@@ -259,7 +279,7 @@ func (w *RepoWatch) Look() RepoState {
 		}
 	}
 	for g := range repos {
-		if !w.skip[g] {
+		if !w.skip[g] && isGitDir(g) {
 			w.entries(g, st.Entries)
 		}
 	}
@@ -283,7 +303,7 @@ func (w *RepoWatch) readDir(p string) *seenDir {
 	}
 	ents, err := readDirUnsorted(p)
 	if err != nil {
-		return &seenDir{sig: sig}
+		return &seenDir{sig: sig, unreadable: err}
 	}
 	d := &seenDir{sig: sig}
 	var head, objects, refs, commondir bool
@@ -291,6 +311,18 @@ func (w *RepoWatch) readDir(p string) *seenDir {
 		name := e.Name()
 		if e.IsDir() {
 			d.subdirs = append(d.subdirs, filepath.Join(p, name))
+		}
+		if e.Type()&fs.ModeSymlink != 0 && name != ".git" {
+			// A link out of the roots looked at (into the build cache, say):
+			// git run through it uses what is there.
+			if t, err := os.Readlink(filepath.Join(p, name)); err == nil {
+				if !filepath.IsAbs(t) {
+					t = filepath.Join(p, t)
+				}
+				if !slices.ContainsFunc(w.roots, func(r string) bool { return within(filepath.Clean(t), r) }) {
+					d.outside = append(d.outside, filepath.Join(p, name))
+				}
+			}
 		}
 		switch name {
 		case "HEAD":
@@ -314,6 +346,18 @@ func (w *RepoWatch) readDir(p string) *seenDir {
 	d.pointers = ptrs
 	w.dirs[p] = d
 	return d
+}
+
+// isGitDir says whether git takes dir for a git directory (what a pointer
+// names may be anything).
+func isGitDir(dir string) bool {
+	j := func(name string) string { return filepath.Join(dir, name) }
+	return exists(j("HEAD")) && (exists(j("objects")) && exists(j("refs")) || exists(j("commondir")))
+}
+
+func exists(p string) bool {
+	_, err := os.Lstat(p)
+	return err == nil
 }
 
 // readDirUnsorted is os.ReadDir without the sort, which a look does not need.

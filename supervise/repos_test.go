@@ -148,6 +148,11 @@ func testRepoWatch(t *testing.T, live bool) {
 		must(t, os.WriteFile(filepath.Join(root, "fake/.git/HEAD"), []byte("ref: refs/heads/main\n"), 0o644))
 		must(t, os.WriteFile(filepath.Join(root, "fake/.git/commondir"), []byte(filepath.Join(outside, "c")+"\n"), 0o644))
 	})
+	step("a symlink to a repository out of the roots", filepath.Join(outside, "linked/.git/hooks/post-checkout")+" (created)", func() {
+		git(t, outside, "init", "-q", "linked")
+		hook(t, filepath.Join(outside, "linked/.git/hooks/post-checkout"))
+		must(t, os.Symlink(filepath.Join(outside, "linked"), filepath.Join(root, "deep/link")))
+	})
 	step("info/attributes", "new/.git/info/attributes (created)", func() {
 		must(t, os.WriteFile(filepath.Join(root, "new/.git/info/attributes"), []byte("* filter=x\n"), 0o644))
 	})
@@ -224,6 +229,23 @@ func nodeModules(b *testing.B, root string) {
 		for j := range 10 {
 			must(b, os.WriteFile(filepath.Join(d, fmt.Sprintf("f%d.js", j)), nil, 0o644))
 		}
+	}
+}
+
+// TestRepoWatchUnreadable: a directory the look cannot read (a plain
+// user's chmod 100: git still works in a repository below it, whose name the
+// user knows) is said, like a bound.
+func TestRepoWatchUnreadable(t *testing.T) {
+	if os.Geteuid() == 0 {
+		t.Skip("root reads every directory")
+	}
+	root := t.TempDir()
+	must(t, os.MkdirAll(filepath.Join(root, "hidden/repo/.git"), 0o755))
+	must(t, os.Chmod(filepath.Join(root, "hidden"), 0o100))
+	defer os.Chmod(filepath.Join(root, "hidden"), 0o755)
+	st := NewRepoWatch([]string{root}, nil, DefaultRepoBounds).Look()
+	if !strings.Contains(st.Stopped, "hidden (it cannot be read: permission denied)") {
+		t.Errorf("stopped %q", st.Stopped)
 	}
 }
 
