@@ -31,7 +31,9 @@ import (
 // added to it, removed or renamed, and no system call can set it back, so a
 // directory whose ctime is what it was at the previous look is not read
 // again; its subdirectories, remembered, are. A look costs one lstat a
-// directory, and a read of the directories that changed.
+// directory, and a read of the directories that changed; a session's look
+// (repos_linux.go) learns from inotify which ones changed, and costs a walk
+// of what it remembers.
 
 // RepoBounds bound one look.
 type RepoBounds struct {
