@@ -23,7 +23,7 @@ type TaskResult struct {
 	OutputFile string               `json:"output_file"`
 	DurationMs int64                `json:"duration_ms"`
 	Truncated  *pipeline.Truncation `json:"output_truncated,omitempty"`
-	Notes      []string             `json:"notes,omitempty" jsonschema:"what the sandbox refused the task (a server that could not listen, a connection refused) and what would allow it, as in the bash tool's notes"`
+	Notes      []string             `json:"notes,omitempty" jsonschema:"what the sandbox refused the task (a server that could not listen, a connection refused) and what would allow it, and, once it completed, code that runs outside the sandbox later and appeared in a repository stockade does not protect; as in the bash tool's notes"`
 }
 
 func taskOutputTool() mcp.Tool {
@@ -85,7 +85,7 @@ func (s *Server) handleTaskOutput(ctx context.Context, req mcp.CallToolRequest) 
 		return errorResult(err), nil
 	}
 	res := taskResult(st)
-	res.Notes = s.opts.TaskNotes(s.taskEgress(ctx, st.TaskInfo), st.Output.Text, sess.Cwd(), sess.TmpDir())
+	res.Notes = append(res.Notes, s.opts.TaskNotes(s.taskEgress(ctx, st.TaskInfo), st.Output.Text, sess.Cwd(), sess.TmpDir())...)
 	return mcp.NewToolResultStructured(res, renderTask(res)), nil
 }
 
@@ -108,7 +108,8 @@ func (s *Server) handleTaskKill(ctx context.Context, req mcp.CallToolRequest) (*
 
 func taskResult(st supervise.TaskStatus) TaskResult {
 	return TaskResult{TaskID: st.ID, Status: st.Status, Output: st.Output.Text, ExitCode: st.ExitCode, Signal: st.Signal,
-		Command: st.Command, OutputFile: st.LogPath, DurationMs: st.DurationMs, Truncated: pipeline.Truncated(st.Output)}
+		Command: st.Command, OutputFile: st.LogPath, DurationMs: st.DurationMs, Truncated: pipeline.Truncated(st.Output),
+		Notes: pipeline.ReposNotes(st.ReposChanged, st.ReposStopped)}
 }
 
 // The text renderings say the same as the structured results, for clients that
