@@ -111,10 +111,10 @@ type Spec struct {
 	// System V IPC to a command that has none.
 	IPCNamespace bool `json:"ipc_namespace"`
 	// PIDNamespace gives the command a PID namespace of its own, which dies
-	// with stockade however stockade dies (it needs CAP_SYS_ADMIN outside a
-	// user namespace: root). Only Start makes one (see pidns_linux.go); a
-	// session's commands share their supervisor, which stops what they
-	// leave itself, and Apply leaves it out.
+	// with stockade however stockade dies (it needs CAP_SYS_ADMIN: root, or
+	// UserNS). Start makes one with an init of its own; StartSupervisor
+	// makes the zygote the init of one, which its commands share (see
+	// pidns_linux.go); Apply leaves it to them.
 	PIDNamespace bool `json:"pid_namespace,omitempty"`
 }
 
