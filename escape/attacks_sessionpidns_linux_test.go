@@ -109,7 +109,8 @@ func sessionNS(t *testing.T, s *server) string {
 }
 
 // inNamespace translates pids seen inside the PID namespace ns (see
-// sessionNS) into the host's, through NSpid; 0 for one not found.
+// sessionNS) into the host's, through NSpid; 0 for one not found (the
+// host's own namespace translates each pid to itself).
 func inNamespace(ns string, inner []int) []int {
 	host := map[int]int{}
 	for _, pid := range pids(func(pid string) bool {
@@ -118,7 +119,7 @@ func inNamespace(ns string, inner []int) []int {
 	}) {
 		b, _ := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/status")
 		for line := range strings.SplitSeq(string(b), "\n") {
-			if f := strings.Fields(strings.TrimPrefix(line, "NSpid:")); strings.HasPrefix(line, "NSpid:") && len(f) > 1 {
+			if f := strings.Fields(strings.TrimPrefix(line, "NSpid:")); strings.HasPrefix(line, "NSpid:") && len(f) > 0 {
 				if n, err := strconv.Atoi(f[len(f)-1]); err == nil {
 					host[n] = pid
 				}
@@ -217,5 +218,36 @@ func TestSessionNamespaceWork(t *testing.T) {
 				kill(pid)
 			}
 		})
+	}
+}
+
+// TestSessionWithoutPIDNamespace: where the host refuses a PID namespace
+// (here a user namespace of the test's whose user.max_pid_namespaces is 0,
+// in which the plain user's sessions still get a user namespace), the
+// session starts without one, works as before, and its applied says so.
+func TestSessionWithoutPIDNamespace(t *testing.T) {
+	id := plainUser()
+	requireUserNS(t, id)
+	if exec.Command("setpriv", "--reuid", "0", "--regid", "0", "--clear-groups", "--", "true").Run() != nil {
+		t.Skip("no setpriv that changes ids (util-linux's; busybox's cannot)")
+	}
+	work := id.dir(t)
+	u := strconv.Itoa(id.uid)
+	cmd := exec.Command("sh", "-c", `echo 0 > /proc/sys/user/max_pid_namespaces && exec setpriv --reuid `+u+` --regid `+u+` --clear-groups -- "$@"`, "sh",
+		id.stockade, "serve", "--policy", id.policy(t), "--workdir", work)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Cloneflags: syscall.CLONE_NEWUSER,
+		UidMappings:                []syscall.SysProcIDMap{{ContainerID: 0, HostID: 0, Size: 1}, {ContainerID: id.uid, HostID: id.uid, Size: 1}},
+		GidMappings:                []syscall.SysProcIDMap{{ContainerID: 0, HostID: 0, Size: 1}, {ContainerID: id.uid, HostID: id.uid, Size: 1}},
+		GidMappingsEnableSetgroups: true}
+	cmd.Env = append(os.Environ(), "HOME="+id.dir(t), "XDG_RUNTIME_DIR="+id.dir(t))
+	s := startServerCmd(t, cmd)
+	r := s.bash(map[string]any{"command": `echo "supervisor=$PPID"`})
+	applied, _ := r["applied"].(map[string]any)
+	if applied["pid_namespace"] != nil || applied["userns"] != true {
+		t.Errorf("applied: %v; want the user namespace, and no pid namespace", applied)
+	}
+	// In a PID namespace the supervisor would be its init, pid 1.
+	if out, _ := r["stdout"].(string); !strings.HasPrefix(out, "supervisor=") || out == "supervisor=1\n" {
+		t.Errorf("the session's command: %q (exit %v)", out, r["exit_code"])
 	}
 }
