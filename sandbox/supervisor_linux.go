@@ -137,7 +137,11 @@ func startSupervisor(spec Spec, cfg SupervisorConfig) (*Supervisor, error) {
 	}
 	if spec.PIDNamespace {
 		// The zygote is the namespace's init; its mount namespace, of its
-		// own, gets the namespace's /proc (mountSessionProc).
+		// own, gets the namespace's /proc (mountSessionProc). Go's fork
+		// checks that the parent still lives once the parent-death signal
+		// is set by comparing getppid, 0 in the new namespace, and sends
+		// the signal to the child when it differs: the kernel drops it, as
+		// it drops every signal an init sends itself with no handler set.
 		cmd.SysProcAttr.Cloneflags |= unix.CLONE_NEWPID | unix.CLONE_NEWNS
 	}
 	cmd.SysProcAttr.Setpgid, cmd.SysProcAttr.Pdeathsig = true, syscall.SIGTERM
