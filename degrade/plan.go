@@ -152,7 +152,7 @@ func newPlanning(h Host, want policy.Sandbox, workdir, tmpdir string) (*planning
 		Seccomp:        h.Seccomp,
 		IPCNamespace:   p.linux && (h.SysAdmin || p.userns),
 		SysVSupervised: p.linux && h.Seccomp && h.SeccompNotify,
-		PIDNamespace:   p.linux && h.SysAdmin && !p.userns,
+		PIDNamespace:   p.linux && (h.SysAdmin || p.userns),
 		UserNS:         p.userns,
 		Scopes:         p.abi >= hostfacts.ABIScopes,
 		DropCaps:       p.linux && (h.Root || p.userns),
@@ -394,7 +394,7 @@ func planContainment(p *planning) Protection {
 	switch {
 	case p.spec.PIDNamespace:
 		return Protection{Status: Enforced, By: "process group + subreaper",
-			Note: "stockade run: a pid namespace of its own too, which the kernel ends when stockade dies, however it dies"}
+			Note: "a pid namespace of its own too (stockade run's command; an MCP session's commands), which the kernel ends when stockade dies, however it dies"}
 	case p.h.OS == "linux":
 		return Protection{Status: Enforced, By: "process group + subreaper"}
 	case p.h.OS == "windows":

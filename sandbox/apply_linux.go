@@ -208,10 +208,21 @@ func apply(spec Spec, all bool) (a Applied, err error) {
 	}
 
 	if rs != nil {
+		// The signal scope's probe signals a process outside the domain:
+		// the parent, or, for the init of a PID namespace (a session's
+		// zygote), whose parent is out of sight, a child that exited before
+		// the domain was made, reaped once the probe is done.
+		target := os.Getppid()
+		if target == 0 && p.scoped&uint64(1<<1) != 0 {
+			if target, err = exitedChild(); err != nil {
+				return a, fmt.Errorf("landlock signal scope probe: %w", err)
+			}
+			defer reapChild(target)
+		}
 		if err := rs.restrict(all); err != nil {
 			return a, err
 		}
-		if err := probeLandlock(spec, p, procSelf); err != nil {
+		if err := probeLandlock(spec, p, procSelf, target); err != nil {
 			return a, err
 		}
 		a.LandlockABI = spec.LandlockABI
@@ -325,7 +336,7 @@ func leaveProcLimit(dir string) {
 // fail, where without Landlock it would fail otherwise or succeed.
 //
 // procSelf is /proc/self, opened before the mounts were made read-only.
-func probeLandlock(spec Spec, p plan, procSelf int) error {
+func probeLandlock(spec Spec, p plan, procSelf, outside int) error {
 	if (spec.FS == FSReadOnly || spec.FS == FSWorkspaceWrite) && !writesProc(spec) {
 		// Opening a file of our own for writing changes nothing; it works
 		// without Landlock, and fails with EACCES when /proc is not writable.
@@ -350,9 +361,9 @@ func probeLandlock(spec Spec, p plan, procSelf int) error {
 		}
 	}
 	if p.scoped&uint64(1<<1) != 0 { // signal scope
-		// The parent is outside the domain: signal 0 checks permission only.
-		if err := unix.Kill(os.Getppid(), 0); !errors.Is(err, unix.EPERM) {
-			return fmt.Errorf("landlock signal scope is not in force: kill(parent, 0) gave %v, want EPERM", err)
+		// outside is outside the domain: signal 0 checks permission only.
+		if err := unix.Kill(outside, 0); !errors.Is(err, unix.EPERM) {
+			return fmt.Errorf("landlock signal scope is not in force: kill(%d, 0) gave %v, want EPERM", outside, err)
 		}
 	}
 	return nil

@@ -115,10 +115,10 @@ type Spec struct {
 	// sandbox ends. Without it, the filter refuses System V IPC.
 	SysVSupervised bool `json:"sysv_supervised,omitempty"`
 	// PIDNamespace gives the command a PID namespace of its own, which dies
-	// with stockade however stockade dies (it needs CAP_SYS_ADMIN outside a
-	// user namespace: root). Only Start makes one (see pidns_linux.go); a
-	// session's commands share their supervisor, which stops what they
-	// leave itself, and Apply leaves it out.
+	// with stockade however stockade dies (it needs CAP_SYS_ADMIN: root, or
+	// UserNS). Start makes one with an init of its own; StartSupervisor
+	// makes the zygote the init of one, which its commands share (see
+	// pidns_linux.go); Apply leaves it to them.
 	PIDNamespace bool `json:"pid_namespace,omitempty"`
 }
 
