@@ -2285,6 +2285,19 @@ var defaultRules = [...]Rule{
 		NotExamples: []string{"git push --force-with-lease origin feature/x", "git push origin main"},
 	},
 	{
+		Name:     "git-push-lease-shared-branch",
+		Decision: Verdict("ask"),
+		Reason:   "a force push, even with a lease, over a branch others share (a release, develop, production or pages branch) or over tags: history others build on is rewritten",
+		Matcher: Matcher{
+			Command:    []string{"git"},
+			Subcommand: []string{"push"},
+			Flags:      []string{"force-with-lease|force-if-includes"},
+			ArgsRegex:  []string{"^(\\+?[^:]*:)?(refs/heads/)?(release|releases|hotfix|support)[/-].+$", "^(\\+?[^:]*:)?(refs/heads/)?(develop|development|dev|production|prod|staging|stable|next|gh-pages|release|trunk)$", "^--(tags|all|mirror)$", "^(\\+?[^:]*:)?refs/tags/"},
+		},
+		Examples:    []string{"git push --force-with-lease origin release/2.x", "git push --force-with-lease origin HEAD:develop", "git push --force-with-lease --tags origin", "git push --force-with-lease origin gh-pages"},
+		NotExamples: []string{"git push --force-with-lease origin feature/login", "git push --force-with-lease origin fix/release-notes", "git push origin release/2.x"},
+	},
+	{
 		Name:     "merge-bypassing-protection",
 		Decision: Verdict("ask"),
 		Reason:   "merges past branch protection (required reviews and checks)",
@@ -2898,9 +2911,9 @@ var defaultRules = [...]Rule{
 		Matcher: Matcher{
 			Command:   []string{"gh", "glab", "hub", "tea", "jira", "linear"},
 			NotArgs:   []string{"--help", "-h"},
-			ArgsRegex: []string{"^(merge|comment|close|reopen|lock|review|note|approve|transition|delete)$"},
+			ArgsRegex: []string{"^(merge|comment|close|reopen|lock|review|note|approve|transition|delete|cancel|move|assign)$"},
 		},
-		Examples:    []string{"gh pr merge 3 --rebase", "glab mr merge 5", "gh issue close 9", "gh pr review 4 --approve", "glab mr note 3 -m hi"},
+		Examples:    []string{"gh run cancel 123", "gh pr merge 3 --rebase", "glab mr merge 5", "gh issue close 9", "gh pr review 4 --approve", "glab mr note 3 -m hi"},
 		NotExamples: []string{"gh pr view 3", "gh pr checkout 3", "gh issue list"},
 	},
 	{
@@ -3247,6 +3260,69 @@ var defaultRules = [...]Rule{
 		},
 		Examples:    []string{"multipass delete --purge dev", "vagrant destroy --force", "virsh undefine vm1", "hcloud server delete web-1", "redis-cli del session:1", "scw instance server delete 11"},
 		NotExamples: []string{"multipass list", "vagrant up", "virsh list --all", "npm rm left-pad", "pip uninstall -y requests", "docker compose down", "mix ecto.reset", "bin/rails db:drop db:create", "bash -n deploy.sh"},
+	},
+	{
+		Name:     "sends-messages",
+		Decision: Verdict("ask"),
+		Reason:   "sends a message, a mail, a post or an issue to people in the user's name, which cannot be taken back",
+		Matcher: Matcher{
+			Acts: []string{"send"},
+		},
+		Examples:    []string{"swaks --to qa@example.com --server smtp.example.com --body hi", "mail -s report team@example.org < r.txt", "stripe invoices send in_1AbC", "toot post 'shipped'", "gh issue create --title x --body y", "jira issue move PROJ-1 Done", "curl -X POST https://api.sendgrid.com/v3/mail/send -d @m.json", "curl -d '{\"text\":\"x\"}' \"$SLACK_WEBHOOK_URL\"", "aws ses send-email --from a@example.com --to b@example.com --text hi", "twilio api:core:messages:create --to +1555 --body hi", "echo hi | msmtp team@example.org", "http POST https://api.example.com/v1/comments body=hi"},
+		NotExamples: []string{"mail", "gh pr create --fill --draft", "gh issue list --label bug", "tmux send-keys -t dev 'npm test' Enter", "curl -X POST http://localhost:8080/api/messages -d x=1", "curl -s https://api.example.com/v1/messages", "jira issue list", "git send-email --help"},
+	},
+	{
+		Name:     "sends-mail-from-code",
+		Decision: Verdict("ask"),
+		Reason:   "inline code that sends mail or a chat message in the user's name",
+		Matcher: Matcher{
+			Code: []string{"(?s)(smtplib\\.SMTP|Net::SMTP|nodemailer|MIME::Lite|PHPMailer|Mail::Sendmail|net/smtp).*(\\.sendmail\\(|\\.send_message\\(|sendMail\\(|SendMail\\(|->send\\b|\\.send\\(|deliver)", "(?i)\\bchat[._]postMessage\\b", "(?s)\\bmail\\(\\s*[\\x27\"][^\\x27\"]*@"},
+		},
+		Examples:    []string{"python3 -c 'import smtplib; s=smtplib.SMTP(\"smtp.example.com\"); s.sendmail(\"a@x\", [\"b@x\"], \"hi\")'", "node -e 'require(\"nodemailer\").createTransport({}).sendMail({to:\"a@x\"})'", "php -r 'mail(\"all@example.com\", \"s\", \"b\");'"},
+		NotExamples: []string{"python3 -c 'import email.utils; print(email.utils.parseaddr(\"a <a@x>\"))'"},
+	},
+	{
+		Name:     "scales-services",
+		Decision: Verdict("ask"),
+		Reason:   "changes how many machines or replicas a service runs on, or their size: it costs money or takes the service down",
+		Matcher: Matcher{
+			Acts: []string{"scale"},
+		},
+		Examples:    []string{"aws autoscaling set-desired-capacity --auto-scaling-group-name w --desired-capacity 40", "gcloud compute instance-groups managed resize w --size 20", "doctl compute droplet-action resize 1 --size s-8vcpu-16gb", "heroku ps:scale web=0 -a api", "docker service scale web=10", "az vmss scale -n ss -g rg --new-capacity 30", "aws application-autoscaling put-scaling-policy --policy-name p"},
+		NotExamples: []string{"aws autoscaling describe-auto-scaling-groups", "tmux resize-pane -D 5", "vips resize in.png out.png 0.5", "qemu-img resize disk.qcow2 +10G", "kubectl get hpa"},
+	},
+	{
+		Name:     "spends-money",
+		Decision: Verdict("ask"),
+		Reason:   "creates something billed by the hour or the call (a machine, a GPU pod, an endpoint, a training job), registers a domain or moves money",
+		Matcher: Matcher{
+			Acts: []string{"spend"},
+		},
+		Examples:    []string{"stripe charges create --amount=2000 --currency=usd", "runpodctl create pod --gpuType A100", "hf endpoints create my-llm --repository acme/m", "aws ec2 run-instances --image-id ami-1 --count 8", "aws route53domains register-domain --domain-name x.example", "openai api fine_tuning.jobs.create -t file-1 -m gpt-4o-mini", "gcloud compute instances create vm1 --machine-type a2-highgpu-8g", "eksctl create cluster --name prod", "gh codespace create -R acme/api", "fly machine run nginx"},
+		NotExamples: []string{"kind create cluster --name dev", "cargo new server", "podman pod create --name dev", "aws ec2 describe-instances", "stripe charges list", "gcloud compute instances list", "npm run pods", "docker compose run server"},
+	},
+	{
+		Name:     "changes-account-access",
+		Decision: Verdict("ask"),
+		Reason:   "changes what a cloud or code-host account lets in: its firewall, its enabled services, its members",
+		Matcher: Matcher{
+			Acts: []string{"account"},
+		},
+		Examples:    []string{"gcloud services enable compute.googleapis.com", "gcloud compute firewall-rules create all-ssh --allow tcp:22 --source-ranges 0.0.0.0/0", "aws ec2 authorize-security-group-ingress --group-id sg-1 --cidr 0.0.0.0/0 --port 22", "doctl compute firewall add-rules f1 --inbound-rules x", "az network nsg rule create -g rg --nsg-name n -n r"},
+		NotExamples: []string{"gcloud services list --enabled", "gcloud compute firewall-rules list", "aws ec2 describe-security-groups"},
+	},
+	{
+		Name:     "code-host-api-writes",
+		Decision: Verdict("ask"),
+		Reason:   "writes through a code host's API in the user's name (settings, members, rulesets, comments): outside the sandbox",
+		Matcher: Matcher{
+			Command:    []string{"gh", "glab", "tea", "hub"},
+			Subcommand: []string{"api"},
+			NotArgs:    []string{"GET", "-XGET", "--method=GET", "query=query*", "query={*"},
+			ArgsRegex:  []string{"(?i)^(-X|--method=?)?(POST|PUT|PATCH|DELETE)$", "^--(input|field|raw-field)(=|$)", "^-[fF]$", "(?i)^query=\\s*mutation\\b"},
+		},
+		Examples:    []string{"gh api -X PUT orgs/acme/memberships/newdev -f role=admin", "gh api -X PATCH repos/acme/api -f default_branch=develop", "gh api repos/acme/api/rulesets/42 --method PUT --input r.json", "gh api repos/acme/api/issues/1/comments -f body=hi", "glab api -X PATCH projects/1 -f visibility=public", "gh api graphql -f query='mutation { deleteRepository(input:{}) { clientMutationId } }'"},
+		NotExamples: []string{"gh api repos/acme/api", "gh api -X GET search/issues -f q=bug", "gh api graphql -f query='query { viewer { login } }'", "gh api repos/acme/api/releases --paginate"},
 	},
 	{
 		Name:     "client-shell-escape",
