@@ -119,6 +119,24 @@ var classTests9Ask = []struct {
 	{"lease-shared", "git push --force-with-lease origin HEAD:refs/heads/release-2.1", Ask},
 	{"lease-shared", "git push --force-with-lease origin fix/release-notes", Allow},
 	{"lease-shared", "git push origin release/2.x", Allow},
+	// find in the project: the program -exec runs is judged on its own,
+	// scratch cleanup with -delete is allowed; what find reaches outside
+	// (a root, a cd, a file named outside), a whole tree, a shell per match
+	// are not
+	{"find-project", "find ./tmp -mindepth 1 -delete", Allow},
+	{"find-project", "find . -name '*.go' -not -path './vendor/*' -exec sed -i 's#a/b#c/d#g' {} +", Allow},
+	{"find-project", "find . -type d -empty -delete", Allow},
+	{"find-project", "find build -name '*.o' -delete", Allow},
+	{"find-project", "find . -name '*.sh' -exec chmod +x {} \\;", Allow},
+	{"find-project", "find . -name '*.ts' -delete", Ask},
+	{"find-project", "find . -type f -delete", Deny},
+	{"find-project", "find . -exec rm -rf {} +", Deny},
+	{"find-project", "find . -exec bash -c 'rm \"$0\"' {} \\;", Deny},
+	{"find-project", "find .. -name '*.go' -exec sed -i s/a/b/ {} +", Deny},
+	{"find-project", "find \"$DIR\" -name x -delete", Deny},
+	{"find-project", "cd ~ && find . -name '*.log' -delete", Deny},
+	{"find-project", "cd ~/code && find . -name '*.sh' -exec sed -i s/a/b/ {} +", Deny},
+	{"find-project", "find . -exec sed -i s/a/b/ ~/.bashrc \\;", Deny},
 	// acting on a code host's runs
 	{"code-host", "gh run cancel 123", Ask},
 	{"code-host", "gh run rerun 123 --failed", Allow},
