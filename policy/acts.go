@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"path"
 	"strings"
 
 	"github.com/stockade/stockade/parse"
@@ -387,6 +388,13 @@ func leadingWords(inv *parse.Invocation, a *argv) (w [4]string) {
 	return w
 }
 
+// aboutWords, after a publishing verb in a name, make it a noun: the name
+// is of something that reads, checks or writes notes about a release.
+var aboutWords = map[string]bool{
+	"notes": true, "note": true, "info": true, "status": true, "check": true, "checks": true, "lint": true, "plan": true, "preview": true,
+	"list": true, "log": true, "logs": true, "dry": true, "dryrun": true, "draft": true, "test": true, "tests": true, "diff": true, "changelog": true,
+}
+
 // nameHasVerb reports whether a command's name says it publishes
 // (cpan-upload, semantic-release): one of its dash-separated parts is a
 // publishing verb.
@@ -394,9 +402,15 @@ func nameHasVerb(name string) bool {
 	if !strings.Contains(name, "-") {
 		return false
 	}
-	for p := range strings.SplitSeq(name, "-") {
+	parts := strings.Split(name, "-")
+	for i, p := range parts {
 		switch p {
 		case "publish", "upload", "deploy", "release":
+			// release-notes.sh, deploy-check: the verb names what the
+			// rest is about
+			if i+1 < len(parts) && aboutWords[strings.TrimSuffix(parts[i+1], path.Ext(parts[i+1]))] {
+				continue
+			}
 			return true
 		}
 	}

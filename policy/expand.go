@@ -1154,7 +1154,8 @@ func subscriptArg(inv *parse.Invocation) bool {
 // ends the search: the command is then the launcher's own, judged as it is.
 func launched(inv *parse.Invocation) (code []string, direct *parse.Invocation) {
 	from := func(k int, name string) *parse.Invocation {
-		d := &parse.Invocation{Name: name, Args: inv.Args[k:]}
+		// the launched command inherits the launcher's environment
+		d := &parse.Invocation{Name: name, Args: inv.Args[k:], Env: inv.Env}
 		if inv.DynamicArgs != nil {
 			d.DynamicArgs = inv.DynamicArgs[k:]
 		}

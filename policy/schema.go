@@ -163,6 +163,10 @@ type Matcher struct {
 	// Env: regular expressions on NAME=VALUE assignments given to the command
 	// alone (FOO=1 cmd, env FOO=1 cmd), one of which must match.
 	Env []string `toml:"env" json:"env,omitempty"`
+	// NotEnv: the rule does not match if a NAME=VALUE given to the command
+	// alone matches one of these regular expressions (RAILS_ENV=test: the
+	// command is told which database it works on).
+	NotEnv []string `toml:"not_env" json:"not_env,omitempty"`
 	// Via: globs on where the invocation sits ("<(...)", "$(...)", "eval", "sudo").
 	Via []string `toml:"via" json:"via,omitempty"`
 	// Upstream: an earlier command of the same pipeline matches this matcher
