@@ -33,6 +33,11 @@ const (
 	// actDestroy: deletes a machine, a virtual machine or container, a
 	// remote store or its data.
 	actDestroy
+	// actStoreCredentials: logs in, or puts a token or password into a
+	// tool's credential store (gh auth login --with-token, cargo login, gem
+	// signin, poetry config pypi-token.x, git credential approve): what the
+	// user's tools act as from then on, outside the sandbox.
+	actStoreCredentials
 	// actSend: sends a message, a mail, a post or an issue to people in the
 	// user's name (acts_outside.go).
 	actSend
@@ -52,8 +57,35 @@ const (
 var actNames = [...]struct {
 	a    act
 	name string
-}{{actPublish, "publish"}, {actFlash, "flash"}, {actInstallGlobal, "install-global"}, {actDestroy, "destroy"},
+}{{actPublish, "publish"}, {actFlash, "flash"}, {actInstallGlobal, "install-global"}, {actDestroy, "destroy"}, {actStoreCredentials, "store-credentials"},
 	{actSend, "send"}, {actScale, "scale"}, {actSpend, "spend"}, {actAccount, "account"}}
+
+// loginVerbs log in or store a credential wherever they stand among the
+// leading words but the first, or as the first word given (uv auth login,
+// heroku login; not pytest -k login).
+var loginVerbs = map[string]bool{
+	"login": true, "signin": true, "sign-in": true, "adduser": true, "add-user": true, "auth:login": true, "login:ci": true,
+	"activate-service-account": true, "add-token": true, "set-token": true,
+}
+
+// storeWords after keyStores put a key, a token or a secret into a
+// tool's store (llm keys set openai, gh secret set X, wrangler secret put).
+var (
+	storeWords = map[string]bool{"set": true, "add": true, "put": true, "import": true}
+	keyStores  = map[string]bool{"keys": true, "key": true, "token": true, "tokens": true, "secret": true, "secrets": true, "credentials": true, "credential": true}
+)
+
+// credentialKey reports whether a configuration key (or key=value) given to
+// a config command is a credential: npm's //host/:_authToken and _auth,
+// yarn's npmAuthToken, poetry's http-basic.x and pypi-token.x.
+func credentialKey(w string) bool {
+	for _, k := range []string{":_authToken", ":_auth", ":_password", "npmAuthToken", "npmAuthIdent", "http-basic.", "pypi-token.", "_authToken", "aws_secret_access_key", "aws_session_token", "token.", ".token", "password"} {
+		if strings.Contains(w, k) {
+			return true
+		}
+	}
+	return false
+}
 
 // publishVerbs publish wherever they stand among the leading words.
 var publishVerbs = map[string]bool{
@@ -195,7 +227,14 @@ var toolDestroyVerbs = map[string]bool{"ollama": true, "lxc": true, "incus": tru
 
 // actsOf returns what invocation inv (read into a) does outside.
 func actsOf(inv *parse.Invocation, a *argv) act {
-	if inv.Dynamic || wordTools[a.name] || fileTool(a.name) {
+	if inv.Dynamic {
+		return 0
+	}
+	if a.name == "git" && len(a.positionals) > 1 && (a.positionals[0] == "credential" && a.positionals[1] == "approve" || strings.HasPrefix(a.positionals[0], "credential-") && contains(a.positionals[1:], "store")) ||
+		strings.HasPrefix(a.name, "git-credential-") && len(a.positionals) > 0 && a.positionals[0] == "store" {
+		return actStoreCredentials // git credential approve: a password into every helper
+	}
+	if wordTools[a.name] || fileTool(a.name) {
 		return 0
 	}
 	acts := actsFromWords(inv, a)
@@ -253,6 +292,9 @@ func actsFromWords(inv *parse.Invocation, a *argv) act {
 		if (w == "archive.install" || w == "escript.install") && name == "mix" {
 			acts |= actInstallGlobal // mix archive.install hex phx_new
 		}
+		if loginVerbs[w] && !vcsTools[name] && (k > 0 || inv.Args[0] == w) || w == "init" && k > 0 && words[k-1] == "auth" || storeWords[w] && k > 0 && keyStores[words[k-1]] || k > 0 && (words[k-1] == "config" || words[k-1] == "set") && credentialKey(w) {
+			acts |= actStoreCredentials
+		}
 		switch {
 		case publishVerbs[w] && !(w == "push" && vcsTools[name]):
 			acts |= actPublish
@@ -271,6 +313,9 @@ func actsFromWords(inv *parse.Invocation, a *argv) act {
 			if publishVerbs[t] || t == "release" {
 				acts |= actPublish
 			}
+		}
+		if t := taskVerbs(w)[1]; strings.Contains(w, ".") && !strings.Contains(w, ":") && (destroyVerbs[t] || t == "cancel") {
+			acts |= actDestroy // openai api files.delete, fine_tunes.delete
 		}
 	}
 	return acts
@@ -376,6 +421,9 @@ func leadingWords(inv *parse.Invocation, a *argv) (w [4]string) {
 	args := inv.Args
 	i := 0
 	for i < len(args) && (len(args[i]) > 1 && args[i][0] == '-') {
+		if placeOption(a.name, args[i]) {
+			i++ // make -C docs publish: docs is where, publish the verb
+		}
 		i++
 	}
 	for k := 0; k < len(w) && i < len(args); k, i = k+1, i+1 {
@@ -393,6 +441,37 @@ func leadingWords(inv *parse.Invocation, a *argv) (w [4]string) {
 var aboutWords = map[string]bool{
 	"notes": true, "note": true, "info": true, "status": true, "check": true, "checks": true, "lint": true, "plan": true, "preview": true,
 	"list": true, "log": true, "logs": true, "dry": true, "dryrun": true, "draft": true, "test": true, "tests": true, "diff": true, "changelog": true,
+}
+
+// placeLong are long options that say where a task runner or build tool
+// works or which file lists its tasks, and take the next word (make
+// --directory docs, npm --prefix x, just --justfile x); placeShort are
+// the short ones, for the tools that give them that meaning.
+var placeLong = map[string]bool{
+	"--directory": true, "--dir": true, "--file": true, "--makefile": true, "--justfile": true, "--rakefile": true, "--taskfile": true, "--prefix": true,
+	"--cwd": true, "--working-directory": true, "--project-dir": true, "--manifest-path": true, "--chdir": true, "--workdir": true, "--build-file": true,
+}
+
+var placeShort = map[string]string{
+	"make": "Cf", "gmake": "Cf", "bmake": "Cf", "remake": "Cf", "rake": "CfI", "just": "fd", "task": "dt", "go-task": "dt", "mage": "dw", "invoke": "cr", "inv": "cr",
+	"npm": "C", "pnpm": "C", "yarn": "C", "bun": "C", "gradle": "pb", "gradlew": "pb", "mvn": "f", "mvnw": "f", "ant": "f", "sbt": "", "cake": "", "grunt": "", "gulp": "f",
+	"earthly": "", "dagger": "", "nx": "", "turbo": "", "lerna": "", "doit": "fd", "pdm": "p", "poetry": "CP", "hatch": "", "nox": "f", "tox": "c", "fab": "r",
+}
+
+// placeOption reports whether option word w of command name takes the
+// next word as a place (a directory or a task file), not as a verb.
+func placeOption(name, w string) bool {
+	if placeLong[w] {
+		return true
+	}
+	if len(w) >= 5 && strings.HasPrefix(w, "--") && !strings.Contains(w, "=") {
+		for l := range placeLong {
+			if strings.HasPrefix(l, w) {
+				return true // make --direc docs: getopt_long's abbreviations
+			}
+		}
+	}
+	return len(w) == 2 && w[0] == '-' && strings.IndexByte(placeShort[name], w[1]) >= 0
 }
 
 // nameHasVerb reports whether a command's name says it publishes

@@ -848,9 +848,13 @@ func globPath(w string) string {
 // homePath returns w as a path under ~ when w is $HOME or ${HOME}, quoted
 // or not, followed by static text ("$HOME/.config/x y"), or "". A user's
 // home spelled from the user's name (/home/$USER, /home/$(whoami)) is a
-// home directory too, whoever the user is (see homeAlias).
+// home directory too, whoever the user is (see homeAlias). $HISTFILE is
+// the history file: ~/.bash_history.
 func homePath(w string) string {
 	u := strings.ReplaceAll(w, `"`, "")
+	if u == "$HISTFILE" || u == "${HISTFILE}" {
+		return "~/.bash_history" // the shell's history file, wherever it is set
+	}
 	rest, ok := strings.CutPrefix(u, "$HOME")
 	if !ok {
 		rest, ok = strings.CutPrefix(u, "${HOME}")

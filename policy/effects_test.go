@@ -451,6 +451,9 @@ func FuzzEffects(f *testing.F) {
 	for _, tc := range classTests7 {
 		f.Add(tc.script)
 	}
+	for _, tc := range classTests9 {
+		f.Add(tc.script)
+	}
 	for _, tc := range actTests {
 		f.Add(tc.script)
 	}

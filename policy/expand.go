@@ -1082,10 +1082,14 @@ func commandArgCode(inv *parse.Invocation) (out []parse.Invocation) {
 	case "printf", "test", "[", "read", "unset", "declare", "typeset", "local", "readonly", "let":
 		return subscriptCode(inv)
 	default:
-		c, direct := launched(inv)
+		c, direct := launchedCode(inv)
+		if _, ok := launchers[via]; !ok {
+			c, direct = launched(inv)
+		}
 		code = append(code, c...)
 		if direct != nil {
 			direct.Pos = inv.Pos
+			direct.Env = inheritEnv(inv.Env, direct.Env)
 			direct.Via = append(append([]string(nil), inv.Via...), via)
 			defer func() { out = append(out, *direct) }()
 		}
@@ -1098,11 +1102,24 @@ func commandArgCode(inv *parse.Invocation) (out []parse.Invocation) {
 		}
 		for _, x := range inner.Invocations {
 			x.Pos = inv.Pos
+			x.Env = inheritEnv(inv.Env, x.Env)
 			x.Via = append(append([]string(nil), inv.Via...), append([]string{via}, x.Via...)...)
 			out = append(out, x)
+			if len(x.Via) < 8 && len(out) < maxExpansions && anyCommandArg([]parse.Invocation{x}) {
+				out = append(out, commandArgCode(&x)...) // a launcher launching a launcher
+			}
 		}
 	}
 	return out
+}
+
+// inheritEnv is the environment given to a command a launcher or wrapper
+// runs: the launcher's own (DATABASE_URL=x npx prisma ...), then its own.
+func inheritEnv(outer, own []string) []string {
+	if len(outer) == 0 {
+		return own
+	}
+	return append(append([]string(nil), outer...), own...)
 }
 
 // subscriptCode returns the commands in the array subscripts of the static
@@ -1145,83 +1162,40 @@ func subscriptArg(inv *parse.Invocation) bool {
 	return false
 }
 
-// launched returns the command a launcher runs: python -m MODULE ARGS runs
-// MODULE; npx, pnpx, bunx, uvx, pipx run, npm exec, pnpm dlx and yarn dlx
-// run the command of the package they name (its name without scope or
-// version), or shell code given with -c; uv run, poetry run, pipenv run,
-// pdm run, hatch run, rye run and bundle exec run the command they name in
-// the project's environment. A dynamic word before the name
-// ends the search: the command is then the launcher's own, judged as it is.
+// launched returns, as shell code, the command python -m MODULE ARGS runs
+// (MODULE ARGS); the launchers of the table launchers are read by
+// launchedCode. A dynamic word after the module leaves the command as it
+// is (direct), since its words cannot be written back as code.
 func launched(inv *parse.Invocation) (code []string, direct *parse.Invocation) {
-	from := func(k int, name string) *parse.Invocation {
-		// the launched command inherits the launcher's environment
-		d := &parse.Invocation{Name: name, Args: inv.Args[k:], Env: inv.Env}
-		if inv.DynamicArgs != nil {
-			d.DynamicArgs = inv.DynamicArgs[k:]
-		}
-		return d
+	name := strings.TrimRight(commandName(inv.Name), "0123456789.")
+	if name != "python" && name != "pypy" {
+		return nil, nil
 	}
-	name := commandName(inv.Name)
 	args := inv.Args
 	dyn := func(k int) bool { return inv.DynamicArgs != nil && inv.DynamicArgs[k] }
-	switch {
-	case strings.TrimRight(name, "0123456789.") == "python" || strings.TrimRight(name, "0123456789.") == "pypy":
-		for k := 0; k < len(args); k++ {
-			a := args[k]
-			switch {
-			case dyn(k) || a == "-c" || !strings.HasPrefix(a, "-") || a == "-":
-				return nil, nil
-			case a == "-m" && k+1 < len(args) && !dyn(k+1):
-				return nil, from(k+2, args[k+1])
-			case strings.HasPrefix(a, "-m") && len(a) > 2:
-				return nil, from(k+1, a[2:])
-			case a == "-W" || a == "-X":
-				k++
+	from := func(k int, name string) (code []string, direct *parse.Invocation) {
+		for j := k; j < len(args); j++ {
+			if dyn(j) {
+				d := &parse.Invocation{Name: name, Args: args[k:], DynamicArgs: inv.DynamicArgs[k:]}
+				return nil, d
 			}
 		}
-		return nil, nil
-	case name == "npx" || name == "pnpx" || name == "bunx" || name == "uvx":
-	case (name == "pipx" || name == "pnpm" || name == "yarn" || name == "npm" || name == "bun") && len(args) > 0:
-		switch args[0] {
-		case "run", "dlx", "exec", "x":
-			if name == "npm" && args[0] != "exec" && args[0] != "x" || (name == "pnpm" || name == "yarn" || name == "bun") && args[0] == "run" {
-				return nil, nil // npm run SCRIPT: a script of package.json
-			}
-			off := len(inv.Args) - len(args) + 1
-			args = args[1:]
-			dyn = func(k int) bool { return inv.DynamicArgs != nil && inv.DynamicArgs[k+off] }
-		default:
-			return nil, nil
-		}
-	case len(args) > 0 && (args[0] == "run" && (name == "uv" || name == "poetry" || name == "pipenv" || name == "pdm" || name == "hatch" || name == "rye") || args[0] == "exec" && name == "bundle"):
-		// uv run CMD, poetry run CMD, bundle exec CMD: the command, in the project's environment
-		off := len(inv.Args) - len(args) + 1
-		args = args[1:]
-		dyn = func(k int) bool { return inv.DynamicArgs != nil && inv.DynamicArgs[k+off] }
-	default:
-		return nil, nil
+		return []string{shellQuote(append([]string{name}, args[k:]...))}, nil
 	}
-	off := len(inv.Args) - len(args)
 	for k := 0; k < len(args); k++ {
 		a := args[k]
 		switch {
-		case dyn(k):
-			return code, nil
-		case a == "--":
-			continue
-		case a == "-c" || a == "--call":
-			if k+1 < len(args) && !dyn(k+1) {
-				code = append(code, args[k+1])
-			}
+		case dyn(k) || a == "-c" || !strings.HasPrefix(a, "-") || a == "-":
+			return nil, nil
+		case a == "-m" && k+1 < len(args) && !dyn(k+1):
+			return from(k+2, args[k+1])
+		case strings.HasPrefix(a, "-m") && len(a) > 2:
+			return from(k+1, a[2:])
+		case a == "-W" || a == "-X":
 			k++
-		case a == "-p" || a == "--package" || a == "--from" || a == "--with" || a == "--python" || a == "--spec" || a == "--pip-args" || a == "--index-url":
-			k++
-		case strings.HasPrefix(a, "-"):
-		default:
-			return code, from(off+k+1, packageCommand(a))
 		}
 	}
-	return code, nil
+	return nil, nil
 }
 
 // packageCommand is the command a package spec names: @vscode/vsce@2 is vsce.
@@ -1274,15 +1248,8 @@ func anyCommandArg(invs []parse.Invocation) bool {
 			if subscriptArg(&invs[i]) {
 				return true
 			}
-		case n == "npx" || n == "pnpx" || n == "bunx" || n == "uvx":
+		case launchers[n].subs != nil || launchers[n].values != nil || launchers[n].code != nil:
 			return true
-		case n == "pipx" || n == "pnpm" || n == "yarn" || n == "npm" || n == "bun" || n == "uv" || n == "poetry" || n == "pipenv" || n == "pdm" || n == "hatch" || n == "rye" || n == "bundle":
-			if len(invs[i].Args) > 0 {
-				switch invs[i].Args[0] {
-				case "run", "dlx", "exec", "x":
-					return true
-				}
-			}
 		case strings.HasPrefix(n, "python") || strings.HasPrefix(n, "pypy"):
 			for _, a := range invs[i].Args {
 				if strings.HasPrefix(a, "-m") {

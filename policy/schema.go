@@ -130,10 +130,11 @@ type Matcher struct {
 	// the analysis reads it from the verbs it is given (acts.go): "publish"
 	// (publishes, deploys, uploads, releases), "flash" (writes to or erases
 	// an attached device), "install-global" (installs for the whole user),
-	// "destroy" (deletes machines, remote stores or their data), "send"
-	// (sends messages, mails, posts, issues), "scale" (changes how many
-	// machines or replicas run), "spend" (creates something billed, moves
-	// money), "account" (changes what an account lets in).
+	// "destroy" (deletes machines, remote stores or their data),
+	// "store-credentials" (logs in or stores a token in a tool's store),
+	// "send" (sends messages, mails, posts, issues), "scale" (changes how
+	// many machines or replicas run), "spend" (creates something billed,
+	// moves money), "account" (changes what an account lets in).
 	Acts []string `toml:"acts" json:"acts,omitempty"`
 	// Script: the whole script, word for word (white space around it
 	// aside); one of these must be it. The advice printed for an ask uses it,
