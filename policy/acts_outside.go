@@ -110,6 +110,7 @@ var accountNouns = map[string]bool{
 	"firewall": true, "firewalls": true, "firewall-rules": true, "firewall-rule": true, "firewall-policies": true, "security-group": true,
 	"security-groups": true, "nsg": true, "services": true, "apis": true, "member": true, "members": true, "membership": true, "memberships": true,
 	"collaborator": true, "collaborators": true, "invitation": true, "invitations": true, "ruleset": true, "rulesets": true, "branch-protection": true,
+	"variable": true, "variables": true,
 }
 
 var accountVerbs = map[string]bool{
@@ -163,12 +164,20 @@ func outsideActsOf(inv *parse.Invocation, a *argv, words [4]string) act {
 			len(parts) > 1 && (parts[0] == "authorize" || parts[0] == "revoke") && anyPart(parts[1:], map[string]bool{"ingress": true, "egress": true, "security": true}) {
 			acts |= actAccount
 		}
+		if k+1 < n && len(parts) > 1 && keyStores[parts[len(parts)-1]] && storeWords[words[k+1]] || pairInParts(parts, secretVerbs, secretNouns) {
+			acts |= actStoreCredentials // gh repo deploy-key add, aws secretsmanager put-secret-value
+		}
 		if len(parts) > 1 && !readPrefix(parts[0]) && anyPart(parts, map[string]bool{"deletion": true, "delete": true, "destroy": true, "terminate": true}) {
 			acts |= actDestroy // schedule-key-deletion, files.delete
 		}
 	}
 	return acts
 }
+
+// secretVerbs, before a keyStores noun in a dashed verb, put a secret
+// into a store (put-secret-value, create-secret, update-secret).
+var secretNouns = map[string]bool{"secret": true, "secrets": true, "token": true, "tokens": true}
+var secretVerbs = map[string]bool{"put": true, "create": true, "update": true, "set": true, "add": true, "import": true, "rotate": true, "restore": true, "store": true}
 
 // accountVerb reports whether the k-th of words changes an account's
 // settings (create, enable, add-rules).
