@@ -212,6 +212,13 @@ var classTests9Ask = []struct {
 	{"editor-env", `GIT_EDITOR='sed -i -f /tmp/s' git commit --amend`, Deny},
 	{"editor-env", `GIT_SEQUENCE_EDITOR='sed -ni -f /tmp/s' git rebase -i HEAD~2`, Deny},
 	{"editor-env", `GIT_SEQUENCE_EDITOR=/tmp/ed git rebase -i HEAD~2`, Deny},
+	// a function that runs "$@": judged as each of its calls, when every
+	// call is known
+	{"function-args", `retry(){ for i in 1 2 3; do "$@" && return 0; sleep 2; done; return 1; }; retry npm ci`, Allow},
+	{"function-args", `retry(){ "$@"; }; retry npm ci; retry rm -rf ~`, Deny},
+	{"function-args", `retry(){ "$@"; }; retry npm ci; retry $X`, Ask},
+	{"function-args", `f(){ "$@"; }; f`, Ask},
+	{"function-args", `retry(){ eval "$@"; }; retry 'rm -rf ~'`, Deny},
 	// acting on a code host's runs
 	{"code-host", "gh run cancel 123", Ask},
 	{"code-host", "gh run rerun 123 --failed", Allow},
