@@ -40,8 +40,9 @@ import (
 //     on every thread;
 //  7. the Landlock ruleset is enforced on every thread, and probed;
 //  8. the seccomp filter is installed on every thread (TSYNC); for a
-//     supervised spec with a listener, which Applied carries to the
-//     process's connect supervisor (notify_linux.go);
+//     supervised spec (connects, or System V IPC without an IPC namespace)
+//     with a listener, which Applied carries to the process's supervisor
+//     (notify_linux.go, sysv_linux.go);
 //  9. /proc/self/task/*/status is read back for every thread.
 //
 // Any step that fails is an error naming it, and the command must not run: a
@@ -160,11 +161,14 @@ func apply(spec Spec, all bool) (a Applied, err error) {
 
 	if spec.IPCNamespace {
 		// On this thread, like the mount namespace: the command is started
-		// from it. Without the namespace, the filter refuses System V IPC.
+		// from it. Without the namespace, the filter hands System V IPC
+		// to the supervisor (SysVSupervised) or refuses it.
 		err := unix.Unshare(unix.CLONE_NEWIPC)
 		switch {
 		case err != nil && spec.UserNS:
 			return a, fmt.Errorf("ipc namespace in the user namespace: %w", err)
+		case err != nil && spec.Seccomp && spec.SysVSupervised:
+			notes = append(notes, fmt.Sprintf("ipc namespace: none (unshare: %v): System V IPC through stockade's supervisor", err))
 		case err != nil:
 			notes = append(notes, fmt.Sprintf("ipc namespace: none (unshare: %v): System V IPC refused", err))
 		default:
@@ -219,7 +223,15 @@ func apply(spec Spec, all bool) (a Applied, err error) {
 		if a.connects, err = installFilter(spec, a.IPCNamespace, all); err != nil {
 			return a, err
 		}
-		a.Supervised = a.connects != nil
+		a.Supervised = spec.Supervised
+		switch {
+		case a.IPCNamespace:
+			a.SysVIPC = SysVNamespace
+		case spec.SysVSupervised:
+			a.SysVIPC = SysVSupervised
+		default:
+			a.SysVIPC = SysVRefused
+		}
 		a.ProxyPortOnly = spec.ProxyPortOnly
 		defer func() {
 			if err != nil && a.connects != nil {
@@ -273,6 +285,9 @@ func Validate(spec Spec) error {
 	}
 	if spec.Supervised && (!spec.Seccomp || !spec.NetworkOff || spec.NetNS) {
 		return errors.New("supervised connects need seccomp and the network off, outside a network namespace")
+	}
+	if spec.SysVSupervised && !spec.Seccomp {
+		return errors.New("supervised System V IPC needs seccomp, and the spec does not apply it")
 	}
 	if spec.ProxyPortOnly && (!spec.Seccomp || !spec.NetworkOff || spec.NetNS || spec.Supervised || spec.LandlockABI < hostfacts.ABITCP) {
 		return errors.New("connects to the proxy's port only need seccomp, landlock ABI 4 or later and the network off, outside a network namespace, unsupervised")
@@ -354,15 +369,17 @@ func writesProc(spec Spec) bool {
 }
 
 // installFilter installs the socket filter on every thread (all) or on the
-// calling thread; for a supervised spec it returns the filter's listener.
+// calling thread; where it hands calls to a supervisor (supervised connects,
+// or System V IPC without an IPC namespace) it returns the filter's listener.
 func installFilter(spec Spec, sysvIPC, all bool) (*os.File, error) {
 	arch, _ := seccompArchFor(runtime.GOARCH)
+	sysvNotify := spec.SysVSupervised && !sysvIPC
 	raw, err := socketFilter(arch, filterRules{networkOff: spec.NetworkOff, inet: spec.NetNS, unixSocketsOff: spec.UnixSocketsOff,
-		sysvIPC: sysvIPC, guardTID: uint32(spec.guardTID), supervised: spec.Supervised, tcpOnly: spec.ProxyPortOnly})
+		sysvIPC: sysvIPC, sysvNotify: sysvNotify, guardTID: uint32(spec.guardTID), supervised: spec.Supervised, tcpOnly: spec.ProxyPortOnly})
 	if err != nil {
 		return nil, fmt.Errorf("seccomp: %w", err)
 	}
-	if !spec.Supervised {
+	if !spec.Supervised && !sysvNotify {
 		return nil, installBPF(raw, all)
 	}
 	fd, err := installBPFListener(raw, all)
