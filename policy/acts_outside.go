@@ -147,7 +147,11 @@ func outsideActsOf(inv *parse.Invocation, a *argv, words [4]string) act {
 		if k == 0 && taskRunners[w] {
 			continue // npm run send-report is judged by its name below
 		}
-		parts := verbParts(w)
+		one := [1]string{w}
+		parts := one[:]
+		if strings.ContainsAny(w, "-.:") {
+			parts = verbParts(w)
+		}
 		switch {
 		case sendVerbs[w], w == "post" && k == 0 && n > 1:
 			acts |= actSend // toot post "x", stripe invoices send in_1
