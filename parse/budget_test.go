@@ -153,6 +153,7 @@ func TestNestingNeverUnderestimated(t *testing.T) {
 		"if true; then while false; do for i in 1; do echo fi done; done; done; fi",
 		"if a; then b; elif c; then if d; then e; elif f; then (g); else $(h); fi; else i; fi",
 		"echo ${x:-${y:-\"$(z)\"}} `echo \\`b\\``",
+		"f(){ for i in 1 2; do \"$@\" && return 0; done; }; f true",
 	)
 	checked := 0
 	for _, src := range scripts {
