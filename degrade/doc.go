@@ -17,6 +17,8 @@
 //     zygote, serve's or stockade run's own, starts in one, and gets root's
 //     namespaces; [WithUserNS] probes for it);
 //   - IPCNamespace: when the child will have CAP_SYS_ADMIN (root, or UserNS);
+//   - SysVSupervised: where the host has the seccomp supervisor; it holds
+//     System V IPC where the command gets no IPC namespace;
 //   - Scopes: at Landlock ABI 6 and later;
 //   - DropCaps: when running as root on Linux, or with UserNS;
 //   - MaxProcs: max_processes, or [policy.DefaultMaxProcesses] when it is 0,

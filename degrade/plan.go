@@ -151,7 +151,8 @@ func newPlanning(h Host, want policy.Sandbox, workdir, tmpdir string) (*planning
 		UnixSocketsOff: p.unixOff && h.Seccomp,
 		Seccomp:        h.Seccomp,
 		IPCNamespace:   p.linux && (h.SysAdmin || p.userns),
-		PIDNamespace:   p.linux && h.SysAdmin && !p.userns,
+		SysVSupervised: p.linux && h.Seccomp && h.SeccompNotify,
+		PIDNamespace:   p.linux && (h.SysAdmin || p.userns),
 		UserNS:         p.userns,
 		Scopes:         p.abi >= hostfacts.ABIScopes,
 		DropCaps:       p.linux && (h.Root || p.userns),
@@ -353,13 +354,20 @@ func planKernelObjects(p *planning) Protection {
 	switch {
 	case p.spec.Seccomp && p.spec.IPCNamespace:
 		return Protection{Status: Enforced, By: p.nsBy("seccomp + ipc namespace")}
+	case p.spec.Seccomp && p.spec.SysVSupervised:
+		return Protection{Status: Enforced, By: "seccomp + supervisor",
+			Note: "no ipc namespace (" + p.h.NamespacesWhy() + "): " + sysvSupervisedNote}
 	case p.spec.Seccomp:
 		return Protection{Status: Enforced, By: "seccomp",
-			Note: "no ipc namespace (" + p.h.NamespacesWhy() + "): " + hostfacts.MechanismNamed(hostfacts.MechIPCNamespace).Without}
+			Note: "no ipc namespace (" + p.h.NamespacesWhy() + ") and " + p.h.SeccompNotifyWhy() + ": System V IPC is refused by seccomp"}
 	}
 	return Protection{Status: NotEnforced,
 		Note: "the command can change the resource limits and priorities of its user's processes, and use its user's keyrings and System V IPC; " + p.h.SeccompWhy()}
 }
+
+// sysvSupervisedNote says what System V IPC is without an IPC namespace,
+// through stockade's supervisor.
+const sysvSupervisedNote = "System V IPC goes through stockade's supervisor: the command reaches only the segments, semaphores and queues made for it, which are removed when it ends"
 
 // planProtectedFiles: not a policy setting; always wanted. Read-only bind
 // mounts need the mount namespace of root or of a user namespace, and a
@@ -386,7 +394,7 @@ func planContainment(p *planning) Protection {
 	switch {
 	case p.spec.PIDNamespace:
 		return Protection{Status: Enforced, By: "process group + subreaper",
-			Note: "stockade run: a pid namespace of its own too, which the kernel ends when stockade dies, however it dies"}
+			Note: "a pid namespace of its own too (stockade run's command; an MCP session's commands), which the kernel ends when stockade dies, however it dies"}
 	case p.h.OS == "linux":
 		return Protection{Status: Enforced, By: "process group + subreaper"}
 	case p.h.OS == "windows":

@@ -85,26 +85,30 @@ func all(fs ...func(*policy.Sandbox)) func(*policy.Sandbox) {
 // TestPlanIPCNamespace: an IPC namespace where the child will have
 // CAP_SYS_ADMIN, and the report says what stands in for it elsewhere.
 func TestPlanIPCNamespace(t *testing.T) {
-	for host, want := range map[string]string{"abi7": "seccomp + ipc namespace", "abi7-container-root": "seccomp", "abi4": "seccomp"} {
+	for host, want := range map[string]string{"abi7": "seccomp + ipc namespace", "abi7-container-root": "seccomp", "abi4": "seccomp + supervisor", "abi3": "seccomp"} {
 		spec, rep, err := Plan(hosts[host], sb(nil), "/work", "/tmp/s")
 		if err != nil {
 			t.Fatal(err)
 		}
 		p, _ := rep.Get(KernelObjects)
-		if p.Status != Enforced || p.By != want || spec.IPCNamespace != (want != "seccomp") {
+		if p.Status != Enforced || p.By != want || spec.IPCNamespace != (want == "seccomp + ipc namespace") {
 			t.Errorf("%s: kernel-objects %s by %q (%s), ipc namespace %v; want enforced by %q", host, p.Status, p.By, p.Note, spec.IPCNamespace, want)
 		}
 		if want == "seccomp" && !strings.Contains(p.Note, "System V IPC is refused") {
 			t.Errorf("%s: the note does not say System V IPC is refused: %q", host, p.Note)
 		}
+		if want == "seccomp + supervisor" && (!spec.SysVSupervised || !strings.Contains(p.Note, "System V IPC goes through stockade's supervisor")) {
+			t.Errorf("%s: System V IPC is not supervised, or the note does not say so: %v %q", host, spec.SysVSupervised, p.Note)
+		}
 	}
 }
 
-// TestPlanPIDNamespace: a PID namespace for stockade run where the child
-// will have CAP_SYS_ADMIN without a user namespace (root), said in the
-// containment line's note; elsewhere containment is what it was.
+// TestPlanPIDNamespace: a PID namespace where the child will have
+// CAP_SYS_ADMIN (root), or a user namespace (a plain user's session, whose
+// zygote is its init), said in the containment line's note; elsewhere
+// containment is what it was.
 func TestPlanPIDNamespace(t *testing.T) {
-	for host, want := range map[string]bool{"abi7": true, "abi7-container-root": false, "abi7-user-userns": false, "abi4": false} {
+	for host, want := range map[string]bool{"abi7": true, "abi7-container-root": false, "abi7-user-userns": true, "abi4": false} {
 		spec, rep, err := Plan(hosts[host], sb(nil), "/work", "/tmp/s")
 		if err != nil {
 			t.Fatal(err)

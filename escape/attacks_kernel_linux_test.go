@@ -14,6 +14,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"github.com/stockade/stockade/policy"
+	"github.com/stockade/stockade/sandbox"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -192,9 +193,9 @@ func TestSysVIPC(t *testing.T) {
 
 // TestOwnKernelObjects: what a command does with its own process and its own
 // objects keeps working in the sandbox: its own resource limits and priority,
-// and, where stockade gives it an IPC namespace (as root), System V shared
-// memory with itself. Without one, System V IPC is refused, and the report
-// says so.
+// and System V shared memory with itself, where stockade gives it an IPC
+// namespace (as root) or holds it in the supervisor. Without either, System
+// V IPC is refused, and the report says so.
 func TestOwnKernelObjects(t *testing.T) {
 	if skipReason != "" {
 		t.Skip(skipReason)
@@ -222,7 +223,8 @@ if "$TOOL" shm-self; then echo shm=ok; else echo shm=refused; fi`
 				Stdout   string `json:"stdout"`
 				Stderr   string `json:"stderr"`
 				Applied  struct {
-					IPCNamespace bool `json:"ipc_namespace"`
+					IPCNamespace bool   `json:"ipc_namespace"`
+					SysVIPC      string `json:"sysv_ipc"`
 				} `json:"applied"`
 			}
 			if err := json.Unmarshal(out, &r); err != nil {
@@ -243,7 +245,9 @@ if "$TOOL" shm-self; then echo shm=ok; else echo shm=refused; fi`
 			switch {
 			case r.Applied.IPCNamespace && shm != "shm=ok":
 				t.Errorf("System V shared memory with itself failed in an IPC namespace of its own:\n%s", r.Stderr)
-			case !r.Applied.IPCNamespace && (shm != "shm=refused" || !strings.Contains(report, "System V IPC is refused")):
+			case r.Applied.SysVIPC == sandbox.SysVSupervised && (shm != "shm=ok" || !strings.Contains(report, "System V IPC goes through stockade's supervisor")):
+				t.Errorf("under the supervisor, System V shared memory with itself should work and the report should say so: %s, report %q", shm, report)
+			case r.Applied.SysVIPC == sandbox.SysVRefused && (shm != "shm=refused" || !strings.Contains(report, "System V IPC is refused")):
 				t.Errorf("without an IPC namespace, System V IPC should be refused and the report should say so: %s, report %q", shm, report)
 			case strings.Contains(by, "ipc namespace") != r.Applied.IPCNamespace:
 				t.Errorf("the report (%q) and what was applied (ipc namespace %v) differ", report, r.Applied.IPCNamespace)

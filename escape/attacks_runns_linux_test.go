@@ -159,7 +159,7 @@ func TestUserRunNamespaces(t *testing.T) {
 		gitRepo(t, id, work)
 	}
 	r := userRun(t, work, `"$TOOL" shm-self && echo shm=ok`)
-	for _, k := range []string{"userns", "caps_dropped", "ipc_namespace", "netns", "read_only_mounts", "seccomp", "no_new_privs"} {
+	for _, k := range []string{"userns", "caps_dropped", "ipc_namespace", "netns", "read_only_mounts", "seccomp", "no_new_privs", "pid_namespace"} {
 		if r.Applied[k] != true {
 			t.Fatalf("the plain user's run did not get %s: %v", k, r.Applied)
 		}
@@ -295,12 +295,12 @@ done; echo never up`)
 
 	t.Run("killed", func(t *testing.T) {
 		const spawn = `sleep 1000 & echo $! >> pids; setsid sh -c 'cd /; TMPDIR=/ exec sleep 1001' & echo $! >> pids; (sleep 1002 & echo $! >> pids) ; echo $$ >> pids; wait`
-		kwork := id.dir(t)
+		kwork, mark := id.dir(t), randHex(8)
 		run := id.command(id.stockade, "run", "--policy", id.policy(t), "-c", spawn)
 		run.Dir = kwork
-		run.Env = append(os.Environ(), "HOME="+id.dir(t), "XDG_RUNTIME_DIR="+id.dir(t))
+		run.Env = append(os.Environ(), "HOME="+id.dir(t), "XDG_RUNTIME_DIR="+id.dir(t), runVar+"="+mark)
 		must(t, run.Start())
-		pids := waitPids(t, filepath.Join(kwork, "pids"), 4)
+		pids := hostPids(t, mark, waitPids(t, filepath.Join(kwork, "pids"), 4))
 		run.Process.Signal(syscall.SIGKILL)
 		run.Wait()
 		deadline := time.Now().Add(10 * time.Second)

@@ -74,7 +74,7 @@ func userNSServer(t *testing.T, args ...string) (*server, string) {
 	} // else the tests that need git skip (the kernel matrix's guests have none)
 	s := startServer(t, id, id.dir(t), work, args...)
 	applied, _ := s.bash(map[string]any{"command": "true"})["applied"].(map[string]any)
-	for _, k := range []string{"userns", "caps_dropped", "ipc_namespace", "netns", "read_only_mounts", "seccomp", "no_new_privs"} {
+	for _, k := range []string{"userns", "caps_dropped", "ipc_namespace", "netns", "read_only_mounts", "seccomp", "no_new_privs", "pid_namespace"} {
 		if applied[k] != true {
 			t.Fatalf("the plain user's session did not get %s: %v", k, applied)
 		}

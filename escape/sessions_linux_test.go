@@ -315,12 +315,12 @@ func TestKilledServerLeavesNothing(t *testing.T) {
 		liveWork := id.dir(t)
 		live := startServer(t, id, state, liveWork)
 		live.bash(map[string]any{"command": spawn, "run_in_background": true})
-		livePids := waitPids(t, filepath.Join(liveWork, "pids"), 4)
+		livePids := inNamespace(sessionNS(t, live), waitPids(t, filepath.Join(liveWork, "pids"), 4))
 
 		victimWork := id.dir(t)
 		victim := startServer(t, id, state, victimWork)
 		victim.bash(map[string]any{"command": spawn, "run_in_background": true})
-		victimPids := waitPids(t, filepath.Join(victimWork, "pids"), 4)
+		victimPids := inNamespace(sessionNS(t, victim), waitPids(t, filepath.Join(victimWork, "pids"), 4))
 		victimDir := victim.instanceDir(state)
 		liveDir := live.instanceDir(state)
 

@@ -72,6 +72,32 @@ func (p *Proxy) Direct(addr netip.AddrPort) Event {
 	return ev
 }
 
+// DirectUnix is the Event of a connect on the unix socket at path that the
+// connect supervisor refused: below Landlock ABI 4 it cannot let one
+// through (see sandbox.ConnectSupervisor).
+func DirectUnix(path string) Event {
+	return Event{Time: time.Now(), Host: "the unix socket " + path,
+		Reason: "a connect on a unix socket, which the connect supervisor refuses below Landlock ABI 4 (Linux 6.7): after its check the socket could be swapped for a TCP one that nothing else would stop",
+		Hint:   `unix sockets are reachable where Landlock has TCP rules (ABI 4), where the session has a network namespace (as root, or where the host allows user namespaces: stockade doctor says which), or with network = "off" or "on" (no supervisor)`}
+}
+
+// Listen is the Event of a server socket the sandbox refused, where the
+// session has no network namespace: a bind to addr, or a listen (addr not
+// valid: on a port the kernel picks, or where the address is not known).
+// by says what refused it.
+func Listen(addr netip.AddrPort, by string) Event {
+	ev := Event{Time: time.Now(), Call: "listen",
+		Reason: "servers cannot listen in this sandbox (" + by + "): this host gives the session no loopback of its own (no network namespace)",
+		Hint: "a dev server, or a test that starts one (Go's httptest), cannot run here; where stockade can make the session a network namespace " +
+			"(as root, or where the host allows user namespaces: stockade doctor says which), servers listen on a loopback of the session's own; " +
+			`with network = "on" (--network on), on the host's, with the network unrestricted`}
+	if addr.IsValid() {
+		ip := addr.Addr().Unmap()
+		ev.Host, ev.Port, ev.Addr = ip.String(), int(addr.Port()), netip.AddrPortFrom(ip, addr.Port()).String()
+	}
+	return ev
+}
+
 // maxNotes bounds the notes of one result; the log has every connection.
 const maxNotes = 10
 
@@ -85,10 +111,19 @@ func Notes(events []Event) []string {
 	seen := map[string]bool{}
 	allowed := map[string]bool{}
 	key := func(e Event) string {
-		if e.Port == 0 {
-			return e.Host
+		k := e.Host
+		if e.Port != 0 {
+			k = net.JoinHostPort(e.Host, strconv.Itoa(e.Port))
 		}
-		return net.JoinHostPort(e.Host, strconv.Itoa(e.Port))
+		switch {
+		case e.Call != "listen":
+			return k
+		case e.Addr != "":
+			return "listening on " + e.Addr // port 0 too: one the kernel would pick
+		case k == "":
+			return "listening"
+		}
+		return "listening on " + k
 	}
 	for _, e := range events {
 		if e.Allowed {

@@ -99,3 +99,28 @@ func TestNoNetworkNote(t *testing.T) {
 		}
 	}
 }
+
+// TestListenNotes: a server socket the sandbox refused is a note that says
+// listening, where (when known), what refused it, and what would let
+// servers listen; a bind and a connect to the same address are two notes.
+func TestListenNotes(t *testing.T) {
+	addr := netip.MustParseAddrPort("127.0.0.1:3000")
+	notes := Notes([]Event{Listen(addr, "by test"), Listen(netip.AddrPort{}, "by test"), New(&Allowlist{}).Direct(addr), Listen(addr, "by test")})
+	if len(notes) != 3 {
+		t.Fatalf("notes %q, want three", notes)
+	}
+	for i, want := range []string{"network: refused listening on 127.0.0.1:3000: servers cannot listen in this sandbox (by test)", "network: refused listening: servers cannot listen", "network: refused 127.0.0.1:3000: a direct connection"} {
+		if !strings.HasPrefix(notes[i], want) {
+			t.Errorf("note %d: %q, want it to start with %q", i, notes[i], want)
+		}
+	}
+	for _, w := range []string{"no network namespace", "httptest", "stockade doctor", "--network on"} {
+		if !strings.Contains(notes[0], w) {
+			t.Errorf("note %q lacks %q", notes[0], w)
+		}
+	}
+	unix := Notes([]Event{DirectUnix("/run/db.sock")})
+	if len(unix) != 1 || !strings.HasPrefix(unix[0], "network: refused the unix socket /run/db.sock: a connect on a unix socket") || !strings.Contains(unix[0], "ABI 4") {
+		t.Errorf("unix: %q", unix)
+	}
+}

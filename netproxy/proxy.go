@@ -44,6 +44,13 @@ type Event struct {
 	// Challenged: refused with a request for a credential (see
 	// refuseUnlisted); the client's retry with one is an event of its own.
 	Challenged bool `json:"challenged,omitempty"`
+	// Call is "listen" for a server socket the sandbox refused (see
+	// Listen); "" for a connection.
+	Call string `json:"call,omitempty"`
+	// Pgid is the process group of the command that made the call, where
+	// the connect supervisor saw it (0: not known; the proxy sees
+	// connections, not processes).
+	Pgid int `json:"-"`
 
 	unlisted bool // refused for want of an entry, which a grant may hold
 }
@@ -122,7 +129,20 @@ func (p *Proxy) ServeConn(c net.Conn, grants *Grants, record func(Event)) {
 		return // not HTTP: nothing to record
 	}
 	ev := Event{Time: time.Now()}
-	defer func() { p.finish(ev, record) }()
+	// A refusal is recorded before it is answered: a client that exits on
+	// the answer must find it in the result's notes.
+	recorded := false
+	recordNow := func() {
+		if !recorded {
+			recorded = true
+			p.finish(ev, record)
+		}
+	}
+	defer recordNow()
+	deny := func(status int) {
+		recordNow()
+		refuse(c, status, ev.Reason)
+	}
 	gr, _ := grants.of(req.Header)
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
@@ -132,12 +152,12 @@ func (p *Proxy) ServeConn(c net.Conn, grants *Grants, record func(Event)) {
 		ev.Host, ev.Port = host, port
 		if err != nil {
 			ev.Reason = err.Error()
-			refuse(c, http.StatusBadRequest, ev.Reason)
+			deny(http.StatusBadRequest)
 			return
 		}
 		up, err := p.connect(ctx, &ev, gr)
 		if err != nil {
-			refuseUnlisted(c, &ev, req.Header, grants)
+			refuseUnlisted(c, &ev, req.Header, grants, recordNow)
 			return
 		}
 		defer up.Close()
@@ -167,31 +187,31 @@ func (p *Proxy) ServeConn(c net.Conn, grants *Grants, record func(Event)) {
 	if req.URL.Scheme != "http" || req.URL.Host == "" {
 		ev.Host = req.Host
 		ev.Reason = "not a proxy request (want http://host/... or CONNECT host:port)"
-		refuse(c, http.StatusBadRequest, ev.Reason)
+		deny(http.StatusBadRequest)
 		return
 	}
 	host, port, err := splitHostPort(req.URL.Host, 80)
 	ev.Host, ev.Port = host, port
 	if err != nil {
 		ev.Reason = err.Error()
-		refuse(c, http.StatusBadRequest, ev.Reason)
+		deny(http.StatusBadRequest)
 		return
 	}
 	if !headerOK {
 		ev.Reason = "the request's header is too long"
-		refuse(c, http.StatusRequestHeaderFieldsTooLarge, ev.Reason)
+		deny(http.StatusRequestHeaderFieldsTooLarge)
 		return
 	}
 	if hostHeader != "" {
 		if h, _, err := splitHostPort(hostHeader, port); err != nil || h != host {
 			ev.Reason = fmt.Sprintf("the Host header %q is not the host %q of the request", hostHeader, host)
-			refuse(c, http.StatusForbidden, ev.Reason)
+			deny(http.StatusForbidden)
 			return
 		}
 	}
 	up, err := p.connect(ctx, &ev, gr)
 	if err != nil {
-		refuseUnlisted(c, &ev, req.Header, grants)
+		refuseUnlisted(c, &ev, req.Header, grants, recordNow)
 		return
 	}
 	defer up.Close()
@@ -352,12 +372,15 @@ func peekHostHeader(br *bufio.Reader) (host string, ok bool) {
 // sent no credential while a grant of this listener is live is asked for one
 // (407, a Basic challenge): git, and other users of libcurl's "any" proxy
 // authentication, send the credential of their proxy URL only when asked.
-func refuseUnlisted(c net.Conn, ev *Event, h http.Header, grants *Grants) {
+// recordNow records ev before the answer goes out.
+func refuseUnlisted(c net.Conn, ev *Event, h http.Header, grants *Grants, recordNow func()) {
 	if !ev.unlisted || h.Get("Proxy-Authorization") != "" || grants.Live() == 0 {
+		recordNow()
 		refuse(c, http.StatusForbidden, ev.Reason)
 		return
 	}
 	ev.Challenged = true
+	recordNow()
 	body := "stockade: " + ev.Reason + " (a command granted it sends its credential)\n"
 	fmt.Fprintf(c, "HTTP/1.1 407 Proxy Authentication Required\r\nProxy-Authenticate: Basic realm=\"stockade\"\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: %d\r\nConnection: close\r\n\r\n%s", len(body), body)
 }
@@ -429,6 +452,10 @@ func closeWrite(c net.Conn) {
 	}
 }
 
+// countWriter counts what a plain request writes upstream. Its ReadFrom
+// hands a request body to the connection's own (TCPConn.ReadFrom reads 32
+// KiB at a time, or splices from a socket); without it, the bufio.Writer
+// that http.Request.Write puts in front would write the body 4 KiB at a time.
 type countWriter struct {
 	w io.Writer
 	n int64
@@ -439,3 +466,15 @@ func (c *countWriter) Write(p []byte) (int, error) {
 	c.n += int64(n)
 	return n, err
 }
+
+func (c *countWriter) ReadFrom(r io.Reader) (int64, error) {
+	buf := bodyBufs.Get().(*[]byte)
+	defer bodyBufs.Put(buf)
+	n, err := io.CopyBuffer(struct{ io.Writer }{c.w}, r, *buf)
+	c.n += n
+	return n, err
+}
+
+// bodyBufs are the buffers request bodies go up through (256 KiB: fewer,
+// larger reads and writes than TCPConn.ReadFrom's 32 KiB).
+var bodyBufs = sync.Pool{New: func() any { b := make([]byte, 256<<10); return &b }}

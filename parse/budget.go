@@ -346,9 +346,9 @@ func scanNesting(code string, stack []byte, max int) int {
 				if push(nestBrace) {
 					return i
 				}
-				if cmdStart {
-					continue // a group's first command (f(){ for ...) starts a command
-				}
+				// a command follows the brace: f(){ for ...; done; }
+				wordStart, cmdStart = true, true
+				continue
 			}
 		case '}':
 			if top() == nestParam || (top() == nestBrace && cmdStart) {

@@ -154,6 +154,7 @@ func TestNestingNeverUnderestimated(t *testing.T) {
 		"if a; then b; elif c; then if d; then e; elif f; then (g); else $(h); fi; else i; fi",
 		"echo ${x:-${y:-\"$(z)\"}} `echo \\`b\\``",
 		"f(){ for i in 1 2; do a && b; done; }; g() { if x; then while y; do z || w; done; fi; }",
+		"f(){ for i in 1 2; do \"$@\" && return 0; done; }; f true",
 	)
 	checked := 0
 	for _, src := range scripts {

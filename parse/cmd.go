@@ -255,11 +255,23 @@ func contains(list []string, s string) bool {
 // envAssigns returns the NAME=VALUE words starting at argv[k] and the index after them.
 func envAssigns(argv []word, k int) ([]string, int) {
 	var env []string
-	for k < len(argv) && !argv[k].dyn && isAssignWord(argv[k].text) {
+	for k < len(argv) && (!argv[k].dyn && isAssignWord(argv[k].text) || quotedAssign(argv[k])) {
 		env = append(env, argv[k].text)
 		k++
 	}
 	return env, k
+}
+
+// quotedAssign reports whether a word known only at run time is still one
+// NAME=VALUE: a static name and a value in double quotes, which no word
+// splitting or globbing touches (env -i HOME="$HOME" cmd). Its text, the
+// source text, is what rules see.
+func quotedAssign(w word) bool {
+	if !w.dyn || !isAssignWord(w.text) {
+		return false
+	}
+	_, v, _ := strings.Cut(w.text, "=")
+	return len(v) >= 2 && v[0] == '"' && v[len(v)-1] == '"' && !strings.ContainsAny(v[1:len(v)-1], "\"`")
 }
 
 func isAssignWord(s string) bool {

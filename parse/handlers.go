@@ -278,7 +278,7 @@ func envHandler(c *cmdCtx) {
 	i := 1
 	for i < len(argv) {
 		w := argv[i]
-		if w.dyn {
+		if w.dyn && !quotedAssign(w) {
 			c.unknown(i, "env")
 			return
 		}

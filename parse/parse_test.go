@@ -156,6 +156,8 @@ var parseTests = []struct {
 		"env -u HOME -C /tmp -- sh -c rm x",
 		"sh -c rm x {via env} {code sh: rm x}",
 		"rm x {via env>sh -c}"}},
+	{"env-quoted-dynamic-value", `env -i HOME="$HOME" go test`, []string{`env -i ?HOME="$HOME" go test`, `go test {via env} {env HOME="$HOME"}`}},
+	{"env-unquoted-dynamic-value", `env FOO=$x go test`, []string{`env ?FOO=$x go test`, `!FOO=$x go test {via env}`}},
 	{"env-split", `env -S 'rm -rf "/tmp/a b"'`, []string{`env -S rm -rf "/tmp/a b"`, "rm -rf /tmp/a b {via env}"}},
 	{"env-split-attached", `env -iS"bash -c x"`, []string{`env -iSbash -c x`, "bash -c x {via env} {code bash: x}", "x {via env>bash -c}"}},
 	{"env-split-dynamic", `env -S 'a ${X}'`, []string{`env -S a ${X}`, "!a ${X} {via env -S}"}},

@@ -18,7 +18,6 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
-	"net/netip"
 	"os"
 	"path/filepath"
 	"slices"
@@ -201,7 +200,23 @@ func (st *Setup) HostProxy(spec sandbox.Spec, env []string, record func(netproxy
 		return nil, spec, env, fmt.Errorf("the egress proxy's listener: %w", err)
 	}
 	spec.ProxyTo = ln.Addr().String()
-	spec.Refused = func(addr netip.AddrPort) { record(st.Egress.Direct(addr)) }
+	spec.Refused = func(r sandbox.Refusal) {
+		var ev netproxy.Event
+		switch {
+		case r.Call != "connect":
+			by := "the connect supervisor refuses " + r.Call
+			if !r.Addr.IsValid() {
+				by += " on a socket never bound"
+			}
+			ev = netproxy.Listen(r.Addr, by)
+		case r.Unix != "":
+			ev = netproxy.DirectUnix(r.Unix)
+		default:
+			ev = st.Egress.Direct(r.Addr)
+		}
+		ev.Pgid = r.Pgid
+		record(ev)
+	}
 	for k, v := range netproxy.Env(spec.ProxyTo) {
 		env = envlist.Set(env, k, v)
 	}

@@ -109,7 +109,20 @@ func (s *Setup) RunIn(ctx context.Context, sess Session, req supervise.Request, 
 	if len(res.ProtectedChanged) > 0 {
 		r.Notes = append(r.Notes, supervise.ProtectedNote(res.ProtectedChanged))
 	}
+	r.Notes = append(r.Notes, ReposNotes(res.ReposChanged, res.ReposStopped)...)
 	return r
+}
+
+// ReposNotes are the notes on repositories that are not protected.
+func ReposNotes(changed []string, stopped string) []string {
+	var notes []string
+	if len(changed) > 0 {
+		notes = append(notes, supervise.ReposNote(changed))
+	}
+	if stopped != "" {
+		notes = append(notes, supervise.ReposStoppedNote(stopped))
+	}
+	return notes
 }
 
 // StartIn starts a judged command as a background task of a session. If it
@@ -134,7 +147,9 @@ func (s *Setup) StartIn(sess Session, req supervise.Request) Result {
 // wrote to its stderr, which explains what the sandbox refused. The streams,
 // if the front-end kept them, are added with SetStreams.
 func (s *Setup) RunChild(ctx context.Context, child *supervise.Child, req supervise.OnceRequest, adv Advice, stderr func() string) Result {
-	protectedBefore := supervise.SnapshotProtected(s.Spec.Protected)
+	repos := supervise.WatchRepos(s.Spec, supervise.DefaultRepoBounds, false)
+	protected := repos.Protected()
+	protectedBefore := supervise.SnapshotProtected(protected)
 	res, err := child.Run(ctx, req)
 	if err != nil {
 		r := Fail(err, s.Workdir)
@@ -145,9 +160,10 @@ func (s *Setup) RunChild(ctx context.Context, child *supervise.Child, req superv
 	r := s.completed(res.Applied, res.ExitCode, res.Signal, res.TimedOut, res.Leftovers, res.Duration, req.Timeout, adv)
 	r.Cwd = s.Workdir
 	r.Notes = append(r.Notes, refusal.Notes(stderr(), s.Workdir, s.refusalSpec(s.Spec))...)
-	if changed := supervise.ChangedProtected(protectedBefore, supervise.SnapshotProtected(s.Spec.Protected), s.Workdir); len(changed) > 0 {
+	if changed := supervise.ChangedProtected(protectedBefore, supervise.SnapshotProtected(protected), s.Workdir); len(changed) > 0 {
 		r.Notes = append(r.Notes, supervise.ProtectedNote(changed))
 	}
+	r.Notes = append(r.Notes, ReposNotes(repos.Changes())...)
 	return r
 }
 
@@ -208,6 +224,16 @@ func Truncated(o supervise.Output) *Truncation {
 func withoutNotes(a sandbox.Applied) sandbox.Applied {
 	a.Notes = ""
 	return a
+}
+
+// TaskNotes says what the sandbox refused a background task: what its
+// output shows (as a foreground call's stderr), and events, the calls of its
+// process group that the connect supervisor refused. cwd is where it ran,
+// tmpdir the session's TMPDIR.
+func (s *Setup) TaskNotes(events []netproxy.Event, output, cwd, tmpdir string) []string {
+	spec := s.Spec
+	spec.Workdir, spec.TmpDir = s.Workdir, tmpdir
+	return append(refusal.Notes(output, cwd, s.refusalSpec(spec)), netproxy.Notes(events)...)
 }
 
 // NetworkNotes says what the egress proxy or the connect supervisor refused

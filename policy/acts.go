@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"path"
 	"strings"
 
 	"github.com/stockade/stockade/parse"
@@ -17,7 +18,7 @@ import (
 // acts = ["publish", ...].
 
 // act is one thing an invocation does outside.
-type act uint8
+type act uint16
 
 const (
 	// actPublish: publishes, deploys, uploads or releases to a registry or
@@ -37,13 +38,27 @@ const (
 	// signin, poetry config pypi-token.x, git credential approve): what the
 	// user's tools act as from then on, outside the sandbox.
 	actStoreCredentials
+	// actSend: sends a message, a mail, a post or an issue to people in the
+	// user's name (acts_outside.go).
+	actSend
+	// actScale: changes how many machines or replicas a service runs on, or
+	// how big they are.
+	actScale
+	// actSpend: creates something billed by the hour or the call (a
+	// machine, a GPU pod, an endpoint, a training job), registers a domain,
+	// or moves money.
+	actSpend
+	// actAccount: changes what an account lets in: its firewall, its
+	// enabled services, its members.
+	actAccount
 )
 
 // actNames are the names rules use for acts.
 var actNames = [...]struct {
 	a    act
 	name string
-}{{actPublish, "publish"}, {actFlash, "flash"}, {actInstallGlobal, "install-global"}, {actDestroy, "destroy"}, {actStoreCredentials, "store-credentials"}}
+}{{actPublish, "publish"}, {actFlash, "flash"}, {actInstallGlobal, "install-global"}, {actDestroy, "destroy"}, {actStoreCredentials, "store-credentials"},
+	{actSend, "send"}, {actScale, "scale"}, {actSpend, "spend"}, {actAccount, "account"}}
 
 // loginVerbs log in or store a credential wherever they stand among the
 // leading words but the first, or as the first word given (uv auth login,
@@ -139,7 +154,19 @@ var toolManagers = map[string]bool{
 	"ghcup": true, "juliaup": true, "asdf": true, "mise": true, "rtx": true, "pyenv": true, "rbenv": true, "nodenv": true, "goenv": true, "nvm": true,
 	"fnm": true, "sdk": true, "proto": true, "flatpak": true, "snap": true, "scoop": true, "winget": true, "choco": true, "port": true, "pkgx": true, "elan": true,
 	"opam": true, "coursier": true, "cs": true, "krew": true, "tfenv": true, "tgenv": true, "jenv": true, "swiftly": true, "aqua": true, "ubi": true, "eget": true,
+	// the system's package managers install for every user (apk add x,
+	// apt-get install x as root), and the App Store's for the whole user
+	"apk": true, "apt": true, "apt-get": true, "aptitude": true, "dnf": true, "yum": true, "microdnf": true, "zypper": true, "pkg": true,
+	"pkgin": true, "pkg_add": true, "mas": true, "tdnf": true, "eopkg": true, "slackpkg": true, "urpmi": true,
 }
+
+// systemInstallOptions: options that install for the whole system, by
+// tool (xcode-select --install, softwareupdate -i -a), and the package
+// managers whose -S or -U installs (pacman -S x, yay -Syu).
+var systemInstallOptions = map[string][]string{
+	"xcode-select": {"--install"}, "softwareupdate": {"-i", "--install", "-ia", "-ai"},
+}
+var pacmanLike = map[string]bool{"pacman": true, "yay": true, "paru": true, "pikaur": true, "trizen": true}
 
 // deviceTools talk to boards and phones attached to the machine; their
 // deviceWords write to or erase one (st-flash write, dfu-util -D, avrdude
@@ -162,6 +189,20 @@ var deviceWords = map[string]bool{
 // the image it builds, argocd app sync deploys).
 var publishesByDefault = map[string]bool{"surge": true, "gh-pages": true, "np": true, "cpan-upload": true, "semantic-release": true, "release-it": true, "lerna-release": true}
 
+// toolPublishOptions: options that make a tool publish what it builds or
+// commits (ghp-import -p pushes the gh-pages branch, nix copy --to sends
+// store paths to a binary cache, docker buildx build --push, gradle
+// bootBuildImage --publishImage).
+var toolPublishOptions = map[string][]string{
+	"ghp-import": {"-p", "--push"}, "nix": {"--to"}, "docker": {"--push"}, "podman": {"--push"}, "buildah": {"--push"}, "nerdctl": {"--push"},
+	"depot": {"--push"}, "gradle": {"--publishImage"}, "gradlew": {"--publishImage"},
+}
+
+// jvmBuildTools name tasks in camelCase: a task whose later part is a
+// publishing verb publishes (appengineDeploy, appDistributionUploadRelease),
+// and jib builds and pushes an image (not jibDockerBuild, jib:buildTar).
+var jvmBuildTools = map[string]bool{"gradle": true, "gradlew": true, "mvn": true, "mvnw": true, "sbt": true, "mill": true, "lein": true, "amper": true}
+
 // runnerNames run the package their first operand names (npx gh-pages).
 var runnerNames = map[string]bool{"npx": true, "bunx": true, "pnpx": true, "uvx": true, "pipx": true}
 
@@ -169,10 +210,15 @@ var runnerNames = map[string]bool{"npx": true, "bunx": true, "pnpx": true, "uvx"
 // does not say so (ko build pushes the image it builds unless --local,
 // argocd app sync deploys).
 var toolPublishVerbs = map[string]map[string]bool{
-	"ko":       {"build": true, "apply": true, "resolve": true, "create": true},
-	"argocd":   {"sync": true},
-	"skaffold": {"run": true, "apply": true},
-	"steamcmd": {"+run_app_build": true, "+run_app_build_http": true, "+workshop_build_item": true},
+	"ko":     {"build": true, "apply": true, "resolve": true, "create": true},
+	"argocd": {"sync": true},
+	// fastlane's lanes that, by the tool's conventions, hand a build to
+	// testers or a store
+	"fastlane":   {"beta": true, "appstore": true, "app_store": true, "testflight": true, "pilot": true, "supply": true, "playstore": true, "play_store": true, "distribute": true, "internal": true, "alpha": true},
+	"zappa":      {"update": true, "rollback": true, "schedule": true, "certify": true},
+	"sentry-cli": {"finalize": true, "new": true, "set-commits": true, "deploys": true, "upload-sourcemaps": true},
+	"skaffold":   {"run": true, "apply": true},
+	"steamcmd":   {"+run_app_build": true, "+run_app_build_http": true, "+workshop_build_item": true},
 }
 
 // toolDestroyVerbs: rm for the tools whose rm deletes a machine or a
@@ -222,7 +268,8 @@ func actsFromWords(inv *parse.Invocation, a *argv) act {
 		return acts
 	}
 	words := leadingWords(inv, a)
-	global := containsLong(a.longs, "global") || globalShort[name] && a.hasShort('g')
+	global := containsLong(a.longs, "global") || globalShort[name] && a.hasShort('g') || globalByConfig(inv, a)
+	acts |= outsideActsOf(inv, a, words) | optionActs(a)
 	for k, w := range words {
 		if w == "" {
 			break
@@ -239,13 +286,19 @@ func actsFromWords(inv *parse.Invocation, a *argv) act {
 		if toolPublishVerbs[name][w] && !a.hasFlagWord("--local", "-L", "--push=false") {
 			acts |= actPublish
 		}
+		if jvmBuildTools[name] && jvmTaskPublishes(w) {
+			acts |= actPublish
+		}
+		if (w == "archive.install" || w == "escript.install") && name == "mix" {
+			acts |= actInstallGlobal // mix archive.install hex phx_new
+		}
 		if loginVerbs[w] && !vcsTools[name] && (k > 0 || inv.Args[0] == w) || w == "init" && k > 0 && words[k-1] == "auth" || storeWords[w] && k > 0 && keyStores[words[k-1]] || k > 0 && (words[k-1] == "config" || words[k-1] == "set") && credentialKey(w) {
 			acts |= actStoreCredentials
 		}
 		switch {
 		case publishVerbs[w] && !(w == "push" && vcsTools[name]):
 			acts |= actPublish
-		case w == "release" && !buildTools[name] && (k == 0 || taskRunners[words[k-1]] || k == 2 && taskRunners[words[0]]):
+		case (w == "release" || w == "releases") && !buildTools[name] && (k == 0 || taskRunners[words[k-1]] || k == 2 && taskRunners[words[0]]):
 			acts |= actPublish // gh release create, cargo release, npm run release
 		case destroyVerbs[w], w == "rm" && k == 0 && toolDestroyVerbs[name]:
 			acts |= actDestroy
@@ -266,6 +319,82 @@ func actsFromWords(inv *parse.Invocation, a *argv) act {
 		}
 	}
 	return acts
+}
+
+// optionActs returns the acts an invocation's options say it does:
+// publishing (toolPublishOptions; nix copy only with --to) and installing
+// for the whole system (systemInstallOptions, pacman -S).
+func optionActs(a *argv) act {
+	var acts act
+	if opts := toolPublishOptions[a.name]; opts != nil && a.hasFlagWord(opts...) && (a.name != "nix" || a.subcommand == "copy") {
+		acts |= actPublish
+	}
+	if opts := systemInstallOptions[a.name]; opts != nil && a.hasFlagWord(opts...) {
+		acts |= actInstallGlobal
+	}
+	if pacmanLike[a.name] {
+		for _, d := range a.dashWords {
+			// -S, -Sy, -Syu, -U install; -Ss, -Si, -Sc, -Sg, -Sl only look
+			if len(d) > 2 && d[1] == '-' {
+				continue
+			}
+			if (strings.HasPrefix(d, "-S") && !strings.ContainsAny(d[2:], "sicgl")) || strings.HasPrefix(d, "-U") {
+				acts |= actInstallGlobal
+			}
+		}
+	}
+	return acts
+}
+
+// globalByConfig reports whether a package manager's configuration given
+// on the command line or in its environment makes an install global
+// (npm_config_global=true npm i x, npm install --location=global x).
+func globalByConfig(inv *parse.Invocation, a *argv) bool {
+	if !globalShort[a.name] {
+		return false
+	}
+	for _, e := range inv.Env {
+		k, v, _ := strings.Cut(e, "=")
+		switch strings.ToLower(k) {
+		case "npm_config_global":
+			if v != "" && v != "false" && v != "0" {
+				return true
+			}
+		case "npm_config_location":
+			if v == "global" {
+				return true
+			}
+		}
+	}
+	return a.hasFlagWord("--location=global") || contains(a.values, "global") && containsLong(a.longs, "location")
+}
+
+// jvmTaskPublishes reports whether a JVM build tool's task publishes:
+// jib (jib:build) pushes an image, and a camelCase task with a publishing
+// verb after its first part does (appengineDeploy), unless it publishes
+// locally (publishToMavenLocal).
+func jvmTaskPublishes(w string) bool {
+	if w == "jib:build" || strings.HasSuffix(w, "jib:build") {
+		return true // mvn compile jib:build
+	}
+	w = w[strings.LastIndexByte(w, ':')+1:]
+	if w == "jib" {
+		return true // ./gradlew jib, ./gradlew :api:jib
+	}
+	if strings.Contains(w, "Local") || strings.Contains(w, "local") {
+		return false
+	}
+	for i := 1; i < len(w); i++ {
+		if w[i] < 'A' || w[i] > 'Z' {
+			continue
+		}
+		for _, v := range [...]string{"Deploy", "Publish", "Upload"} {
+			if strings.HasPrefix(w[i:], v) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // scriptNamedVerb reports whether a script's name (deploy.sh, publish.py,
@@ -307,6 +436,13 @@ func leadingWords(inv *parse.Invocation, a *argv) (w [4]string) {
 	return w
 }
 
+// aboutWords, after a publishing verb in a name, make it a noun: the name
+// is of something that reads, checks or writes notes about a release.
+var aboutWords = map[string]bool{
+	"notes": true, "note": true, "info": true, "status": true, "check": true, "checks": true, "lint": true, "plan": true, "preview": true,
+	"list": true, "log": true, "logs": true, "dry": true, "dryrun": true, "draft": true, "test": true, "tests": true, "diff": true, "changelog": true,
+}
+
 // placeLong are long options that say where a task runner or build tool
 // works or which file lists its tasks, and take the next word (make
 // --directory docs, npm --prefix x, just --justfile x); placeShort are
@@ -345,9 +481,15 @@ func nameHasVerb(name string) bool {
 	if !strings.Contains(name, "-") {
 		return false
 	}
-	for p := range strings.SplitSeq(name, "-") {
+	parts := strings.Split(name, "-")
+	for i, p := range parts {
 		switch p {
 		case "publish", "upload", "deploy", "release":
+			// release-notes.sh, deploy-check: the verb names what the
+			// rest is about
+			if i+1 < len(parts) && aboutWords[strings.TrimSuffix(parts[i+1], path.Ext(parts[i+1]))] {
+				continue
+			}
 			return true
 		}
 	}

@@ -1,6 +1,8 @@
 package policy
 
 import (
+	"os"
+	"strings"
 	"testing"
 
 	"github.com/stockade/stockade/parse"
@@ -101,6 +103,17 @@ var actTests = []struct {
 	{"s3cmd rb s3://old-bucket", "destroy"},
 	{"npm uninstall left-pad", ""},
 	{"sqlx database drop -y", ""},
+	// send, scale, spend, account: acts on people and accounts
+	{"stripe invoices send in_1", "send"},
+	{"gh issue create -t x", "send"},
+	{"gh pr create --fill", ""},
+	{"swaks --to a@example.com", "send"},
+	{"fly scale count 3", "scale"},
+	{"tmux resize-pane -D 5", ""},
+	{"runpodctl create pod --gpuCount 4", "spend"},
+	{"kind create cluster", ""},
+	{"gcloud services enable run.googleapis.com", "account"},
+	{"gcloud services list", ""},
 }
 
 func TestActs(t *testing.T) {
@@ -136,8 +149,25 @@ func TestActsDecide(t *testing.T) {
 		switch {
 		case tc.want != "" && d.Verdict == Allow:
 			t.Errorf("%q: allowed, want ask or deny (%s)", tc.script, tc.want)
-		case tc.want == "" && d.Verdict != Allow && (d.Rule == "publishes" || d.Rule == "flashes-device" || d.Rule == "installs-globally" || d.Rule == "destroys-outside"):
+		case tc.want == "" && d.Verdict != Allow && (d.Rule == "publishes" || d.Rule == "flashes-device" || d.Rule == "installs-globally" || d.Rule == "destroys-outside" ||
+			d.Rule == "sends-messages" || d.Rule == "scales-services" || d.Rule == "spends-money" || d.Rule == "changes-account-access"):
 			t.Errorf("%q: %s by %s, want no act", tc.script, d.Verdict, d.Rule)
+		}
+	}
+}
+
+// TestReadmeNamesEveryAct: the README's acts key lists every act a rule
+// may name.
+func TestReadmeNamesEveryAct(t *testing.T) {
+	data, err := os.ReadFile("../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, row, _ := strings.Cut(string(data), "| `acts` |")
+	row, _, _ = strings.Cut(row, "\n")
+	for _, n := range actNames {
+		if !strings.Contains(row, "`"+n.name+"`") {
+			t.Errorf("README.md's acts row does not name the act %q", n.name)
 		}
 	}
 }

@@ -57,6 +57,37 @@ func commandName(word string) string {
 	return word
 }
 
+// completionOutput reports whether a word known only at run time is the
+// output of a tool's completion command, <(kubectl completion bash) or
+// "$(gh completion -s zsh)": the shell code the tool writes to be sourced,
+// as trusted as running the tool, which is judged on its own. Its words
+// must be plain (no expansion, no second command).
+func completionOutput(w string) bool {
+	w = strings.TrimSuffix(strings.TrimPrefix(w, `"`), `"`)
+	inner, ok := strings.CutPrefix(w, "<(")
+	if !ok {
+		inner, ok = strings.CutPrefix(w, "$(")
+	}
+	if !ok || !strings.HasSuffix(inner, ")") {
+		return false
+	}
+	f := strings.Fields(strings.TrimSuffix(inner, ")"))
+	if len(f) < 2 || len(f) > 6 {
+		return false
+	}
+	completion := false
+	for _, p := range f {
+		if strings.Trim(p, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.=") != "" {
+			return false
+		}
+		switch strings.TrimLeft(p, "-") {
+		case "completion", "completions", "shell-completion", "completion-script":
+			completion = true
+		}
+	}
+	return completion && !strings.HasPrefix(f[0], "-")
+}
+
 // workdirPattern reports whether a word known only at run time is a plain
 // file-name pattern that names paths inside the workdir: relative, with no
 // expansion but *, ? and [...] (letters, digits and ._-+@%,:/ besides: no
@@ -89,7 +120,7 @@ func (a *argv) init(inv *parse.Invocation) {
 		a.name = commandName(inv.Name)
 	}
 	for i, d := range inv.DynamicArgs {
-		if d {
+		if d && !completionOutput(inv.Args[i]) {
 			a.dynamicArg = true
 			if !workdirPattern(inv.Args[i]) {
 				a.dynamicOutside = true

@@ -103,6 +103,9 @@ func (ctx *scriptCtx) computeEffects() {
 		envEffects(inv, a, &b)
 		if !inv.Dynamic {
 			signatureEffects(inv, a, &b)
+			if a.name == "find" {
+				findEffects(inv, &b)
+			}
 			inlineCodeEffects(inv, a, &b)
 			if isVim(a.name) {
 				vimEffects(inv, &b)

@@ -818,3 +818,21 @@ func mountEffects(inv *parse.Invocation, b *effectBuilder) {
 		}
 	}
 }
+
+// findEffects: find -delete deletes under each of its roots (the words
+// before its expression), resolved against the cds before it, so that
+// cd ~ && find . -name x -delete deletes in the home directory.
+func findEffects(inv *parse.Invocation, b *effectBuilder) {
+	if !slices.Contains(inv.Args, "-delete") {
+		return
+	}
+	for i, w := range inv.Args {
+		if w == "-H" || w == "-L" || w == "-P" || strings.HasPrefix(w, "-O") || strings.HasPrefix(w, "-D") {
+			continue
+		}
+		if w == "" || w[0] == '-' || w == "(" || w == "!" || inv.DynamicArgs != nil && inv.DynamicArgs[i] {
+			break
+		}
+		b.add(effDelete, w)
+	}
+}

@@ -118,7 +118,9 @@ func resolveScript(s *parse.Script) []parse.Invocation {
 		if out == nil {
 			out = append(make([]parse.Invocation, 0, len(invs)+len(copies)), invs[:i]...)
 		}
-		out = append(out, *inv)
+		if !x.everyCall(inv, len(copies)) {
+			out = append(out, *inv)
+		}
 		out = append(out, copies...)
 		added += len(copies)
 	}
@@ -243,7 +245,10 @@ type expander struct {
 	s     *parse.Script
 	sets  []positional          // set -- ARGS, in script order
 	calls map[string][][]string // function name -> argument lists of its static calls
-	ifs   bool                  // the script assigns IFS: word splitting follows the value it has, when known
+	// partialCalls: a function some call of which is not in calls (its
+	// arguments are dynamic, or it is called too often to list).
+	partialCalls map[string]bool
+	ifs          bool // the script assigns IFS: word splitting follows the value it has, when known
 	// ifsDynamic: some assignment of IFS is dynamic; splitting is then
 	// not known anywhere.
 	ifsDynamic bool
@@ -295,6 +300,12 @@ func (x *expander) scan() {
 			}
 			x.sets = append(x.sets, positional{inv.Pos, args})
 		}
+		if inv.Function && !inv.Dynamic && (inv.DynamicArgs != nil || len(x.calls[inv.Name]) >= 8) {
+			if x.partialCalls == nil {
+				x.partialCalls = map[string]bool{}
+			}
+			x.partialCalls[inv.Name] = true
+		}
 		if inv.Dynamic || inv.DynamicArgs != nil {
 			continue
 		}
@@ -307,6 +318,20 @@ func (x *expander) scan() {
 			}
 		}
 	}
+}
+
+// everyCall reports whether the n copies resolved from inv, a command of a
+// function's body, are that command in every call of the function
+// (retry(){ "$@"; }; retry npm ci runs npm ci): the body as written, with
+// its words unknown, is then not run as such and need not be judged.
+func (x *expander) everyCall(inv *parse.Invocation, n int) bool {
+	fn := ""
+	for _, v := range inv.Via {
+		if strings.HasPrefix(v, "function ") {
+			fn = v[len("function "):]
+		}
+	}
+	return fn != "" && !x.partialCalls[fn] && n > 0 && n == len(x.calls[fn]) && !isCode(inv)
 }
 
 // value returns the value of variable name as the script set it last
@@ -1093,6 +1118,7 @@ func commandArgCode(inv *parse.Invocation) (out []parse.Invocation) {
 		code = append(code, c...)
 		if direct != nil {
 			direct.Pos = inv.Pos
+			direct.Env = inheritEnv(inv.Env, direct.Env)
 			direct.Via = append(append([]string(nil), inv.Via...), via)
 			defer func() { out = append(out, *direct) }()
 		}
@@ -1105,6 +1131,7 @@ func commandArgCode(inv *parse.Invocation) (out []parse.Invocation) {
 		}
 		for _, x := range inner.Invocations {
 			x.Pos = inv.Pos
+			x.Env = inheritEnv(inv.Env, x.Env)
 			x.Via = append(append([]string(nil), inv.Via...), append([]string{via}, x.Via...)...)
 			out = append(out, x)
 			if len(x.Via) < 8 && len(out) < maxExpansions && anyCommandArg([]parse.Invocation{x}) {
@@ -1113,6 +1140,15 @@ func commandArgCode(inv *parse.Invocation) (out []parse.Invocation) {
 		}
 	}
 	return out
+}
+
+// inheritEnv is the environment given to a command a launcher or wrapper
+// runs: the launcher's own (DATABASE_URL=x npx prisma ...), then its own.
+func inheritEnv(outer, own []string) []string {
+	if len(outer) == 0 {
+		return own
+	}
+	return append(append([]string(nil), outer...), own...)
 }
 
 // subscriptCode returns the commands in the array subscripts of the static

@@ -99,10 +99,19 @@ func loadDefault() *Policy {
 func prepareDefault(p *Policy) *Policy {
 	p.Source = "default"
 	p.Layers = []LayerInfo{{Kind: LayerBuiltin}}
-	cells := make([]compiledCell, len(p.Rules))
+	// defaultRules hold both already (default_gen.go): Default writes
+	// nothing into them, which would copy each page it reaches (a fault each).
+	var cells []compiledCell
 	for i, r := range p.Rules {
-		r.Origin = LayerBuiltin
-		r.c = &cells[i]
+		if r.Origin != LayerBuiltin {
+			r.Origin = LayerBuiltin
+		}
+		if r.c == nil {
+			if cells == nil {
+				cells = make([]compiledCell, len(p.Rules))
+			}
+			r.c = &cells[i]
+		}
 	}
 	p.homeDir, _ = os.UserHomeDir()
 	p.index()

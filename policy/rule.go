@@ -131,6 +131,8 @@ func init() {
 			func(ctx *scriptCtx, i int, a *argv) bool { return ctx.recursive(&ctx.invs[i], a.name) }),
 		regexpKey("env", func(m *Matcher) []string { return m.Env },
 			func(ctx *scriptCtx, i int, a *argv, re *lazyRegexps) bool { return anyString(ctx.invs[i].Env, re.any) }),
+		regexpKey("not_env", func(m *Matcher) []string { return m.NotEnv },
+			func(ctx *scriptCtx, i int, a *argv, re *lazyRegexps) bool { return !anyString(ctx.invs[i].Env, re.any) }),
 		globKey("subcommand", func(m *Matcher) []string { return m.Subcommand },
 			func(ctx *scriptCtx, i int, a *argv, g []glob) bool {
 				return a.subcommand != "" && anyGlob(g, a.subcommand, "")

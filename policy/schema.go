@@ -131,7 +131,10 @@ type Matcher struct {
 	// (publishes, deploys, uploads, releases), "flash" (writes to or erases
 	// an attached device), "install-global" (installs for the whole user),
 	// "destroy" (deletes machines, remote stores or their data),
-	// "store-credentials" (logs in or stores a token in a tool's store).
+	// "store-credentials" (logs in or stores a token in a tool's store),
+	// "send" (sends messages, mails, posts, issues), "scale" (changes how
+	// many machines or replicas run), "spend" (creates something billed,
+	// moves money), "account" (changes what an account lets in).
 	Acts []string `toml:"acts" json:"acts,omitempty"`
 	// Script: the whole script, word for word (white space around it
 	// aside); one of these must be it. The advice printed for an ask uses it,
@@ -161,6 +164,10 @@ type Matcher struct {
 	// Env: regular expressions on NAME=VALUE assignments given to the command
 	// alone (FOO=1 cmd, env FOO=1 cmd), one of which must match.
 	Env []string `toml:"env" json:"env,omitempty"`
+	// NotEnv: the rule does not match if a NAME=VALUE given to the command
+	// alone matches one of these regular expressions (RAILS_ENV=test: the
+	// command is told which database it works on).
+	NotEnv []string `toml:"not_env" json:"not_env,omitempty"`
 	// Via: globs on where the invocation sits ("<(...)", "$(...)", "eval", "sudo").
 	Via []string `toml:"via" json:"via,omitempty"`
 	// Upstream: an earlier command of the same pipeline matches this matcher

@@ -19,12 +19,15 @@ package refusal
 
 import (
 	"fmt"
+	"net"
+	"net/netip"
 	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
 	"sync"
 
+	"github.com/stockade/stockade/netproxy"
 	"github.com/stockade/stockade/sandbox"
 )
 
@@ -52,6 +55,12 @@ var patterns = sync.OnceValue(func() *pats {
 		eperm:  regexp.MustCompile(`(?i)operation not permitted|\bEPERM\b|\[Errno 1\]`),
 		busy:   regexp.MustCompile(`(?i)device or resource busy|\bEBUSY\b|\[Errno 16\]`),
 		socket: regexp.MustCompile(`(?i)\bsocket\b|\bconnect\b|\bdial\b|\bbind\b|\blisten\b`),
+		listen: regexp.MustCompile(`(?i)\blisten\b|\bbind\b`),
+		server: regexp.MustCompile(`\.(?:bind|listen)\(`),
+		made:   regexp.MustCompile(`\bsocket\.socket\(|\b_socket\.socket\.__init__\(`),
+		afUnix: regexp.MustCompile(`\bAF_UNIX\b`),
+		inet:   regexp.MustCompile(`(?i)((?:\d{1,3}\.){3}\d{1,3}|\[[0-9a-f:.]+\]|localhost):(\d{1,5})\b`),
+		mount:  regexp.MustCompile(`(?i)\bmount`),
 		unix:   regexp.MustCompile(`(?i)\bunix\b|\.sock\b`),
 		dns:    regexp.MustCompile(`(?i)temporary failure in name resolution|\bEAI_AGAIN\b|could not resolve host|could not resolve hostname|lookup \S+ on \S+: dial udp`),
 		read:   regexp.MustCompile(`(?i)cannot open directory|cannot read|cannot access|\bopendir\b|\bscandir\b|error reading|failed to read|could not read|unable to read`),
@@ -68,6 +77,13 @@ type pats struct {
 	denied, rofs, eperm, busy *regexp.Regexp
 	// socket: the line is about a socket or a connection; unix: a unix one.
 	socket, unix *regexp.Regexp
+	// listen: the line is about a server socket; server: a line of source
+	// that makes one (a traceback's line before its error); inet: the
+	// address it names; mount: a bind mount, which is none. made: a line
+	// of source that makes a socket (a Python traceback's, before the error
+	// of a socket the sandbox refused).
+	// afUnix: such a line makes a unix socket.
+	listen, server, inet, mount, made, afUnix *regexp.Regexp
 	// dns: a name lookup failed, which with the network off the sandbox
 	// causes (the resolver's socket is refused).
 	dns *regexp.Regexp
@@ -89,15 +105,24 @@ func Notes(stderr, cwd string, spec sandbox.Spec) []string {
 			notes = append(notes, n)
 		}
 	}
+	// The three lines before each: a Python traceback names the source
+	// line that failed, and the frame of the socket module, before its error.
+	var recent [3]string
 	for line := range strings.Lines(stderr) {
 		if len(notes) >= MaxNotes {
 			break
 		}
+		before := strings.Join(recent[:], "")
+		recent = [3]string{recent[1], recent[2], line}
 		k := lineKind(line)
 		if k == none && !patterns().dns.MatchString(line) {
 			continue
 		}
-		if n := socketNote(line, k, spec); n != "" {
+		if serverSocket(line, before) {
+			add(listenNote(line, k, spec))
+			continue
+		}
+		if n := socketNote(line, before, k, spec); n != "" {
 			add(n)
 			continue
 		}
@@ -132,15 +157,15 @@ func lineKind(line string) kind {
 	return none
 }
 
-// socketNote explains a refused socket or name lookup, if the line is one
-// and the sandbox refuses it.
-func socketNote(line string, k kind, spec sandbox.Spec) string {
+// socketNote explains a refused socket or name lookup, if the line (or,
+// for a socket, the source lines before it) is one and the sandbox refuses it.
+func socketNote(line, before string, k kind, spec sandbox.Spec) string {
 	lookup := patterns().dns.MatchString(line)
-	if !lookup && (k == none || !patterns().socket.MatchString(line)) {
+	if !lookup && (k == none || !patterns().socket.MatchString(line) && !patterns().made.MatchString(before)) {
 		return ""
 	}
 	switch {
-	case !lookup && patterns().unix.MatchString(line):
+	case !lookup && (patterns().unix.MatchString(line) || patterns().afUnix.MatchString(before)):
 		if spec.UnixSocketsOff && k == eperm {
 			return `unix socket refused: new unix sockets are off in this sandbox (unix_sockets = "deny"); allow with [sandbox] unix_sockets = "allow" in a policy file (--policy)`
 		}
@@ -152,6 +177,41 @@ func socketNote(line string, k kind, spec sandbox.Spec) string {
 		return what + `: this sandbox has no network (network = "off"); allow hosts by name with --allow-host NAME or [network] allow (network = "allowlist"), or everything with --network on`
 	}
 	return ""
+}
+
+// serverSocket reports whether line is about a server socket (an inet
+// one: not a unix socket, not a bind mount), or follows lines of source
+// that make one (a Python traceback's).
+func serverSocket(line, before string) bool {
+	p := patterns()
+	return (p.listen.MatchString(line) || p.server.MatchString(before)) && !p.unix.MatchString(line) && !p.afUnix.MatchString(before) && !p.mount.MatchString(line)
+}
+
+// listenNote explains a server socket the sandbox refused (line is about
+// one), where the session has no network namespace: with the network off no
+// inet socket can be made, and under Landlock's port rule (allowlist,
+// best-effort) every bind is refused. In a namespace of its own the session
+// may listen (a refusal there is the host's: a port below 1024), and under
+// the connect supervisor, which sees each bind and listen itself, the
+// supervisor's note says it.
+func listenNote(line string, k kind, spec sandbox.Spec) string {
+	if k != denied && k != eperm || spec.NetNS || spec.Supervised || !spec.NetworkOff && !spec.ProxyPortOnly {
+		return ""
+	}
+	p := patterns()
+	by := `network = "off": no inet socket can be made`
+	if spec.ProxyPortOnly {
+		by = "Landlock's port rule refuses every bind"
+	}
+	var addr netip.AddrPort
+	if m := p.inet.FindStringSubmatch(line); m != nil {
+		host := strings.Trim(m[1], "[]")
+		if strings.EqualFold(host, "localhost") {
+			host = "127.0.0.1"
+		}
+		addr, _ = netip.ParseAddrPort(net.JoinHostPort(host, m[2]))
+	}
+	return netproxy.Notes([]netproxy.Event{netproxy.Listen(addr, by)})[0]
 }
 
 // protectedNote explains a refused write to a protected path (git hooks

@@ -28,6 +28,10 @@ func TestNotes(t *testing.T) {
 	open := spec
 	open.NetworkOff, open.UnixSocketsOff = false, false
 	off := sandbox.Spec{FS: sandbox.FSOff, Workdir: work}
+	netns, portRule, supervised := spec, open, open
+	netns.NetNS = true
+	portRule.ProxyPortOnly = true
+	supervised.Supervised = true
 	prot := spec
 	prot.Protected = sandbox.GitProtected(work)
 	cases := []struct {
@@ -58,6 +62,21 @@ func TestNotes(t *testing.T) {
 		{"go dial", `dial tcp 10.0.0.1:80: socket: operation not permitted`, spec, "network connection refused: this sandbox has no network"},
 		{"node connect", "connect EPERM 10.0.0.1:80 - Local (undefined:undefined)", spec, "network connection refused"},
 		{"network on", "connect EPERM 10.0.0.1:80", open, ""},
+		{"node listen, network off", "Error: listen EPERM: operation not permitted 127.0.0.1:3000", spec,
+			`network: refused listening on 127.0.0.1:3000: servers cannot listen in this sandbox (network = "off": no inet socket can be made)`},
+		{"go httptest, network off", "httptest: failed to listen on a port: listen tcp6 [::1]:0: socket: operation not permitted", spec, "network: refused listening on [::1]:0: servers cannot listen"},
+		{"go listen, port rule", "listen tcp 127.0.0.1:8080: bind: permission denied", portRule,
+			"network: refused listening on 127.0.0.1:8080: servers cannot listen in this sandbox (Landlock's port rule refuses every bind)"},
+		{"node localhost, port rule", "Error: listen EACCES: permission denied localhost:3000", portRule, "network: refused listening on 127.0.0.1:3000"},
+		{"python traceback, port rule", "    s.bind((\"127.0.0.1\", 8000))\nPermissionError: [Errno 13] Permission denied", portRule, "network: refused listening: servers cannot listen"},
+		{"python, no source line", "PermissionError: [Errno 13] Permission denied", portRule, ""},
+		{"python unix socket, unix sockets off", "    s = socket.socket(socket.AF_UNIX)\n  File \"/usr/lib/python3.11/socket.py\", line 232, in __init__\n    _socket.socket.__init__(self, family, type, proto, fileno)\nPermissionError: [Errno 1] Operation not permitted", spec,
+			`unix socket refused: new unix sockets are off in this sandbox`},
+		{"python socket, network off", "    _socket.socket.__init__(self, family, type, proto, fileno)\nPermissionError: [Errno 1] Operation not permitted", spec,
+			"network connection refused: this sandbox has no network"},
+		{"listen, own network namespace", "listen tcp 0.0.0.0:80: bind: permission denied", netns, ""},
+		{"listen, supervised (its own notes say it)", "listen tcp 127.0.0.1:8080: bind: permission denied", supervised, ""},
+		{"listen, network on", "listen tcp 127.0.0.1:8080: bind: permission denied", open, ""},
 		{"git config, renamed over a read-only mount", "error: could not write config file .git/config: Device or resource busy", prot,
 			"write to " + work + "/.git/config refused: it is protected (read-only in this sandbox), because git or stockade runs what it names outside the sandbox later"},
 		{"git hook", "/bin/bash: line 1: " + work + "/.git/hooks/pre-commit: Read-only file system", prot, "write to " + work + "/.git/hooks refused: it is protected"},

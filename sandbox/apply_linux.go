@@ -40,8 +40,9 @@ import (
 //     on every thread;
 //  7. the Landlock ruleset is enforced on every thread, and probed;
 //  8. the seccomp filter is installed on every thread (TSYNC); for a
-//     supervised spec with a listener, which Applied carries to the
-//     process's connect supervisor (notify_linux.go);
+//     supervised spec (connects, or System V IPC without an IPC namespace)
+//     with a listener, which Applied carries to the process's supervisor
+//     (notify_linux.go, sysv_linux.go);
 //  9. /proc/self/task/*/status is read back for every thread.
 //
 // Any step that fails is an error naming it, and the command must not run: a
@@ -160,11 +161,14 @@ func apply(spec Spec, all bool) (a Applied, err error) {
 
 	if spec.IPCNamespace {
 		// On this thread, like the mount namespace: the command is started
-		// from it. Without the namespace, the filter refuses System V IPC.
+		// from it. Without the namespace, the filter hands System V IPC
+		// to the supervisor (SysVSupervised) or refuses it.
 		err := unix.Unshare(unix.CLONE_NEWIPC)
 		switch {
 		case err != nil && spec.UserNS:
 			return a, fmt.Errorf("ipc namespace in the user namespace: %w", err)
+		case err != nil && spec.Seccomp && spec.SysVSupervised:
+			notes = append(notes, fmt.Sprintf("ipc namespace: none (unshare: %v): System V IPC through stockade's supervisor", err))
 		case err != nil:
 			notes = append(notes, fmt.Sprintf("ipc namespace: none (unshare: %v): System V IPC refused", err))
 		default:
@@ -204,10 +208,21 @@ func apply(spec Spec, all bool) (a Applied, err error) {
 	}
 
 	if rs != nil {
+		// The signal scope's probe signals a process outside the domain:
+		// the parent, or, for the init of a PID namespace (a session's
+		// zygote), whose parent is out of sight, a child that exited before
+		// the domain was made, reaped once the probe is done.
+		target := os.Getppid()
+		if target == 0 && p.scoped&uint64(1<<1) != 0 {
+			if target, err = exitedChild(); err != nil {
+				return a, fmt.Errorf("landlock signal scope probe: %w", err)
+			}
+			defer reapChild(target)
+		}
 		if err := rs.restrict(all); err != nil {
 			return a, err
 		}
-		if err := probeLandlock(spec, p, procSelf); err != nil {
+		if err := probeLandlock(spec, p, procSelf, target); err != nil {
 			return a, err
 		}
 		a.LandlockABI = spec.LandlockABI
@@ -219,7 +234,15 @@ func apply(spec Spec, all bool) (a Applied, err error) {
 		if a.connects, err = installFilter(spec, a.IPCNamespace, all); err != nil {
 			return a, err
 		}
-		a.Supervised = a.connects != nil
+		a.Supervised = spec.Supervised
+		switch {
+		case a.IPCNamespace:
+			a.SysVIPC = SysVNamespace
+		case spec.SysVSupervised:
+			a.SysVIPC = SysVSupervised
+		default:
+			a.SysVIPC = SysVRefused
+		}
 		a.ProxyPortOnly = spec.ProxyPortOnly
 		defer func() {
 			if err != nil && a.connects != nil {
@@ -274,6 +297,9 @@ func Validate(spec Spec) error {
 	if spec.Supervised && (!spec.Seccomp || !spec.NetworkOff || spec.NetNS) {
 		return errors.New("supervised connects need seccomp and the network off, outside a network namespace")
 	}
+	if spec.SysVSupervised && !spec.Seccomp {
+		return errors.New("supervised System V IPC needs seccomp, and the spec does not apply it")
+	}
 	if spec.ProxyPortOnly && (!spec.Seccomp || !spec.NetworkOff || spec.NetNS || spec.Supervised || spec.LandlockABI < hostfacts.ABITCP) {
 		return errors.New("connects to the proxy's port only need seccomp, landlock ABI 4 or later and the network off, outside a network namespace, unsupervised")
 	}
@@ -310,7 +336,7 @@ func leaveProcLimit(dir string) {
 // fail, where without Landlock it would fail otherwise or succeed.
 //
 // procSelf is /proc/self, opened before the mounts were made read-only.
-func probeLandlock(spec Spec, p plan, procSelf int) error {
+func probeLandlock(spec Spec, p plan, procSelf, outside int) error {
 	if (spec.FS == FSReadOnly || spec.FS == FSWorkspaceWrite) && !writesProc(spec) {
 		// Opening a file of our own for writing changes nothing; it works
 		// without Landlock, and fails with EACCES when /proc is not writable.
@@ -335,9 +361,9 @@ func probeLandlock(spec Spec, p plan, procSelf int) error {
 		}
 	}
 	if p.scoped&uint64(1<<1) != 0 { // signal scope
-		// The parent is outside the domain: signal 0 checks permission only.
-		if err := unix.Kill(os.Getppid(), 0); !errors.Is(err, unix.EPERM) {
-			return fmt.Errorf("landlock signal scope is not in force: kill(parent, 0) gave %v, want EPERM", err)
+		// outside is outside the domain: signal 0 checks permission only.
+		if err := unix.Kill(outside, 0); !errors.Is(err, unix.EPERM) {
+			return fmt.Errorf("landlock signal scope is not in force: kill(%d, 0) gave %v, want EPERM", outside, err)
 		}
 	}
 	return nil
@@ -354,15 +380,17 @@ func writesProc(spec Spec) bool {
 }
 
 // installFilter installs the socket filter on every thread (all) or on the
-// calling thread; for a supervised spec it returns the filter's listener.
+// calling thread; where it hands calls to a supervisor (supervised connects,
+// or System V IPC without an IPC namespace) it returns the filter's listener.
 func installFilter(spec Spec, sysvIPC, all bool) (*os.File, error) {
 	arch, _ := seccompArchFor(runtime.GOARCH)
+	sysvNotify := spec.SysVSupervised && !sysvIPC
 	raw, err := socketFilter(arch, filterRules{networkOff: spec.NetworkOff, inet: spec.NetNS, unixSocketsOff: spec.UnixSocketsOff,
-		sysvIPC: sysvIPC, guardTID: uint32(spec.guardTID), supervised: spec.Supervised, tcpOnly: spec.ProxyPortOnly})
+		sysvIPC: sysvIPC, sysvNotify: sysvNotify, guardTID: uint32(spec.guardTID), supervised: spec.Supervised, tcpOnly: spec.ProxyPortOnly})
 	if err != nil {
 		return nil, fmt.Errorf("seccomp: %w", err)
 	}
-	if !spec.Supervised {
+	if !spec.Supervised && !sysvNotify {
 		return nil, installBPF(raw, all)
 	}
 	fd, err := installBPFListener(raw, all)

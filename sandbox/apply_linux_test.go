@@ -21,7 +21,7 @@ func TestApplyStatus(t *testing.T) {
 		admin, _ := hostfacts.EffectiveCap(unix.CAP_SYS_ADMIN)
 		a := applyFromEnv(t)
 		want := Applied{NoNewPrivs: true, LandlockABI: kernelABI(), Seccomp: true, Scopes: kernelABI() >= hostfacts.ABIScopes,
-			CapsDropped: os.Geteuid() == 0, ReadOnlyMounts: admin}
+			CapsDropped: os.Geteuid() == 0, ReadOnlyMounts: admin, SysVIPC: SysVRefused}
 		a.Notes = ""
 		if a.ReadOnlyProtected = nil; !reflect.DeepEqual(a, want) {
 			t.Fatalf("Applied = %+v, want %+v", a, want)

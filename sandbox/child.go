@@ -5,8 +5,21 @@ import (
 )
 
 // ChildArg is the hidden first argument that makes stockade act as the sandboxed
-// child. main checks for it before anything else.
+// child. This package's init checks for it, so any program that imports the
+// package answers it (stockade, and the test binaries that start zygotes).
 const ChildArg = "__stockade_sandbox_child__"
+
+// init runs the sandboxed child before main's package, and the packages only
+// the rest of stockade uses (the MCP server, JSON Schema, HTTP and TLS, the
+// policy), are initialised: the child, a session's zygote that stays resident
+// as long as the session, never uses them, and their initialisation cost it
+// start-up time and live heap. Go initialises a package only after every
+// package it imports, so everything the child reaches is ready.
+func init() {
+	if len(os.Args) > 1 && os.Args[1] == ChildArg {
+		ChildMain(os.Args[2:])
+	}
+}
 
 // Descriptors the child inherits (ExtraFiles in the parent).
 const (

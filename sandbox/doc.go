@@ -7,8 +7,9 @@
 //     process and fork the command from that thread, so the command inherits
 //     the sandbox and no second program is started;
 //   - StartSupervisor (an MCP session): stockade re-executed through
-//     /proc/self/exe with the hidden sentinel argument ChildArg, which main
-//     checks for before anything else and hands to ChildMain. That child, the
+//     /proc/self/exe with the hidden sentinel argument ChildArg, which this
+//     package's init checks for and hands to ChildMain, before the packages
+//     the child does not use are initialised. That child, the
 //     zygote, applies the sandbox once, then forks each command of the session
 //     on request; commands inherit its Landlock domain, seccomp filter and
 //     no_new_privs. The Supervisor spawns, signals and waits for commands, and

@@ -3,6 +3,7 @@
 package sandbox
 
 import (
+	"bytes"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -43,9 +44,16 @@ import (
 //     socket after the check, and Landlock then refuses it. Without Landlock
 //     TCP rules, refused (EACCES).
 //   - AF_UNSPEC (which disconnects a socket): done by the supervisor.
+//   - bind on an inet socket: refused (EACCES), as Landlock would refuse it
+//     where it has TCP rules; seen here, it is told (Spec.Refused), so that
+//     a server that cannot listen says why. On any other socket, let
+//     through: a TCP socket swapped in after the check is bound at most, and
+//     its listen and connect come here too.
 //   - listen on an inet socket: refused (EACCES); a TCP socket that was
 //     never bound would listen on every address of the host. On any other
 //     socket the supervisor listens itself on the command's socket.
+//
+// Every refusal is told to Spec.Refused, with the calling thread.
 //
 // If stockade is gone, the filter's calls fail (ENOSYS): closed.
 
@@ -68,16 +76,18 @@ type seccompNotifResp struct {
 	flags uint32
 }
 
-// ConnectSupervisor answers the notifications of one supervised filter.
+// ConnectSupervisor answers the notifications of one supervised filter: its
+// connects and listens (above), and its System V IPC (sysv_linux.go).
 type ConnectSupervisor struct {
 	listener int
 	allowed  netip.AddrPort // the proxy; the zero value allows nothing
 	mayPass  bool           // Landlock refuses the command's own TCP connects
 	wake     int            // an eventfd that stops the loop
 	done     chan struct{}
-	answers  sync.WaitGroup       // the notifications being answered
-	refused  atomic.Int64         // refused connects, for the log's bound
-	tell     func(netip.AddrPort) // Spec.Refused
+	answers  sync.WaitGroup // the notifications being answered
+	refused  atomic.Int64   // refused calls, for the log's bound
+	tell     func(Refusal)  // Spec.Refused
+	sysv     *sysvObjects
 }
 
 // SuperviseConnects starts answering the notifications of the filter whose
@@ -90,7 +100,8 @@ func SuperviseConnects(f *os.File, spec Spec) (*ConnectSupervisor, error) {
 		return nil, err
 	}
 	unix.CloseOnExec(fd)
-	s := &ConnectSupervisor{listener: fd, mayPass: spec.LandlockABI >= 4, done: make(chan struct{}), tell: spec.Refused}
+	s := &ConnectSupervisor{listener: fd, mayPass: spec.LandlockABI >= 4, done: make(chan struct{}), tell: spec.Refused,
+		sysv: newSysvObjects()}
 	if spec.ProxyTo != "" {
 		if s.allowed, err = netip.ParseAddrPort(spec.ProxyTo); err != nil {
 			unix.Close(fd)
@@ -105,12 +116,15 @@ func SuperviseConnects(f *os.File, spec Spec) (*ConnectSupervisor, error) {
 	return s, nil
 }
 
-// Stop stops answering, and closes the listener once the loop and the
-// answers under way are done: then a call the filter sends fails. Call it
-// once the command is gone. It does not wait: the loop may be held in
-// SECCOMP_IOCTL_NOTIF_RECV by a notification withdrawn after poll saw it
-// (its caller was interrupted), and an answer by a blocking connect.
+// Stop removes the System V objects made for the sandbox, stops answering,
+// and closes the listener once the loop and the answers under way are
+// done: then a call the filter sends fails. Call it once the command is
+// gone. The objects are gone when it returns; the rest it does not wait
+// for: the loop may be held in SECCOMP_IOCTL_NOTIF_RECV by a notification
+// withdrawn after poll saw it (its caller was interrupted), and an answer
+// by a blocking connect.
 func (s *ConnectSupervisor) Stop() {
+	s.sysv.removeAll()
 	var one [8]byte
 	binary.NativeEndian.PutUint64(one[:], 1)
 	unix.Write(s.wake, one[:])
@@ -158,8 +172,28 @@ func (s *ConnectSupervisor) loop() {
 
 // answer decides one notification and answers it.
 func (s *ConnectSupervisor) answer(n seccompNotif) {
-	resp := seccompNotifResp{id: n.id}
+	arch, _ := seccompArchFor(runtime.GOARCH)
+	calls := kernelCallsFor(arch).sysv
+	if kind, ok := sysvCall(calls, uint32(n.nr)); ok {
+		// One at a time, from the check to the answer: an id is not
+		// removed between them.
+		s.sysv.mu.Lock()
+		defer s.sysv.mu.Unlock()
+		if nr := uint32(n.nr); (nr == calls.shmget || nr == calls.semget || nr == calls.msgget) && !s.valid(n.id) {
+			return // the caller is gone: make nothing for it
+		}
+		val, errno, pass := s.sysv.decide(calls, kind, uint32(n.nr), n.args)
+		s.send(n.id, val, errno, pass)
+		return
+	}
 	val, errno, pass := s.decide(n)
+	s.send(n.id, val, errno, pass)
+}
+
+// send answers notification id with the call's result (val, or errno), or
+// lets the kernel run it (pass).
+func (s *ConnectSupervisor) send(id uint64, val int64, errno unix.Errno, pass bool) {
+	resp := seccompNotifResp{id: id}
 	switch {
 	case pass:
 		resp.flags = unix.SECCOMP_USER_NOTIF_FLAG_CONTINUE
@@ -202,6 +236,10 @@ func (s *ConnectSupervisor) decide(n seccompNotif) (val int64, errno unix.Errno,
 			if s.mayPass {
 				return 0, 0, true
 			}
+			if domain == unix.AF_UNIX {
+				path := unixPath(addr)
+				s.refuse(Refusal{Call: "connect", Unix: path, Pid: int(n.pid)}, path, "a unix socket: below Landlock ABI 4 a connect on one cannot be let through safely")
+			}
 			return 0, unix.EACCES, false
 		}
 		family := uint16(0)
@@ -211,7 +249,7 @@ func (s *ConnectSupervisor) decide(n seccompNotif) (val int64, errno unix.Errno,
 		if family != unix.AF_UNSPEC {
 			dest, ok := inetAddr(addr)
 			if !ok || !s.allowed.IsValid() || dest != s.allowed {
-				s.refuse(dest, ok, addr)
+				s.refuseInet(n, "connect", dest, ok, addr)
 				return 0, unix.EACCES, false
 			}
 		}
@@ -228,6 +266,24 @@ func (s *ConnectSupervisor) decide(n seccompNotif) (val int64, errno unix.Errno,
 			return 0, 0, false
 		}
 		return 0, e, false
+	case arch.bind:
+		sock, domain, errno := s.socketOf(n, fd)
+		if errno != 0 {
+			return 0, errno, false
+		}
+		unix.Close(sock)
+		if domain != unix.AF_INET && domain != unix.AF_INET6 {
+			return 0, 0, true
+		}
+		// Refused whatever it names: the address is read for the note
+		// only (none where it cannot be read).
+		addr := make([]byte, min(n.args[2], sizeofSockaddrStorage))
+		if len(addr) > 0 && readMem(int(n.pid), uintptr(n.args[1]), addr) != nil {
+			addr = nil
+		}
+		dest, ok := inetAddr(addr)
+		s.refuseInet(n, "bind", dest, ok, addr)
+		return 0, unix.EACCES, false
 	case arch.listen:
 		sock, domain, errno := s.socketOf(n, fd)
 		if errno != 0 {
@@ -235,6 +291,7 @@ func (s *ConnectSupervisor) decide(n seccompNotif) (val int64, errno unix.Errno,
 		}
 		defer unix.Close(sock)
 		if domain == unix.AF_INET || domain == unix.AF_INET6 {
+			s.refuse(Refusal{Call: "listen", Pid: int(n.pid)}, "a port the kernel picks", "a server socket: servers cannot listen without a network namespace")
 			return 0, unix.EACCES, false
 		}
 		return 0, errnoOf(unix.Listen(sock, int(int32(n.args[1])))), false
@@ -277,22 +334,51 @@ func (s *ConnectSupervisor) connectedToProxy(sock int) bool {
 // sizeofSockaddrStorage is the longest address connect(2) takes.
 const sizeofSockaddrStorage = 128
 
-func (s *ConnectSupervisor) refuse(dest netip.AddrPort, ok bool, raw []byte) {
+// refuseInet tells of a refused call on an inet socket with the address
+// raw (dest, when ok).
+func (s *ConnectSupervisor) refuseInet(n seccompNotif, call string, dest netip.AddrPort, ok bool, raw []byte) {
 	what := fmt.Sprintf("an address of %d bytes", len(raw))
 	if ok {
 		what = dest.String()
+	} else {
+		dest = netip.AddrPort{}
+	}
+	reason := "a direct connection: only stockade's proxy (" + s.allowed.String() + ") is reachable; use HTTP_PROXY and HTTPS_PROXY"
+	if call == "bind" {
+		reason = "a server socket: servers cannot listen without a network namespace"
+	}
+	s.refuse(Refusal{Call: call, Addr: dest, Pid: int(n.pid)}, what, reason)
+}
+
+// refuse logs r (the first maxRefusedLogged of this supervisor, as the
+// proxy writes a line per connection) and tells Spec.Refused.
+func (s *ConnectSupervisor) refuse(r Refusal, addr, reason string) {
+	// For the notes' attribution only: the caller waits for the answer,
+	// so the pid is the caller's unless it was killed meanwhile.
+	if pgid, err := unix.Getpgid(r.Pid); err == nil {
+		r.Pgid = pgid
 	}
 	if s.refused.Add(1) <= maxRefusedLogged {
-		// The server log's line, as the proxy writes one per connection.
-		slog.Info("egress", "addr", what, "allowed", false,
-			"reason", "a direct connection: only stockade's proxy ("+s.allowed.String()+") is reachable; use HTTP_PROXY and HTTPS_PROXY")
+		slog.Info("egress", "addr", addr, "allowed", false, "reason", reason, "call", r.Call)
 	}
 	if s.tell != nil {
-		if !ok {
-			dest = netip.AddrPort{}
-		}
-		s.tell(dest)
+		s.tell(r)
 	}
+}
+
+// unixPath is the path a sockaddr_un names, "@name" for an abstract one.
+func unixPath(b []byte) string {
+	if len(b) <= 2 {
+		return "an unnamed unix socket"
+	}
+	p := b[2:]
+	if p[0] == 0 {
+		return "@" + string(p[1:])
+	}
+	if i := bytes.IndexByte(p, 0); i >= 0 {
+		p = p[:i]
+	}
+	return string(p)
 }
 
 // maxRefusedLogged bounds what one supervisor logs of a command

@@ -14,6 +14,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -41,6 +42,9 @@ func init() {
 	}
 	if os.Getenv(envConnectLoop) != "" {
 		os.Exit(connectLoop())
+	}
+	if os.Getenv(envServerSockets) != "" {
+		os.Exit(serverSockets())
 	}
 }
 
@@ -354,14 +358,19 @@ func BenchmarkSupervisedConnect(b *testing.B) {
 	}
 }
 
-// BenchmarkStartTrue is what the connect supervisor adds to starting a
-// command (stockade run's Start): /bin/true with the network off, and
-// supervised (the filter's listener, the supervisor's loop, and stopping it).
+// BenchmarkStartTrue is what the supervisor adds to starting a command
+// (stockade run's Start): /bin/true with the network off; with System V IPC
+// supervised, as every run without an IPC namespace has it (the filter's
+// listener, the supervisor's loop, and stopping it); and with connects
+// supervised too.
 func BenchmarkStartTrue(b *testing.B) {
 	requireSupervisor(b)
-	for _, mode := range []string{"off", "supervised"} {
+	for _, mode := range []string{"off", "sysv", "supervised"} {
 		b.Run(mode, func(b *testing.B) {
 			spec := Spec{FS: FSOff, NetworkOff: true, UnixSocketsOff: true, Seccomp: true}
+			if mode != "off" {
+				spec.SysVSupervised = true
+			}
 			if mode == "supervised" {
 				spec.Supervised, spec.ProxyTo = true, "127.0.0.1:9"
 			}
@@ -377,5 +386,71 @@ func BenchmarkStartTrue(b *testing.B) {
 				release()
 			}
 		})
+	}
+}
+
+// envServerSockets makes a copy of the test binary bind a TCP socket to an
+// address and a unix socket to a path, listen on a TCP socket it never
+// bound, and print each error.
+const envServerSockets = "STOCKADE_TEST_SERVER_SOCKETS" // "ADDR PATH"
+
+func serverSockets() int {
+	f := strings.Fields(os.Getenv(envServerSockets))
+	a := netip.MustParseAddrPort(f[0])
+	tcp := func() int {
+		fd, err := unix.Socket(unix.AF_INET, unix.SOCK_STREAM|unix.SOCK_CLOEXEC, 0)
+		if err != nil {
+			fmt.Println("socket:", err)
+			os.Exit(1)
+		}
+		return fd
+	}
+	fmt.Printf("bind tcp: %v\n", unix.Bind(tcp(), &unix.SockaddrInet4{Addr: a.Addr().As4(), Port: int(a.Port())}))
+	fmt.Printf("listen unbound: %v\n", unix.Listen(tcp(), 1))
+	fd, err := unix.Socket(unix.AF_UNIX, unix.SOCK_STREAM|unix.SOCK_CLOEXEC, 0)
+	if err == nil {
+		err = unix.Bind(fd, &unix.SockaddrUnix{Name: f[1]})
+	}
+	fmt.Printf("bind unix: %v\n", err)
+	return 0
+}
+
+// TestConnectSupervisorTells: the supervisor refuses a TCP bind and a
+// listen on a socket never bound, lets a unix bind through, and refuses a
+// unix connect below Landlock ABI 4; it tells Spec.Refused of each refusal,
+// with the address or path and the calling thread, and of nothing else.
+func TestConnectSupervisorTells(t *testing.T) {
+	requireSupervisor(t)
+	var told []Refusal
+	var mu sync.Mutex
+	tell := func(r Refusal) { mu.Lock(); told = append(told, r); mu.Unlock() }
+	// taken returns what was told since the last call (every tell came
+	// before its call returned to the command, so before it exited).
+	taken := func() []Refusal { mu.Lock(); defer mu.Unlock(); t := told; told = nil; return t }
+	dir := t.TempDir()
+	spec := Spec{FS: FSOff, LandlockABI: kernelABI(), NetworkOff: true, Seccomp: true, Supervised: true, ProxyTo: "127.0.0.1:9", Refused: tell}
+	out, err := startProbe(t, spec, envServerSockets+"=127.0.0.1:38123 "+dir+"/s")
+	if err != nil || !strings.Contains(out, "bind tcp: permission denied") || !strings.Contains(out, "listen unbound: permission denied") || !strings.Contains(out, "bind unix: <nil>") {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	got := taken()
+	if len(got) != 2 || got[0].Call != "bind" || got[0].Addr != netip.MustParseAddrPort("127.0.0.1:38123") || got[0].Pid == 0 || got[0].Pgid == 0 ||
+		got[1].Call != "listen" || got[1].Addr.IsValid() {
+		t.Errorf("told %+v, want the bind with its address and the listen", got)
+	}
+
+	ln, err := net.Listen("unix", dir+"/u")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	go closeEach(ln)
+	spec.LandlockABI = 0
+	out, err = startProbe(t, spec, envConnectUnix+"="+dir+"/u")
+	if err != nil || !strings.Contains(out, "connect: permission denied") {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if got := taken(); len(got) != 1 || got[0].Call != "connect" || got[0].Unix != dir+"/u" {
+		t.Errorf("told %+v, want the unix connect with its path", got)
 	}
 }

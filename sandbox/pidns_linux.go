@@ -380,3 +380,78 @@ func (a Applied) NamespaceInit() int {
 // counted); without a namespace it does nothing. Call it once the command's
 // shell has exited: what is left then was left behind.
 func (a Applied) EndNamespace() int { return a.pidns.end() }
+
+// A session's PID namespace. StartSupervisor clones the zygote into a PID
+// namespace and a mount namespace of its own (Spec.PIDNamespace), so the
+// zygote is the namespace's init, and every command it forks, with all they
+// start, is in the namespace: when the zygote dies, however it dies (the
+// OOM killer, SIGKILL of the server with it), the kernel kills them all at
+// once. Its commands are forked as before (no raw init is needed: the
+// zygote is a process of its own, not a thread of stockade), they keep
+// their parent-death signal (their parent is in their namespace), and the
+// zygote, a child subreaper before, is now their reaper as the init. Every
+// pid the zygote handles (its own, its commands', what it reads in /proc)
+// is the namespace's: mountSessionProc mounts the namespace's /proc before
+// anything reads it. The server sees the zygote by its host pid only, and
+// passes the pids the zygote reports (a task's) on to the client, which
+// uses them in the session's commands, where they are right.
+
+// stageNoPIDNS is the stage of a zygote that could not set its PID
+// namespace up; StartSupervisor then starts one without (errNoPIDNS).
+const stageNoPIDNS = "pid namespace"
+
+// mountSessionProc mounts the /proc of the zygote's PID namespace over
+// /proc, in the zygote's own mount namespace, made private first so that
+// the mount does not reach the host's. The read-only mounts then make it
+// read-only for the commands with the rest.
+func mountSessionProc() error {
+	if os.Getpid() != 1 {
+		return fmt.Errorf("the zygote is pid %d, not the init of a pid namespace", os.Getpid())
+	}
+	if err := unix.Mount("", "/", "", unix.MS_REC|unix.MS_PRIVATE, ""); err != nil {
+		return fmt.Errorf("making the mounts private: %w", err)
+	}
+	if err := unix.Mount("proc", "/proc", "proc", unix.MS_NOSUID|unix.MS_NODEV|unix.MS_NOEXEC, ""); err != nil {
+		return fmt.Errorf("mounting the namespace's /proc: %w", err)
+	}
+	return nil
+}
+
+// exitedChild forks a child that exits at once, and returns its pid: a
+// zombie until reapChild, which keeps its pid and its (unrestricted)
+// credentials, for a probe to signal.
+func exitedChild() (int, error) {
+	mask := &[2]uint64{^uint64(0), 0}
+	pid, errno := forkExit(mask)
+	if errno != 0 {
+		return 0, fmt.Errorf("fork: %w", errno)
+	}
+	return int(pid), nil
+}
+
+// forkExit forks this process; the child exits at once. Every signal is
+// blocked around the fork (mask[0]; mask[1] keeps the old mask), so that
+// the child never runs a Go signal handler; it runs nothing but exit_group.
+//
+//go:nosplit
+//go:norace
+//go:nocheckptr
+func forkExit(mask *[2]uint64) (uintptr, syscall.Errno) {
+	syscall.RawSyscall6(unix.SYS_RT_SIGPROCMASK, unix.SIG_SETMASK, uintptr(unsafe.Pointer(&mask[0])), uintptr(unsafe.Pointer(&mask[1])), 8, 0, 0)
+	pid, _, errno := syscall.RawSyscall6(unix.SYS_CLONE, uintptr(unix.SIGCHLD), 0, 0, 0, 0, 0)
+	if pid == 0 && errno == 0 {
+		syscall.RawSyscall(unix.SYS_EXIT_GROUP, 0, 0, 0)
+	}
+	syscall.RawSyscall6(unix.SYS_RT_SIGPROCMASK, unix.SIG_SETMASK, uintptr(unsafe.Pointer(&mask[1])), 0, 8, 0, 0)
+	return pid, errno
+}
+
+// reapChild waits for the child pid.
+func reapChild(pid int) {
+	var ws unix.WaitStatus
+	for {
+		if _, err := unix.Wait4(pid, &ws, 0, nil); err != unix.EINTR {
+			return
+		}
+	}
+}

@@ -40,12 +40,13 @@ import (
 //     "allowlist" without a network namespace, see notify_linux.go), inet
 //     and inet6 sockets are allowed as TCP only (SOCK_STREAM with protocol
 //     0 or IPPROTO_TCP: no UDP, so no DNS; no raw, SCTP or MPTCP); every
-//     connect(2) and listen(2) goes to the supervisor
+//     connect(2), bind(2) and listen(2) goes to the supervisor
 //     (SECCOMP_RET_USER_NOTIF); sendto, sendmsg and sendmmsg with
 //     MSG_FASTOPEN, which connect a TCP socket to the address they carry,
 //     are refused; and seccomp(2) may not make a listener of its own
 //     (SECCOMP_FILTER_FLAG_NEW_LISTENER): the newest filter gets a
 //     notification first, and its supervisor could let the call through.
+//     The same refusal holds wherever System V IPC goes to the supervisor.
 //     Where neither a namespace nor the supervisor holds the allowlist
 //     (filterRules.tcpOnly, Spec.ProxyPortOnly), the same, but connect and
 //     listen are left to Landlock's TCP port rules.
@@ -98,14 +99,14 @@ type seccompArch struct {
 	socket     uint32
 	ioUringNrs [3]uint32 // setup, enter, register
 	// The calls a supervised filter looks at (rule 5).
-	connect, listen, sendto, sendmsg, sendmmsg, seccomp uint32
+	connect, bind, listen, sendto, sendmsg, sendmmsg, seccomp uint32
 }
 
 var (
 	archAMD64 = seccompArch{name: "amd64", auditArch: auditArchX8664, x32: true, socket: 41, ioUringNrs: [3]uint32{425, 426, 427},
-		connect: 42, listen: 50, sendto: 44, sendmsg: 46, sendmmsg: 307, seccomp: 317}
+		connect: 42, bind: 49, listen: 50, sendto: 44, sendmsg: 46, sendmmsg: 307, seccomp: 317}
 	archARM64 = seccompArch{name: "arm64", auditArch: auditArchAArch64, socket: 198, ioUringNrs: [3]uint32{425, 426, 427},
-		connect: 203, listen: 201, sendto: 206, sendmsg: 211, sendmmsg: 269, seccomp: 277}
+		connect: 203, bind: 200, listen: 201, sendto: 206, sendmsg: 211, sendmmsg: 269, seccomp: 277}
 )
 
 // seccompArchFor returns the filter's view of goarch, or false where stockade
@@ -125,9 +126,10 @@ type filterRules struct {
 	networkOff     bool   // every socket domain but AF_UNIX and NETLINK_ROUTE
 	unixSocketsOff bool   // new AF_UNIX sockets
 	sysvIPC        bool   // System V IPC allowed: the command has an IPC namespace of its own
+	sysvNotify     bool   // without sysvIPC: System V IPC to the supervisor (see seccomp_kernel.go)
 	inet           bool   // with networkOff: AF_INET and AF_INET6 allowed all the same
 	guardTID       uint32 // a thread no signal may be sent to (0: none); see seccomp_kernel.go
-	supervised     bool   // with networkOff: TCP allowed, connect and listen to the supervisor (rule 5)
+	supervised     bool   // with networkOff: TCP allowed, connect, bind and listen to the supervisor (rule 5)
 	tcpOnly        bool   // with networkOff: TCP allowed as with supervised, connect and listen left to Landlock (rule 5)
 }
 
@@ -223,6 +225,7 @@ func socketFilter(arch seccompArch, r filterRules) ([]bpf.RawInstruction, error)
 	tcp := r.supervised || r.tcpOnly
 	if r.supervised {
 		p.jeq(arch.connect, "notify", "")
+		p.jeq(arch.bind, "notify", "")
 		p.jeq(arch.listen, "notify", "")
 	}
 	if tcp {
@@ -230,7 +233,8 @@ func socketFilter(arch seccompArch, r filterRules) ([]bpf.RawInstruction, error)
 		p.jeq(arch.sendmmsg, "s-flags3", "")
 		p.jeq(arch.sendmsg, "s-flags2", "")
 	}
-	if r.supervised {
+	notify := r.supervised || r.sysvNotify
+	if notify {
 		p.jeq(arch.seccomp, "s-seccomp", "")
 	}
 	if r.networkOff || r.unixSocketsOff {
@@ -256,7 +260,10 @@ func socketFilter(arch seccompArch, r filterRules) ([]bpf.RawInstruction, error)
 		}
 	}
 	if tcp {
-		p.supervisedRules(r.supervised)
+		p.tcpRules()
+	}
+	if notify {
+		p.notifyRules()
 	}
 	p.label("allow")
 	p.add(bpf.RetConstant{Val: seccompRetAllow})
@@ -273,9 +280,8 @@ func socketFilter(arch seccompArch, r filterRules) ([]bpf.RawInstruction, error)
 	return bpf.Assemble(ins)
 }
 
-// supervisedRules are the targets of rule 5's jumps; notify those that
-// only a supervised filter makes.
-func (p *prog) supervisedRules(notify bool) {
+// tcpRules are the targets of rule 5's jumps for TCP sockets.
+func (p *prog) tcpRules() {
 	p.label("s-tcp")
 	p.add(bpf.LoadAbsolute{Off: seccompDataArg1, Size: 4})
 	p.add(bpf.ALUOpConstant{Op: bpf.ALUOpAnd, Val: sockTypeMask})
@@ -287,9 +293,11 @@ func (p *prog) supervisedRules(notify bool) {
 	p.refuseBits(seccompDataArg3, msgFastOpen)
 	p.label("s-flags2")
 	p.refuseBits(seccompDataArg2, msgFastOpen)
-	if !notify {
-		return
-	}
+}
+
+// notifyRules are the targets of the jumps a filter with a supervisor makes
+// (rule 5, and System V IPC in seccomp_kernel.go).
+func (p *prog) notifyRules() {
 	p.label("s-seccomp")
 	p.add(bpf.LoadAbsolute{Off: seccompDataArg0, Size: 4})
 	p.jeq(seccompSetModeFilter, "", "allow")

@@ -19,9 +19,12 @@ import (
 //     exploits or watch the whole machine (bpf, perf_event_open,
 //     userfaultfd). Most need a capability the sandbox never has; refusing
 //     them here also holds where capabilities could not be dropped.
-//   - System V IPC (shm*, sem*, msg*) is refused unless the command has an IPC
-//     namespace of its own (sysvIPC): its segments, semaphores and queues
-//     are the host's, reachable by id and guarded by file modes only.
+//   - System V IPC (shm*, sem*, msg*) is allowed where the command has an
+//     IPC namespace of its own (sysvIPC). Without one, its segments,
+//     semaphores and queues are the host's, reachable by id and guarded by
+//     file modes only: every call but shmdt goes to the supervisor
+//     (sysvNotify, see sysv_linux.go), which lets the command reach the
+//     objects made for it and nothing else; without a supervisor, refused.
 //   - on the calling process only (the target must be 0, which means
 //     itself): prlimit64 and sched_setaffinity, sched_setscheduler,
 //     sched_setparam, sched_setattr. setpriority only for PRIO_PROCESS or
@@ -65,7 +68,7 @@ const (
 // kernelCalls are the numbers of one architecture the rules above name.
 type kernelCalls struct {
 	refused     []uint32
-	sysvIPC     []uint32
+	sysv        sysvCalls
 	selfOnly    []uint32 // args[0] must be 0
 	setpriority uint32
 	ioprioSet   uint32
@@ -89,11 +92,9 @@ var kernelCallsAMD64 = kernelCalls{
 		212, 304, // lookup_dcookie, open_by_handle_at
 		321, 298, 323, // bpf, perf_event_open, userfaultfd
 	},
-	sysvIPC: []uint32{
-		29, 30, 31, 67, // shmget, shmat, shmctl, shmdt
-		64, 65, 66, 220, // semget, semop, semctl, semtimedop
-		68, 69, 70, 71, // msgget, msgsnd, msgrcv, msgctl
-	},
+	sysv: sysvCalls{shmget: 29, shmat: 30, shmctl: 31, shmdt: 67,
+		semget: 64, semop: 65, semctl: 66, semtimedop: 220,
+		msgget: 68, msgsnd: 69, msgrcv: 70, msgctl: 71},
 	selfOnly:    []uint32{302, 203, 144, 142, 314}, // prlimit64, sched_setaffinity, sched_setscheduler, sched_setparam, sched_setattr
 	setpriority: 141,
 	ioprioSet:   251,
@@ -117,11 +118,9 @@ var kernelCallsARM64 = kernelCalls{
 		18, 265, // lookup_dcookie, open_by_handle_at
 		280, 241, 282, // bpf, perf_event_open, userfaultfd
 	},
-	sysvIPC: []uint32{
-		194, 196, 195, 197, // shmget, shmat, shmctl, shmdt
-		190, 193, 191, 192, // semget, semop, semctl, semtimedop
-		186, 189, 188, 187, // msgget, msgsnd, msgrcv, msgctl
-	},
+	sysv: sysvCalls{shmget: 194, shmat: 196, shmctl: 195, shmdt: 197,
+		semget: 190, semop: 193, semctl: 191, semtimedop: 192,
+		msgget: 186, msgsnd: 189, msgrcv: 188, msgctl: 187},
 	selfOnly:    []uint32{261, 122, 119, 118, 274},
 	setpriority: 140,
 	ioprioSet:   30,
@@ -131,6 +130,18 @@ var kernelCallsARM64 = kernelCalls{
 	clone3:      435,
 	signalPid:   []uint32{129, 130, 138, 434},
 	signalTid:   []uint32{131, 240},
+}
+
+// sysvCalls are the System V IPC calls of one architecture.
+type sysvCalls struct {
+	shmget, shmat, shmctl, shmdt      uint32
+	semget, semop, semctl, semtimedop uint32
+	msgget, msgsnd, msgrcv, msgctl    uint32
+}
+
+func (c sysvCalls) all() []uint32 {
+	return []uint32{c.shmget, c.shmat, c.shmctl, c.shmdt, c.semget, c.semop, c.semctl, c.semtimedop,
+		c.msgget, c.msgsnd, c.msgrcv, c.msgctl}
 }
 
 // kernelCallsFor returns the numbers for arch.
@@ -153,8 +164,13 @@ func (p *prog) kernelRules(calls kernelCalls, r filterRules, next string) {
 		es = append(es, entry{nr, "eperm"})
 	}
 	if !r.sysvIPC {
-		for _, nr := range calls.sysvIPC {
-			es = append(es, entry{nr, "eperm"})
+		for _, nr := range calls.sysv.all() {
+			switch {
+			case !r.sysvNotify:
+				es = append(es, entry{nr, "eperm"})
+			case nr != calls.sysv.shmdt: // shmdt names no object: an address of the caller's
+				es = append(es, entry{nr, "notify"})
+			}
 		}
 	}
 	for _, nr := range calls.selfOnly {

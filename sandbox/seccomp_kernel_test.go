@@ -36,6 +36,8 @@ func TestKernelRules(t *testing.T) {
 		tcgets              = 0x5401
 	)
 	ipc := filterRules{sysvIPC: true}
+	sup := filterRules{networkOff: true, unixSocketsOff: true, sysvNotify: true}
+	const notif = seccompRetUserNotif
 	none := filterRules{networkOff: true, unixSocketsOff: true}
 	const guarded = 31337
 	guard := filterRules{networkOff: true, unixSocketsOff: true, guardTID: guarded}
@@ -80,6 +82,22 @@ func TestKernelRules(t *testing.T) {
 		{"shmat in a namespace", [2]uint32{30, 196}, nil, ipc, allow},
 		{"semtimedop in a namespace", [2]uint32{220, 192}, nil, ipc, allow},
 		{"msgctl in a namespace", [2]uint32{71, 187}, nil, ipc, allow},
+		{"shmget supervised", [2]uint32{29, 194}, []uint32{0}, sup, notif},
+		{"shmat supervised", [2]uint32{30, 196}, nil, sup, notif},
+		{"shmctl supervised", [2]uint32{31, 195}, nil, sup, notif},
+		{"shmdt supervised", [2]uint32{67, 197}, nil, sup, allow},
+		{"semget supervised", [2]uint32{64, 190}, nil, sup, notif},
+		{"semop supervised", [2]uint32{65, 193}, nil, sup, notif},
+		{"semctl supervised", [2]uint32{66, 191}, nil, sup, notif},
+		{"semtimedop supervised", [2]uint32{220, 192}, nil, sup, notif},
+		{"msgget supervised", [2]uint32{68, 186}, nil, sup, notif},
+		{"msgsnd supervised", [2]uint32{69, 189}, nil, sup, notif},
+		{"msgrcv supervised", [2]uint32{70, 188}, nil, sup, notif},
+		{"msgctl supervised", [2]uint32{71, 187}, nil, sup, notif},
+		{"seccomp listener, sysv supervised", [2]uint32{317, 277}, []uint32{seccompSetModeFilter, seccompFlagListener}, sup, eperm},
+		{"seccomp filter, sysv supervised", [2]uint32{317, 277}, []uint32{seccompSetModeFilter, 0}, sup, allow},
+		{"connect, sysv supervised", [2]uint32{42, 203}, []uint32{3}, sup, allow},
+		{"shmget in a namespace, supervisor there", [2]uint32{29, 194}, nil, filterRules{sysvIPC: true, sysvNotify: true}, allow},
 		{"mount", [2]uint32{165, 40}, nil, ipc, eperm},
 		{"fsopen", [2]uint32{430, 430}, nil, ipc, eperm},
 		{"mount_setattr", [2]uint32{442, 442}, nil, ipc, eperm},
@@ -148,7 +166,7 @@ func FuzzKernelRules(f *testing.F) {
 		switch {
 		case nr&x32SyscallBit != 0:
 			return
-		case containsNr(c.refused, nr) || containsNr(c.sysvIPC, nr):
+		case containsNr(c.refused, nr) || containsNr(c.sysv.all(), nr):
 			if got != eperm {
 				t.Fatalf("nr %d: %s", nr, action(got))
 			}

@@ -3,7 +3,7 @@ package sandbox
 import "testing"
 
 // TestSocketFilterSupervised: where connects are supervised, TCP sockets are
-// allowed and every other inet socket is refused; connect and listen go to
+// allowed and every other inet socket is refused; connect, bind and listen go to
 // the supervisor; MSG_FASTOPEN and a filter with a listener of its own are
 // refused. On both architectures.
 func TestSocketFilterSupervised(t *testing.T) {
@@ -22,6 +22,7 @@ func TestSocketFilterSupervised(t *testing.T) {
 			{"packet", seccompData(a.auditArch, a.socket, afPacket, sockRaw, 0x300), eperm},
 			{"unix, unix off", seccompData(a.auditArch, a.socket, afUnix, sockStream, 0), eperm},
 			{"connect", seccompData(a.auditArch, a.connect, 3), notif},
+			{"bind", seccompData(a.auditArch, a.bind, 3), notif},
 			{"listen", seccompData(a.auditArch, a.listen, 3, 128), notif},
 			{"sendto", seccompData(a.auditArch, a.sendto, 3, 0, 10, 0), allow},
 			{"sendto, fastopen", seccompData(a.auditArch, a.sendto, 3, 0, 10, msgFastOpen), eperm},

@@ -79,11 +79,10 @@ type Spec struct {
 	// supervised command may connect to ("": none), or whose port one under
 	// ProxyPortOnly may.
 	ProxyTo string `json:"proxy_to,omitempty"`
-	// Refused, if set, is told of each connect the connect supervisor
-	// refused, with the address the command named (not valid for one that
-	// is no inet address), so that the result can say what was refused. It
-	// is called in stockade, outside the sandbox; the child never sees it.
-	Refused func(netip.AddrPort) `json:"-"`
+	// Refused, if set, is told of each call the connect supervisor
+	// refused, so that the result can say what was refused. It is called in
+	// stockade, outside the sandbox; the child never sees it.
+	Refused func(Refusal) `json:"-"`
 	// netnsFD is the descriptor of that namespace in this process: childNetNSFD
 	// in the zygote, the file given to Start for stockade run.
 	netnsFD int
@@ -108,15 +107,27 @@ type Spec struct {
 	NprocLimit int `json:"nproc_limit,omitempty"`
 	// IPCNamespace gives the command a System V IPC namespace of its own
 	// (it needs CAP_SYS_ADMIN: root, or UserNS). The seccomp filter refuses
-	// System V IPC to a command that has none.
+	// System V IPC to a command that has none, unless SysVSupervised.
 	IPCNamespace bool `json:"ipc_namespace"`
+	// SysVSupervised: where the command has no IPC namespace, its System V
+	// IPC goes to stockade's supervisor (sysv_linux.go), which lets it reach
+	// the objects made for this sandbox only, and removes them when the
+	// sandbox ends. Without it, the filter refuses System V IPC.
+	SysVSupervised bool `json:"sysv_supervised,omitempty"`
 	// PIDNamespace gives the command a PID namespace of its own, which dies
-	// with stockade however stockade dies (it needs CAP_SYS_ADMIN outside a
-	// user namespace: root). Only Start makes one (see pidns_linux.go); a
-	// session's commands share their supervisor, which stops what they
-	// leave itself, and Apply leaves it out.
+	// with stockade however stockade dies (it needs CAP_SYS_ADMIN: root, or
+	// UserNS). Start makes one with an init of its own; StartSupervisor
+	// makes the zygote the init of one, which its commands share (see
+	// pidns_linux.go); Apply leaves it to them.
 	PIDNamespace bool `json:"pid_namespace,omitempty"`
 }
+
+// What holds a command's System V IPC (Applied.SysVIPC).
+const (
+	SysVNamespace  = "namespace"  // an IPC namespace of its own
+	SysVSupervised = "supervised" // the supervisor, on the host's namespace
+	SysVRefused    = "refused"    // the filter refuses it
+)
 
 // Applied is what the child really put in force, checked after applying
 // (for example NoNewPrivs and Seccomp read back from /proc/self/status).
@@ -147,6 +158,9 @@ type Applied struct {
 	// IPCNamespace: the command has a System V IPC namespace of its own, so
 	// the filter lets it use System V IPC.
 	IPCNamespace bool `json:"ipc_namespace,omitempty"`
+	// SysVIPC is what holds the command's System V IPC: SysVNamespace,
+	// SysVSupervised or SysVRefused ("": no seccomp filter, nothing holds it).
+	SysVIPC string `json:"sysv_ipc,omitempty"`
 	// PIDNamespace: the command is in a PID namespace of its own, with a
 	// /proc of its own; when stockade dies, the kernel kills everything in it.
 	PIDNamespace bool `json:"pid_namespace,omitempty"`
@@ -219,4 +233,21 @@ func writableRoots(spec Spec) []string {
 		roots = append(roots, spec.WritableRoots...)
 	}
 	return slices.DeleteFunc(roots, func(p string) bool { return p == "" })
+}
+
+// Refusal is one call of a command that the connect supervisor refused.
+type Refusal struct {
+	// Call is the system call: "connect", "bind" or "listen".
+	Call string
+	// Addr is the inet address the command named; not valid for a listen
+	// (which names none), a unix socket, or an address that is neither
+	// IPv4 nor IPv6.
+	Addr netip.AddrPort
+	// Unix is the path of the unix socket a connect named ("@name" for an
+	// abstract one); "" for any other.
+	Unix string
+	// Pid is the calling thread, and Pgid its process group, as stockade
+	// sees them: a background task's refusals are told apart by its group
+	// (Pgid 0: not known).
+	Pid, Pgid int
 }

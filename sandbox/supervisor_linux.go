@@ -75,7 +75,29 @@ const selfExe = "/proc/self/exe"
 
 // StartSupervisor starts the sandboxed zygote and waits until it reports that
 // spec is in force. A *StartError means the sandbox could not be applied.
+//
+// With spec.PIDNamespace, the zygote is the init of a PID namespace of its
+// own (see mountSessionProc); where the host will not give it one, it is
+// started again without, and Applied's notes say so.
 func StartSupervisor(spec Spec, cfg SupervisorConfig) (*Supervisor, error) {
+	z, err := startSupervisor(spec, cfg)
+	if err == nil || !spec.PIDNamespace || !errors.Is(err, errNoPIDNS) {
+		return z, err
+	}
+	why := err
+	spec.PIDNamespace = false
+	if z, err = startSupervisor(spec, cfg); err != nil {
+		return nil, err
+	}
+	note := fmt.Sprintf("pid namespace: none (%v): what a command leaves is stopped when it ends, and what the session leaves when stockade is killed by the next start", why)
+	if z.applied.Notes != "" {
+		note = z.applied.Notes + "; " + note
+	}
+	z.applied.Notes = note
+	return z, nil
+}
+
+func startSupervisor(spec Spec, cfg SupervisorConfig) (*Supervisor, error) {
 	if spec.NetNS && !spec.UserNS && cfg.NetNS == nil {
 		return nil, &StartError{"sandbox", errors.New("the spec joins a network namespace, and none was given")}
 	}
@@ -113,11 +135,23 @@ func StartSupervisor(spec Spec, cfg SupervisorConfig) (*Supervisor, error) {
 	if spec.UserNS {
 		cmd.SysProcAttr = hostfacts.UserNSAttr(spec.NetNS)
 	}
+	if spec.PIDNamespace {
+		// The zygote is the namespace's init; its mount namespace, of its
+		// own, gets the namespace's /proc (mountSessionProc). Go's fork
+		// checks that the parent still lives once the parent-death signal
+		// is set by comparing getppid, 0 in the new namespace, and sends
+		// the signal to the child when it differs: the kernel drops it, as
+		// it drops every signal an init sends itself with no handler set.
+		cmd.SysProcAttr.Cloneflags |= unix.CLONE_NEWPID | unix.CLONE_NEWNS
+	}
 	cmd.SysProcAttr.Setpgid, cmd.SysProcAttr.Pdeathsig = true, syscall.SIGTERM
 	err = cfg.Start(cmd)
 	childEnd.Close()
 	if err != nil {
 		unix.Close(fds[0])
+		if spec.PIDNamespace {
+			err = fmt.Errorf("%w: %w", errNoPIDNS, err)
+		}
 		return nil, fmt.Errorf("start sandbox child: %w", err)
 	}
 	z := &Supervisor{cmd: cmd, cfg: cfg, fd: fds[0], waiters: map[uint64]*waiter{},
@@ -127,6 +161,9 @@ func StartSupervisor(spec Spec, cfg SupervisorConfig) (*Supervisor, error) {
 	r, err := z.handshake(spec)
 	if err == nil && r.Error != "" {
 		err = &StartError{r.Stage, errors.New(r.Error)}
+		if r.Stage == stageNoPIDNS {
+			err = &StartError{"sandbox", fmt.Errorf("%w: %s", errNoPIDNS, r.Error)}
+		}
 	}
 	if err != nil {
 		if z.proxy != nil {

@@ -15,8 +15,10 @@ package sandbox
 //
 // When a command's shell exits, the zygote kills what it left behind before it
 // reports "exited": the rest of its process group, and every process that was
-// reparented to the zygote (a child subreaper) and does not belong to another
-// running command. A process belongs to a command when its environment carries
+// reparented to the zygote (a child subreaper, or the init of the session's
+// PID namespace, see mountSessionProc) and does not belong to another
+// running command. With a PID namespace, every pid in these packets is the
+// namespace's. A process belongs to a command when its environment carries
 // TaskEnv=<id>; a process that hides its environment belongs to none, so it is
 // killed at the first end, never kept.
 

@@ -82,6 +82,14 @@ func zygoteMain() int {
 		return exitSetupFailed
 	}
 	req.Spec.netnsFD = childNetNSFD
+	if req.Spec.PIDNamespace {
+		// Before anything reads /proc: from here on it shows this
+		// namespace's processes, with the pids this process sees.
+		if err := mountSessionProc(); err != nil {
+			z.reply(reply{Error: err.Error(), Stage: stageNoPIDNS})
+			return exitSetupFailed
+		}
+	}
 	// Orphans of commands are reparented here, so they can be found and stopped;
 	// and nothing in the sandbox may ptrace or read the memory of the zygote.
 	if err := unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0); err != nil {
@@ -120,6 +128,7 @@ func zygoteMain() int {
 		z.reply(reply{Error: "prctl(PR_SET_DUMPABLE): " + err.Error(), Stage: "sandbox"})
 		return exitSetupFailed
 	}
+	applied.PIDNamespace = req.Spec.PIDNamespace
 	r := reply{Applied: &applied}
 	var fds []int
 	if proxy >= 0 {

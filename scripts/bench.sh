@@ -48,4 +48,7 @@ echo "== network: the connect supervisor (allowlist without a network namespace)
 go test -run '^$' -count 1 -benchtime 20x -bench 'BenchmarkSupervisedConnect' ./sandbox/ | grep -E '^Benchmark' || true
 echo "  what one connect of the command costs: made straight, and made by stockade on its behalf"
 go test -run '^$' -count 1 -benchtime 100x -bench 'BenchmarkStartTrue' ./sandbox/ | grep -E '^Benchmark' || true
-echo "  what the supervisor adds to starting a command (stockade run's Start of /bin/true), network off against supervised"
+echo "  what the supervisor adds to starting a command (stockade run's Start of /bin/true): network off; System V IPC supervised (every run without an IPC namespace); connects supervised too"
+echo "== System V IPC through the supervisor (no IPC namespace)"
+go test -run '^$' -count 1 -benchtime 10x -bench 'BenchmarkSupervisedSemop' ./sandbox/ | grep -E '^Benchmark' || true
+echo "  what one System V call costs: in an IPC namespace of the command's own, and through the supervisor"

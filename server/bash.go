@@ -171,7 +171,7 @@ func (s *Server) handleBash(ctx context.Context, req mcp.CallToolRequest) (*mcp.
 		r.Notes = append(r.Notes, granted)
 	}
 	if r.Status == pipeline.Completed {
-		r.Notes = append(r.Notes, s.opts.NetworkNotes(s.egressSince(ctx, started), r, "")...)
+		r.Notes = append(r.Notes, s.opts.NetworkNotes(s.callEgress(ctx, sess, started), r, "")...)
 	}
 	r.Judged(decision)
 	return bashResult(r), nil

@@ -563,6 +563,11 @@ func TestSessionEndStopsEveryProcess(t *testing.T) {
 
 // helpers
 
+// readPid reads the pid a session's command wrote to path, and returns the
+// host's pid of that process: where the session has a PID namespace of its
+// own, the pid the command sees is the namespace's. It is looked for among
+// this test's descendants (a session's processes are below its server); a
+// process gone already is -1, which no process is.
 func readPid(t *testing.T, path string) int {
 	t.Helper()
 	waitFor(t, path)
@@ -571,7 +576,54 @@ func readPid(t *testing.T, path string) int {
 	if err != nil {
 		t.Fatalf("pid file %s: %q", path, b)
 	}
-	return pid
+	return hostPid(pid)
+}
+
+// hostPid is the pid of the live descendant of this process whose
+// innermost pid (the last of NSpid) is inner; -1 when there is none.
+func hostPid(inner int) int {
+	ents, _ := os.ReadDir("/proc")
+	for _, e := range ents {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil || !alive(pid) {
+			continue
+		}
+		b, _ := os.ReadFile("/proc/" + e.Name() + "/status")
+		var nspid []string
+		ppid := 0
+		for line := range strings.SplitSeq(string(b), "\n") {
+			if v, ok := strings.CutPrefix(line, "NSpid:"); ok {
+				nspid = strings.Fields(v)
+			}
+			if v, ok := strings.CutPrefix(line, "PPid:"); ok {
+				ppid, _ = strconv.Atoi(strings.TrimSpace(v))
+			}
+		}
+		if len(nspid) == 0 || nspid[len(nspid)-1] != strconv.Itoa(inner) {
+			continue
+		}
+		for p := ppid; p > 1; p = parentOf(p) {
+			if p == os.Getpid() {
+				return pid
+			}
+		}
+	}
+	return -1
+}
+
+// parentOf is the parent of pid, 0 when it is gone.
+func parentOf(pid int) int {
+	b, _ := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	i := strings.LastIndexByte(string(b), ')')
+	if i < 0 {
+		return 0
+	}
+	f := strings.Fields(string(b[i+1:]))
+	if len(f) < 2 {
+		return 0
+	}
+	ppid, _ := strconv.Atoi(f[1])
+	return ppid
 }
 
 func waitFor(t *testing.T, path string) {
@@ -643,14 +695,19 @@ func TestKillingTheSupervisorStopsEverything(t *testing.T) {
 		}
 		done <- res
 	}()
-	if p, err := os.FindProcess(readPid(t, dir+"/supervisor")); err == nil {
+	orphan := readPid(t, dir+"/orphan")
+	supervisor := readPid(t, dir+"/supervisor")
+	if orphan <= 0 || supervisor <= 0 {
+		t.Fatalf("the orphan (%d) or the supervisor (%d) is not found", orphan, supervisor)
+	}
+	if p, err := os.FindProcess(supervisor); err == nil {
 		p.Kill()
 	}
 	res := <-done
 	if msg := text(res); !res.IsError || !strings.HasPrefix(msg, "[SANDBOX_FAILED]") || !strings.Contains(msg, "stopped") {
 		t.Errorf("want isError [SANDBOX_FAILED] saying what happened, got isError=%v %q", res.IsError, msg)
 	}
-	assertDead(t, readPid(t, dir+"/orphan"))
+	assertDead(t, orphan)
 	// The next call gets a new supervisor.
 	if r := s.bash("echo again"); r.Stdout != "again\n" {
 		t.Fatalf("after the supervisor died: %+v", r)

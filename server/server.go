@@ -15,6 +15,7 @@ import (
 	"io"
 	"log/slog"
 	"net"
+	"slices"
 	"sync"
 	"time"
 
@@ -171,13 +172,30 @@ func (s *Server) started(ctx context.Context) *clientSession {
 	return s.sessions[sessionID(ctx)]
 }
 
-// egressSince is what the proxy did for the session behind ctx since t.
-func (s *Server) egressSince(ctx context.Context, t time.Time) []netproxy.Event {
+// callEgress is what the proxy and the connect supervisor did for the
+// session behind ctx since t, less what the supervisor saw its background
+// tasks do (each task's process group): the foreground call that started
+// at t did the rest, or a task that left its process group (whose events
+// the proxy's, which name no process, the call takes too).
+func (s *Server) callEgress(ctx context.Context, sess *supervise.Session, t time.Time) []netproxy.Event {
 	cs := s.started(ctx)
 	if cs == nil {
 		return nil
 	}
-	return cs.egress.Since(t)
+	tasks := map[int]bool{}
+	for _, ti := range sess.Tasks() {
+		tasks[ti.Pgid] = true
+	}
+	return slices.DeleteFunc(cs.egress.Since(t), func(e netproxy.Event) bool { return e.Pgid != 0 && tasks[e.Pgid] })
+}
+
+// taskEgress is what the connect supervisor saw background task ti do.
+func (s *Server) taskEgress(ctx context.Context, ti supervise.TaskInfo) []netproxy.Event {
+	cs := s.started(ctx)
+	if cs == nil {
+		return nil
+	}
+	return slices.DeleteFunc(cs.egress.Since(ti.Started), func(e netproxy.Event) bool { return e.Pgid == 0 || e.Pgid != ti.Pgid })
 }
 
 // grants are the per-call grants of the session behind ctx; nil before it

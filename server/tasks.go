@@ -23,11 +23,12 @@ type TaskResult struct {
 	OutputFile string               `json:"output_file"`
 	DurationMs int64                `json:"duration_ms"`
 	Truncated  *pipeline.Truncation `json:"output_truncated,omitempty"`
+	Notes      []string             `json:"notes,omitempty" jsonschema:"what the sandbox refused the task (a server that could not listen, a connection refused) and what would allow it, and, once it completed, code that runs outside the sandbox later and appeared in a repository stockade does not protect; as in the bash tool's notes"`
 }
 
 func taskOutputTool() mcp.Tool {
 	return mcp.NewTool("task_output",
-		mcp.WithDescription("Read the output of a background task started with bash run_in_background. Returns status running or completed, the output so far (the newest part when it is long) and, once completed, the exit code. A completed task is forgotten after its output was returned once."),
+		mcp.WithDescription("Read the output of a background task started with bash run_in_background. Returns status running or completed, the output so far (the newest part when it is long), notes on what the sandbox refused it and, once completed, the exit code. A completed task is forgotten after its output was returned once."),
 		mcp.WithString("task_id", mcp.Required(), mcp.Description("The task_id returned by bash.")),
 		mcp.WithString("filter", mcp.Description("Only return lines matching this regular expression (RE2 syntax).")),
 		mcp.WithNumber("wait", mcp.Description("Wait up to this many milliseconds for the task to finish before returning (at most 600000).")),
@@ -84,6 +85,7 @@ func (s *Server) handleTaskOutput(ctx context.Context, req mcp.CallToolRequest) 
 		return errorResult(err), nil
 	}
 	res := taskResult(st)
+	res.Notes = append(res.Notes, s.opts.TaskNotes(s.taskEgress(ctx, st.TaskInfo), st.Output.Text, sess.Cwd(), sess.TmpDir())...)
 	return mcp.NewToolResultStructured(res, renderTask(res)), nil
 }
 
@@ -106,7 +108,8 @@ func (s *Server) handleTaskKill(ctx context.Context, req mcp.CallToolRequest) (*
 
 func taskResult(st supervise.TaskStatus) TaskResult {
 	return TaskResult{TaskID: st.ID, Status: st.Status, Output: st.Output.Text, ExitCode: st.ExitCode, Signal: st.Signal,
-		Command: st.Command, OutputFile: st.LogPath, DurationMs: st.DurationMs, Truncated: pipeline.Truncated(st.Output)}
+		Command: st.Command, OutputFile: st.LogPath, DurationMs: st.DurationMs, Truncated: pipeline.Truncated(st.Output),
+		Notes: pipeline.ReposNotes(st.ReposChanged, st.ReposStopped)}
 }
 
 // The text renderings say the same as the structured results, for clients that
@@ -161,5 +164,8 @@ func renderTask(r TaskResult) string {
 	}
 	fmt.Fprintf(&b, ", %d ms; output file %s]\n", r.DurationMs, r.OutputFile)
 	b.WriteString(r.Output)
+	for _, n := range r.Notes {
+		b.WriteString("\n[note: " + n + "]")
+	}
 	return b.String()
 }

@@ -56,6 +56,7 @@ type Session struct {
 
 	mu        sync.Mutex
 	protected ProtectedState // the protected paths after the last command
+	repos     *RepoWatch
 	cwd       string
 	env       []string
 	tasks     map[string]*task
@@ -102,6 +103,12 @@ type Result struct {
 	// command, or a background task, where the host could not make them
 	// read-only.
 	ProtectedChanged []string
+	// ReposChanged lists what names a program (a hook, a config entry) and
+	// appeared or changed since the previous command ended in a repository
+	// that is not protected: created since the session started, or nested
+	// in the workdir. ReposStopped says where a bound stopped the look.
+	ReposChanged []string
+	ReposStopped string
 }
 
 // NewSession creates the session's private directory and starts its sandbox.
@@ -155,10 +162,12 @@ func NewSession(cfg Config) (*Session, error) {
 	spec := cfg.Spec
 	spec.Workdir, spec.TmpDir = workdir, s.tmp
 	spec.PrivateRoot, spec.SessionDir = cfg.State.Root, dir
-	s.cfg.Spec.Protected, s.cfg.Spec.Workdir = spec.Protected, workdir
-	s.protected = SnapshotProtected(spec.Protected)
+	s.repos = WatchRepos(spec, DefaultRepoBounds, true)
+	s.cfg.Spec.Protected, s.cfg.Spec.Workdir = s.repos.Protected(), workdir
+	s.protected = SnapshotProtected(s.cfg.Spec.Protected)
 	if s.spawner, err = newSpawner(spec, cfg.Stderr, cfg.Egress); err != nil {
 		s.devnull.Close()
+		s.repos.Close()
 		return fail(err)
 	}
 	s.prepareNext()
@@ -264,6 +273,7 @@ func (s *Session) Run(ctx context.Context, req Request) (Result, error) {
 		res.ExitCode = -1
 		return res, &Error{sandbox.ErrSupervisorGone, "the sandbox supervisor exited while the command ran (it may have been killed by the command); everything it ran was stopped, and the next call starts a new one"}
 	}
+	res.ReposChanged, res.ReposStopped = s.repos.Changes()
 	now := SnapshotProtected(s.cfg.Spec.Protected)
 	s.mu.Lock()
 	res.ProtectedChanged = ChangedProtected(s.protected, now, s.cfg.Spec.Workdir)
@@ -358,6 +368,7 @@ func (s *Session) Close() error {
 		<-t.done
 	}
 	s.devnull.Close()
+	s.repos.Close()
 	return os.RemoveAll(s.dir)
 }
 

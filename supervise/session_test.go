@@ -12,12 +12,10 @@ import (
 	"github.com/stockade/stockade/sandbox"
 )
 
-// TestMain answers the production re-exec sentinel, so the sandboxed child the
-// sessions start is this test binary running the real child code.
+// TestMain fails the tests if they leave a process behind. The sandboxed child
+// the sessions start is this test binary running the real child code: package
+// sandbox's init answers the production re-exec sentinel.
 func TestMain(m *testing.M) {
-	if len(os.Args) > 1 && os.Args[1] == sandbox.ChildArg {
-		sandbox.ChildMain(os.Args[2:])
-	}
 	leakcheck.Main(m)
 }
 

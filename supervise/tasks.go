@@ -37,6 +37,11 @@ type TaskStatus struct {
 	ExitCode   *int   `json:"exit_code,omitempty"`
 	Signal     string `json:"signal,omitempty"`
 	DurationMs int64  `json:"duration_ms"`
+	// ReposChanged and ReposStopped, for a completed task: what the look
+	// for repositories that are not protected found when the task's end was
+	// reported (as in Result).
+	ReposChanged []string `json:"-"`
+	ReposStopped string   `json:"-"`
 }
 
 type task struct {
@@ -201,6 +206,9 @@ func (s *Session) status(t *task, filter *regexp.Regexp) TaskStatus {
 	default:
 	}
 	st.Output = readLog(t.LogPath, s.cfg.Limit, filter)
+	if completed {
+		st.ReposChanged, st.ReposStopped = s.repos.Changes()
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if completed {

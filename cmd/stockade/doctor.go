@@ -170,7 +170,7 @@ func printDoctor(w io.Writer, res doctorResult) {
 		}
 		fmt.Fprintf(tw, "  seccomp\t%s\n", sc)
 		if h.Seccomp {
-			sv := "yes (network = \"allowlist\" without a network namespace)"
+			sv := "yes (network = \"allowlist\" without a network namespace, System V IPC without an IPC namespace)"
 			if !h.SeccompNotify {
 				sv = strings.TrimSuffix("no: "+h.SeccompNotifyReason, ": ")
 			}

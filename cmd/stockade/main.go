@@ -21,11 +21,10 @@ import (
 // stockade is checked against the main thread's sandbox (none).
 func init() { sandbox.MainThreadLocked() }
 
+// main is never reached by the sandboxed child (this same binary re-executed
+// with sandbox.ChildArg): package sandbox's init runs it, before the packages
+// it does not use are initialised.
 func main() {
-	// The sandboxed child is this same binary; it must not pay for anything else.
-	if len(os.Args) > 1 && os.Args[1] == sandbox.ChildArg {
-		sandbox.ChildMain(os.Args[2:])
-	}
 	os.Exit(run(os.Args[1:], stdio{in: os.Stdin, out: os.Stdout, err: os.Stderr}))
 }
 

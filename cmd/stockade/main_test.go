@@ -18,7 +18,8 @@ import (
 )
 
 // TestMain lets the test binary act as the stockade command inside scripts, and
-// as the sandboxed child it re-executes (the production sentinel is checked in main).
+// as the sandboxed child it re-executes (package sandbox's init checks the
+// production sentinel).
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){"stockade": main})
 }

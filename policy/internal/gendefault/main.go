@@ -66,12 +66,13 @@ func defaultWith(rules []*Rule) *Policy {
 // defaultRules are the rules of default.toml as decoding gives them: data
 // the compiler lays out in the program, which nothing builds at start-up.
 var defaultRules = [...]Rule{`)
-	for _, r := range rules {
+	for i, r := range rules {
 		b.WriteString("\n")
-		lit(&b, reflect.ValueOf(*r), "{")
+		ruleLit(&b, reflect.ValueOf(*r), i)
 		b.WriteString(",")
 	}
-	b.WriteString("\n}\n\n// The values of the true-or-false keys (a function call would make\n// defaultRules code that runs at start-up).\nvar boolTrue, boolFalse = true, false\n")
+	fmt.Fprintf(&b, "\n}\n\n// defaultCells are the compiled forms of defaultRules' matchers, one each.\nvar defaultCells [%d]compiledCell\n", len(rules))
+	b.WriteString("\n// The values of the true-or-false keys (a function call would make\n// defaultRules code that runs at start-up).\nvar boolTrue, boolFalse = true, false\n")
 	src, err := format.Source(b.Bytes())
 	if err != nil {
 		log.Fatalf("formatting: %v\n%s", err, b.Bytes())
@@ -79,6 +80,64 @@ var defaultRules = [...]Rule{`)
 	if err := os.WriteFile(*out, src, 0o644); err != nil {
 		log.Fatal(err)
 	}
+}
+
+// ruleLit writes the literal of rule v, the i-th of defaultRules, with what
+// preparing the built-in policy sets (its origin, and its matcher's cell in
+// defaultCells) already in it, so that Default writes nothing into
+// defaultRules: a write would copy each page of them that it reaches into
+// the process (a fault each), where reading them shares the program's.
+func ruleLit(b *bytes.Buffer, v reflect.Value, i int) {
+	t := v.Type()
+	b.WriteString("{\nOrigin: LayerBuiltin,")
+	for k := range t.NumField() {
+		f, fv := t.Field(k), v.Field(k)
+		if f.Name == "Matcher" {
+			b.WriteString("\nMatcher: ")
+			structLit(b, fv, "", fmt.Sprintf("\nc: &defaultCells[%d],", i))
+			b.WriteString(",")
+			continue
+		}
+		if skipField(f, fv) {
+			continue
+		}
+		b.WriteString("\n" + f.Name + ": ")
+		lit(b, fv, "")
+		b.WriteString(",")
+	}
+	b.WriteString("\n}")
+}
+
+// skipField says whether the literal of a struct leaves field f out: it is
+// unexported, not a key of a policy file, or zero (an empty slice that is
+// not nil is kept: decoding gives it).
+func skipField(f reflect.StructField, fv reflect.Value) bool {
+	return !f.IsExported() || f.Tag.Get("toml") == "-" || fv.IsZero() && !(fv.Kind() == reflect.Slice && !fv.IsNil())
+}
+
+// structLit writes the literal of struct v, and tail before its closing
+// brace. typ is the type name to write, "{" for none (elided), "" to take it
+// from v.
+func structLit(b *bytes.Buffer, v reflect.Value, typ, tail string) {
+	t := v.Type()
+	switch typ {
+	case "{":
+		b.WriteString("{")
+	case "":
+		b.WriteString(typeName(t) + "{")
+	default:
+		b.WriteString(typ + "{")
+	}
+	for i := range t.NumField() {
+		f, fv := t.Field(i), v.Field(i)
+		if skipField(f, fv) {
+			continue
+		}
+		b.WriteString("\n" + f.Name + ": ")
+		lit(b, fv, "")
+		b.WriteString(",")
+	}
+	b.WriteString(tail + "\n}")
 }
 
 // lit writes the Go literal of v. typ is the type name to write for
@@ -147,22 +206,7 @@ func lit(b *bytes.Buffer, v reflect.Value, typ string) {
 		}
 		b.WriteString("}")
 	case reflect.Struct:
-		if typ == "{" {
-			b.WriteString("{")
-		} else {
-			b.WriteString(typ + "{")
-		}
-		for i := range t.NumField() {
-			f := t.Field(i)
-			fv := v.Field(i)
-			if !f.IsExported() || f.Tag.Get("toml") == "-" || fv.IsZero() && !(fv.Kind() == reflect.Slice && !fv.IsNil()) {
-				continue
-			}
-			b.WriteString("\n" + f.Name + ": ")
-			lit(b, fv, "")
-			b.WriteString(",")
-		}
-		b.WriteString("\n}")
+		structLit(b, v, typ, "")
 	default:
 		log.Fatalf("unsupported type %s", t)
 	}
