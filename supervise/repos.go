@@ -61,6 +61,7 @@ type RepoWatch struct {
 	events    *dirEvents            // a session's: which directories changed; nil: ctime alone
 	git       string                // the git that reads config files; "" if none
 	cfgs      map[string]seenConfig // config file -> what it named, by its signature
+	buf       []byte                // a look's buffer for directory entries
 }
 
 // seenDir is what a look remembers of one directory.
@@ -303,30 +304,29 @@ func (w *RepoWatch) readDir(p string) *seenDir {
 	if d := w.dirs[p]; d != nil && d.sig == sig && !sig.ctime.IsZero() {
 		return d
 	}
-	ents, err := readDirUnsorted(p)
-	if err != nil {
-		return &seenDir{sig: sig, unreadable: err}
+	if w.buf == nil {
+		w.buf = make([]byte, 32<<10)
 	}
 	d := &seenDir{sig: sig}
-	var head, objects, refs, commondir bool
-	for _, e := range ents {
-		name := e.Name()
-		if e.IsDir() {
-			d.subdirs = append(d.subdirs, filepath.Join(p, name))
+	var head, objects, refs, commondir, dotGitFile bool
+	err = eachEntry(p, w.buf, func(name []byte, typ fs.FileMode) {
+		if typ == fs.ModeDir {
+			d.subdirs = append(d.subdirs, filepath.Join(p, string(name)))
 		}
-		if e.Type()&fs.ModeSymlink != 0 && name != ".git" {
+		if typ == fs.ModeSymlink && string(name) != ".git" {
 			// A link out of the roots looked at (into the build cache, say):
 			// git run through it uses what is there.
-			if t, err := os.Readlink(filepath.Join(p, name)); err == nil {
+			link := filepath.Join(p, string(name))
+			if t, err := os.Readlink(link); err == nil {
 				if !filepath.IsAbs(t) {
 					t = filepath.Join(p, t)
 				}
 				if !slices.ContainsFunc(w.roots, func(r string) bool { return within(filepath.Clean(t), r) }) {
-					d.outside = append(d.outside, filepath.Join(p, name))
+					d.outside = append(d.outside, link)
 				}
 			}
 		}
-		switch name {
+		switch string(name) {
 		case "HEAD":
 			head = true
 		case "objects":
@@ -335,11 +335,16 @@ func (w *RepoWatch) readDir(p string) *seenDir {
 			refs = true
 		case "commondir":
 			commondir = true
+		case ".git":
+			dotGitFile = typ != fs.ModeDir
 		}
+	})
+	if err != nil {
+		return &seenDir{sig: sig, unreadable: err}
 	}
 	d.gitdir = head && (objects && refs || commondir)
 	var ptrs []string
-	if i := slices.IndexFunc(ents, func(e fs.DirEntry) bool { return e.Name() == ".git" && !e.IsDir() }); i >= 0 {
+	if dotGitFile {
 		ptrs = append(ptrs, filepath.Join(p, ".git"))
 	}
 	if d.gitdir && commondir {
@@ -360,16 +365,6 @@ func isGitDir(dir string) bool {
 func exists(p string) bool {
 	_, err := os.Lstat(p)
 	return err == nil
-}
-
-// readDirUnsorted is os.ReadDir without the sort, which a look does not need.
-func readDirUnsorted(p string) ([]fs.DirEntry, error) {
-	f, err := os.Open(p)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	return f.ReadDir(-1)
 }
 
 // pointedAt is the git directory a .git file ("gitdir: X"), a .git symlink

@@ -1,7 +1,10 @@
 package supervise
 
 import (
+	"bytes"
+	"encoding/binary"
 	"errors"
+	"io/fs"
 	"unsafe"
 
 	"golang.org/x/sys/unix"
@@ -106,4 +109,70 @@ func (e *dirEvents) close() {
 	if e != nil {
 		unix.Close(e.fd)
 	}
+}
+
+// eachEntry calls fn with the name and type (fs.ModeDir, fs.ModeSymlink or
+// 0) of every entry of the directory p but . and ..; name is valid only
+// during the call. It reads with plain system calls into buf: os.ReadDir
+// would first try the poller on each directory and allocate an entry for
+// each file, which a look of a large tree (a node_modules) pays thousands
+// of times for the few entries it wants.
+func eachEntry(p string, buf []byte, fn func(name []byte, typ fs.FileMode)) error {
+	fd, err := unix.Open(p, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return &fs.PathError{Op: "open", Path: p, Err: err}
+	}
+	defer unix.Close(fd)
+	for {
+		n, err := unix.Getdents(fd, buf)
+		if err == unix.EINTR {
+			continue
+		}
+		if err != nil {
+			return &fs.PathError{Op: "getdents", Path: p, Err: err}
+		}
+		if n <= 0 {
+			return nil
+		}
+		// struct linux_dirent64: ino (8), off (8), reclen (2), type (1), name.
+		for off := 0; off+19 <= n; {
+			reclen := int(binary.NativeEndian.Uint16(buf[off+16:]))
+			if reclen < 19 || off+reclen > n {
+				return &fs.PathError{Op: "getdents", Path: p, Err: unix.EIO}
+			}
+			kind, name := buf[off+18], buf[off+19:off+reclen]
+			off += reclen
+			if i := bytes.IndexByte(name, 0); i >= 0 {
+				name = name[:i]
+			}
+			if string(name) == "." || string(name) == ".." {
+				continue
+			}
+			fn(name, entryType(fd, name, kind))
+		}
+	}
+}
+
+// entryType is the type of a directory entry, asked of the file system where
+// the entry does not say (DT_UNKNOWN).
+func entryType(dir int, name []byte, kind uint8) fs.FileMode {
+	if kind == unix.DT_UNKNOWN {
+		var st unix.Stat_t
+		if unix.Fstatat(dir, string(name), &st, unix.AT_SYMLINK_NOFOLLOW) != nil {
+			return 0
+		}
+		switch st.Mode & unix.S_IFMT {
+		case unix.S_IFDIR:
+			kind = unix.DT_DIR
+		case unix.S_IFLNK:
+			kind = unix.DT_LNK
+		}
+	}
+	switch kind {
+	case unix.DT_DIR:
+		return fs.ModeDir
+	case unix.DT_LNK:
+		return fs.ModeSymlink
+	}
+	return 0
 }
