@@ -68,33 +68,36 @@ func TestKilledRunCgroup(t *testing.T) {
 			t.Fatal("without stockade the setsid process did not outlive its killed parent; the test proves nothing")
 		}
 
-		state, policy, mark := id.dir(t), id.policy(t), randHex(8)
-		runCmd := func(work string, args ...string) *exec.Cmd {
+		// Each run has a mark of its own: the pids their commands record are
+		// their PID namespaces', which may be the same numbers.
+		state, policy := id.dir(t), id.policy(t)
+		runCmd := func(work, mark string, args ...string) *exec.Cmd {
 			cmd := id.command(id.stockade, append([]string{"run", "--policy", policy}, args...)...)
 			cmd.Dir = work
 			cmd.Env = append(os.Environ(), "XDG_RUNTIME_DIR="+state, "HOME="+id.dir(t), runVar+"="+mark)
 			return cmd
 		}
 		liveWork, victimWork := id.dir(t), id.dir(t)
-		live := runCmd(liveWork, "-c", spawn)
+		liveMark, victimMark := randHex(8), randHex(8)
+		live := runCmd(liveWork, liveMark, "-c", spawn)
 		must(t, live.Start())
 		defer func() {
 			live.Process.Signal(syscall.SIGTERM)
 			live.Wait()
 		}()
-		livePids := hostPids(t, mark, waitPids(t, filepath.Join(liveWork, "pid"), 2))
+		livePids := hostPids(t, liveMark, waitPids(t, filepath.Join(liveWork, "pid"), 2))
 		liveCgroup := procLimitOf(t, livePids[0])
 
-		victim := runCmd(victimWork, "-c", spawn)
+		victim := runCmd(victimWork, victimMark, "-c", spawn)
 		must(t, victim.Start())
-		pids := hostPids(t, mark, waitPids(t, filepath.Join(victimWork, "pid"), 2))
+		pids := hostPids(t, victimMark, waitPids(t, filepath.Join(victimWork, "pid"), 2))
 		cgroup := procLimitOf(t, pids[0])
 		t.Logf("the run's process-bound cgroup: %q", cgroup)
 		victim.Process.Signal(syscall.SIGKILL)
 		victim.Wait()
 		waitFor(t, "the command's shell to die with stockade run", func() bool { return !alive(pids[1]) })
 
-		must(t, runCmd(id.dir(t), "--", "true").Run())
+		must(t, runCmd(id.dir(t), randHex(8), "--", "true").Run())
 		if alive(pids[0]) {
 			t.Errorf("ESCAPE: pid %d (%s), which changed its cwd and TMPDIR, outlived the killed stockade run and the next start", pids[0], cmdline(pids[0]))
 			kill(pids[0])
