@@ -235,24 +235,12 @@ func TestNoNetworkNotes(t *testing.T) {
 // rules or there is no seccomp.
 func hostWithoutSupervisor(t *testing.T) string {
 	t.Helper()
-	id := plainUser()
-	cmd := withoutUserNS(t, id, id.stockade, "doctor", "--json", "--policy", id.policy(t))
-	cmd.Env = append(os.Environ(), "HOME="+id.dir(t))
-	out, _ := cmd.Output()
-	var d struct {
-		Host map[string]any `json:"host"`
-	}
-	if err := json.Unmarshal(out, &d); err != nil || d.Host == nil {
-		t.Fatalf("stockade doctor --json: %v\n%s", err, out)
-	}
-	if abi, _ := d.Host["landlock_abi"].(float64); abi < 4 || d.Host["seccomp"] != true {
-		t.Skipf("no landlock TCP rules (abi %v) or no seccomp here", d.Host["landlock_abi"])
-	}
-	d.Host["seccomp_notify"], d.Host["seccomp_notify_reason"] = false, "kernel.yama.ptrace_scope = 2"
-	b, _ := json.Marshal(map[string]any{"host": d.Host})
-	path := id.dir(t) + "/no-supervisor.json"
-	must(t, os.WriteFile(path, b, 0o644))
-	return path
+	return simulatedHost(t, "no-supervisor.json", func(h map[string]any) {
+		if abi, _ := h["landlock_abi"].(float64); abi < 4 || h["seccomp"] != true {
+			t.Skipf("no landlock TCP rules (abi %v) or no seccomp here", h["landlock_abi"])
+		}
+		h["seccomp_notify"], h["seccomp_notify_reason"] = false, "kernel.yama.ptrace_scope = 2"
+	})
 }
 
 // TestProxyPortOnlyRun: where neither a network namespace nor the connect

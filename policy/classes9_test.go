@@ -5,10 +5,7 @@ import "testing"
 // classTests9: the classes of round 9, as in classTests8: new spellings of
 // each effect and the verdict the built-in policy must give them, with the
 // everyday uses right next to them that stay allowed.
-var classTests9 = []struct {
-	class, script string
-	want          Verdict
-}{
+var classTests9 = []classTest{
 	// A launcher is judged exactly as the command it names, inline code and
 	// shell -c included, past its own options and subcommand.
 	{"launcher", `poetry run python -c 'import os; os.system("rm -rf ~")'`, Deny},
@@ -159,11 +156,4 @@ var classTests9 = []struct {
 	{"history-file", `[ -n "$HISTFILE" ] && echo set`, Allow},
 }
 
-func TestClasses9(t *testing.T) {
-	p := Default()
-	for _, tc := range classTests9 {
-		if d := p.Check(tc.script); d.Verdict != tc.want {
-			t.Errorf("%s: %q: %s by %s, want %s", tc.class, tc.script, d.Verdict, d.Rule, tc.want)
-		}
-	}
-}
+func TestClasses9(t *testing.T) { checkClasses(t, classTests9) }

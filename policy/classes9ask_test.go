@@ -6,10 +6,7 @@ import "testing"
 // classTests: acts on people and accounts outside read from a command's
 // verbs in every ecosystem (acts_outside.go), with the everyday uses of
 // the same tools and words that stay allowed.
-var classTests9Ask = []struct {
-	class, script string
-	want          Verdict
-}{
+var classTests9Ask = []classTest{
 	// send: messages, mails, posts and issues in the user's name
 	{"send", "swaks --to qa@example.com --server smtp.example.com --body ready", Ask},
 	{"send", "echo body | mailx -s subj ops@example.com", Ask},
@@ -224,11 +221,4 @@ var classTests9Ask = []struct {
 	{"code-host", "gh run rerun 123 --failed", Allow},
 }
 
-func TestClasses9Ask(t *testing.T) {
-	p := Default()
-	for _, tc := range classTests9Ask {
-		if d := p.Check(tc.script); d.Verdict != tc.want {
-			t.Errorf("%s: %q: %s by %s, want %s", tc.class, tc.script, d.Verdict, d.Rule, tc.want)
-		}
-	}
-}
+func TestClasses9Ask(t *testing.T) { checkClasses(t, classTests9Ask) }

@@ -5,10 +5,7 @@ import "testing"
 // classTests9Deny: the deny classes of round 9, as in classTests: new
 // spellings of each effect and the verdict the built-in policy must give
 // them, with the everyday uses right next to them that stay allowed.
-var classTests9Deny = []struct {
-	class, script string
-	want          Verdict
-}{
+var classTests9Deny = []classTest{
 	// Secrets read by any tool that reads its operands, by the file's name
 	// wherever a tool keeps it, through a symlink, inside a query or code.
 	{"secret-read", `deno eval 'console.log(Deno.readTextFileSync(Deno.env.get("HOME")+"/.npmrc"))'`, Deny},
@@ -139,11 +136,4 @@ var classTests9Deny = []struct {
 	{"launcher-wrapped", `mix run -e 'IO.puts(:ok)'; mvn -q test; dotnet fsi build.fsx; swift build`, Allow},
 }
 
-func TestClasses9Deny(t *testing.T) {
-	p := Default()
-	for _, tc := range classTests9Deny {
-		if d := p.Check(tc.script); d.Verdict != tc.want {
-			t.Errorf("%s: %q: %s by %s, want %s", tc.class, tc.script, d.Verdict, d.Rule, tc.want)
-		}
-	}
-}
+func TestClasses9Deny(t *testing.T) { checkClasses(t, classTests9Deny) }

@@ -454,11 +454,10 @@ func FuzzEffects(f *testing.F) {
 	for _, tc := range classTests7 {
 		f.Add(tc.script)
 	}
-	for _, tc := range classTests9 {
-		f.Add(tc.script)
-	}
-	for _, tc := range classTests9Deny {
-		f.Add(tc.script)
+	for _, tests := range [][]classTest{classTests8, classTests9, classTests9Ask, classTests9Deny} {
+		for _, tc := range tests {
+			f.Add(tc.script)
+		}
 	}
 	for _, tc := range actTests {
 		f.Add(tc.script)
