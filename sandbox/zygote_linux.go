@@ -159,7 +159,7 @@ func zygoteMain() int {
 		err error
 	}
 	packets := make(chan packet)
-	idle := idleRelease()
+	idle, _ := idleRelease()
 	go func() {
 		oob := make([]byte, unix.CmsgSpace(4*8))
 		for {

@@ -52,8 +52,12 @@ func packetBuffer() []byte {
 // binary's pages dropped again: the spawn path maps its own again at the
 // next command, which cost about 2 ms a call when they were dropped at each
 // idle, and the shell a session keeps prepared for its next call waits as a
-// running command, so a session in use does not pay that.
-func idleRelease() func(running bool) {
+// running command, so a session in use does not pay that. A session idle
+// for idleDropAfter, prepared shell or not, drops them too: its memory is
+// then the 2 MiB a waiting session may keep, and its next call pays the 2 ms.
+//
+// stop stops both timers (the zygote never does; it exits).
+func idleRelease() (event func(running bool), stop func()) {
 	debug.SetGCPercent(10)
 	debug.FreeOSMemory()
 	dropBinaryPages()
@@ -70,11 +74,21 @@ func idleRelease() func(running bool) {
 		}
 	})
 	t.Stop()
-	return func(r bool) {
+	long := time.AfterFunc(time.Hour, dropBinaryPages)
+	long.Stop()
+	event = func(r bool) {
 		running.Store(r)
 		t.Reset(time.Second)
+		long.Reset(idleDropAfter)
 	}
+	return event, func() { t.Stop(); long.Stop() }
 }
+
+// idleDropAfter is how long a session waits for its next call before the
+// zygote drops the binary's pages even with a command running (the prepared
+// shell, a background task): longer than an agent's calls in a burst are
+// apart, shorter than its pauses to think.
+const idleDropAfter = 3 * time.Second
 
 // idleGarbage is how much the zygote allocates before an idle moment
 // collects: a call (its spawn and its end) allocates about 10 KiB, and a

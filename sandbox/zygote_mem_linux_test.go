@@ -61,13 +61,29 @@ func TestDropBinaryPages(t *testing.T) {
 // command runs (TestDropBinaryPages checks what a drop gives back).
 func TestIdleReleaseDropsBinaryPages(t *testing.T) {
 	defer debug.SetGCPercent(debug.SetGCPercent(100))
-	idle := idleRelease()
-	defer idle(true) // no release after the test
+	idle, stop := idleRelease()
+	defer stop()
 	before := binaryDrops.Load()
 	idle(false)
 	for deadline := time.Now().Add(30 * time.Second); binaryDrops.Load() == before; time.Sleep(50 * time.Millisecond) {
 		if time.Now().After(deadline) {
 			t.Fatal("the binary's pages were not dropped 30 s after the last event, with no command running")
+		}
+	}
+}
+
+// TestIdleReleaseDropsBinaryPagesWhenIdle checks that the binary's pages are
+// dropped idleDropAfter after the last event even while a command runs (the
+// prepared shell of an idle session).
+func TestIdleReleaseDropsBinaryPagesWhenIdle(t *testing.T) {
+	defer debug.SetGCPercent(debug.SetGCPercent(100))
+	idle, stop := idleRelease()
+	defer stop()
+	idle(true)
+	before := binaryDrops.Load()
+	for deadline := time.Now().Add(30 * time.Second); binaryDrops.Load() == before; time.Sleep(50 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the binary's pages were not dropped 30 s after the last event, with a command running")
 		}
 	}
 }

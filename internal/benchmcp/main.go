@@ -96,6 +96,19 @@ func main() {
 	time.Sleep(*idleWait)
 	zygote, below = idle.childPSS()
 	fmt.Printf("  after %s idle: PSS %d KiB, and %d KiB below it\n", *idleWait, zygote>>10, below>>10)
+	// What an idle session's next call pays for that memory (the binary's
+	// pages mapped again), against a call in a burst.
+	var afterIdle []time.Duration
+	for i := range 3 {
+		if i > 0 {
+			time.Sleep(*idleWait)
+		}
+		start := time.Now()
+		idle.call("true")
+		afterIdle = append(afterIdle, time.Since(start))
+	}
+	fmt.Printf("  its next call, after %s idle: p50 of 3 %s (%.2f× a direct bash -c true; in a burst: %s)\n", *idleWait,
+		rounds.Pct(afterIdle, 50).Round(time.Microsecond), rounds.Ratio(afterIdle, series[0]), rounds.Pct(series[2], 50).Round(time.Microsecond))
 }
 
 type server struct {
