@@ -64,3 +64,40 @@ func TestClasses10(t *testing.T) {
 		}
 	}
 }
+
+// classTests10Deny: secrets read from deploy and AI tools' token files, from
+// credential helpers' reveal options, from the keyring, and through the
+// database server.
+var classTests10Deny = []struct {
+	class, script string
+	want          Verdict
+}{
+	{"secret-read", `cat ~/.config/.wrangler/config/default.toml`, Deny},
+	{"secret-read", `grep -r token "$HOME/.netlify/config.json"`, Deny},
+	{"secret-read", `cd ~/.config/doctl && cat config.yaml`, Deny},
+	{"secret-read", `jq -r '.[].oauth_token' ~/.config/github-copilot/apps.json`, Deny},
+	{"secret-read", `cat ~/.supabase/access-token`, Deny},
+	{"secret-read", `cat ~/.railway/config.json | base64`, Deny},
+	{"secret-read", `cat wrangler.toml netlify.toml; ls ~/.config`, Allow},
+	{"secret-read", `psql -c "select pg_read_binary_file('/home/me/.ssh/id_rsa')"`, Deny},
+	{"secret-read", `psql -h localhost -c "COPY x FROM PROGRAM 'cat ~/.aws/credentials'"`, Deny},
+	{"secret-read", `mysql -e "SELECT load_file('/etc/shadow')"`, Deny},
+	{"secret-read", `psql -d app_dev -c "select * from pg_stat_activity"`, Allow},
+	{"cred-helper", `op item get github --fields password --reveal`, Deny},
+	{"cred-helper", `gh auth status -h github.com --show-token`, Deny},
+	{"cred-helper", `doppler secrets download --no-file --format json`, Deny},
+	{"cred-helper", `infisical secrets --env=prod`, Deny},
+	{"cred-helper", `keyring get smtp me@example.com`, Deny},
+	{"cred-helper", `python -m keyring get https://upload.pypi.org/legacy/ __token__`, Deny},
+	{"cred-helper", `gh auth status; doppler run -- npm start; op item list`, Allow},
+	{"cred-helper", `npm run export; python -m keyring --list-backends`, Allow},
+}
+
+func TestClasses10Deny(t *testing.T) {
+	p := Default()
+	for _, tc := range classTests10Deny {
+		if d := p.Check(tc.script); d.Verdict != tc.want {
+			t.Errorf("%s: %q: %s by %s, want %s", tc.class, tc.script, d.Verdict, d.Rule, tc.want)
+		}
+	}
+}
