@@ -101,3 +101,42 @@ func TestClasses10Deny(t *testing.T) {
 		}
 	}
 }
+
+// classTests10Ask: deployments, account settings and installs for the
+// whole user, by their own words, next to the reads and local uses that
+// stay allowed.
+var classTests10Ask = []struct {
+	class, script string
+	want          Verdict
+}{
+	{"deploy", `kubectl -n prod set image deploy/api api=acme/api:2.0`, Ask},
+	{"deploy", `oc set resources dc/web --limits=cpu=2`, Ask},
+	{"deploy", `cd deploy && helmfile --environment prod sync`, Ask},
+	{"deploy", `flux resume helmrelease web -n apps`, Ask},
+	{"deploy", `az deployment sub create -l westeurope --template-file infra/main.bicep`, Ask},
+	{"deploy", `doctl apps create-deployment "$APP_ID" --wait`, Ask},
+	{"deploy", `RAILS_ENV=production bundle exec rails db:migrate`, Ask},
+	{"deploy", `env RACK_ENV=production rake db:migrate`, Ask},
+	{"deploy", `kubectl get deploy -o wide; helmfile -e prod diff; flux get all; az deployment group list -g rg`, Allow},
+	{"deploy", `kubectl config set-context --current --namespace=dev; az account set -s dev`, Allow},
+	{"deploy", `bin/rails db:migrate && RAILS_ENV=test bin/rails db:schema:load`, Allow},
+	{"account-settings", `npm access grant read-only acme:devs @acme/lib`, Ask},
+	{"account-settings", `vercel alias set web-abc.vercel.app app.example.com`, Ask},
+	{"account-settings", `kubectl create rolebinding ci-edit --clusterrole=edit --serviceaccount=ci:runner -n prod`, Ask},
+	{"account-settings", `gcloud dns record-sets update www.example.com --zone=main --type=CNAME --rrdatas=x.example.net.`, Ask},
+	{"account-settings", `npm access list packages @acme; vercel domains ls; kubectl get rolebindings -A; kubectl auth can-i get pods`, Allow},
+	{"global-install", `rustup toolchain install 1.82.0`, Ask},
+	{"global-install", `brew upgrade --cask`, Ask},
+	{"global-install", `pnpm link`, Ask},
+	{"global-install", `julia -e 'import Pkg; Pkg.add(["Revise", "OhMyREPL"])'`, Ask},
+	{"global-install", `rustup show; brew outdated; npm link ../shared; julia --project=. -e 'using Pkg; Pkg.add("JSON")'`, Allow},
+}
+
+func TestClasses10Ask(t *testing.T) {
+	p := Default()
+	for _, tc := range classTests10Ask {
+		if d := p.Check(tc.script); d.Verdict != tc.want {
+			t.Errorf("%s: %q: %s by %s, want %s", tc.class, tc.script, d.Verdict, d.Rule, tc.want)
+		}
+	}
+}
