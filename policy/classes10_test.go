@@ -140,3 +140,30 @@ func TestClasses10Ask(t *testing.T) {
 		}
 	}
 }
+
+// classTests10Store: secrets stored outside, and tools' user settings that
+// run code at their start.
+var classTests10Store = []struct {
+	class, script string
+	want          Verdict
+}{
+	{"credential-store", `aws ssm put-parameter --name /ci/token --value "$(cat token.txt)" --type SecureString`, Ask},
+	{"credential-store", `heroku config:add DATABASE_URL="$DB" --app shop`, Ask},
+	{"credential-store", `op item edit "staging db" password="$NEW_PW"`, Ask},
+	{"tool-config-persist", `echo "org.gradle.jvmargs=-Xmx4g -XX:OnOutOfMemoryError=/tmp/x" >> ~/.gradle/gradle.properties`, Deny},
+	{"credential-store", `aws ssm describe-parameters; heroku apps:info --app shop; op item list`, Allow},
+	{"tool-config-persist", `printf 'org.gradle.jvmargs=-javaagent:/tmp/a.jar\n' >> "$HOME/.gradle/gradle.properties"`, Deny},
+	{"tool-config-persist", `cp mavenrc ~/.mavenrc`, Deny},
+	{"tool-config-persist", `tee ~/.config/Code/User/tasks.json < tasks.json`, Deny},
+	{"tool-config-persist", `cd ~/.config/zed && echo '[]' > tasks.json`, Deny},
+	{"tool-config-persist", `echo 'org.gradle.caching=true' >> gradle.properties; echo 'org.gradle.daemon=false' >> ~/.gradle/gradle.properties; gradle -q build`, Allow},
+}
+
+func TestClasses10Store(t *testing.T) {
+	p := Default()
+	for _, tc := range classTests10Store {
+		if d := p.Check(tc.script); d.Verdict != tc.want {
+			t.Errorf("%s: %q: %s by %s, want %s", tc.class, tc.script, d.Verdict, d.Rule, tc.want)
+		}
+	}
+}
