@@ -196,3 +196,28 @@ func TestClasses10Escape(t *testing.T) {
 		}
 	}
 }
+
+// classTests10Send: people paged, mail spoken by hand, accelerators and
+// hosted model runs created.
+var classTests10Send = []struct {
+	class, script string
+	want          Verdict
+}{
+	{"messaging", `curl -sX POST https://events.eu.pagerduty.com/v2/enqueue --json @alert.json`, Ask},
+	{"messaging", `curl -X POST "https://api.opsgenie.com/v2/alerts" -H "Authorization: GenieKey $K" -d @a.json`, Ask},
+	{"messaging", `ncat --ssl mail.example.com 465 < mail.txt`, Ask},
+	{"messaging", `curl -s https://api.pagerduty.com/incidents -H "Authorization: Token token=$PD" | jq length; nc -z smtp.example.com 587`, Allow},
+	{"paid-api", `gcloud compute tpus queued-resources create qr1 --node-id n1 --accelerator-type v5e-8`, Ask},
+	{"paid-api", `gcloud compute tpus tpu-vm create t1 --zone=us-central2-b --accelerator-type=v4-8 --version=tpu-ubuntu2204-base`, Ask},
+	{"paid-api", `replicate predictions create stability-ai/sdxl prompt="a cat"`, Ask},
+	{"paid-api", `gcloud compute tpus tpu-vm list --zone=us-central2-b; replicate predictions list`, Allow},
+}
+
+func TestClasses10Send(t *testing.T) {
+	p := Default()
+	for _, tc := range classTests10Send {
+		if d := p.Check(tc.script); d.Verdict != tc.want {
+			t.Errorf("%s: %q: %s by %s, want %s", tc.class, tc.script, d.Verdict, d.Rule, tc.want)
+		}
+	}
+}

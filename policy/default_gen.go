@@ -4593,12 +4593,26 @@ var defaultRules = [...]Rule{
 	},
 	{
 		Origin:   LayerBuiltin,
+		Name:     "smtp-by-hand",
+		Decision: Verdict("ask"),
+		Reason:   "speaks to a mail server's port by hand: it can send mail in the user's name",
+		Matcher: Matcher{
+			Command:   []string{"nc", "ncat", "netcat", "socat", "telnet", "openssl"},
+			NotArgs:   []string{"-z", "-zv", "-vz", "--help", "-h"},
+			ArgsRegex: []string{"^(25|465|587|2525)$", "(:|,)(25|465|587|2525)$", "^-starttls$"},
+			c:         &defaultCells[341],
+		},
+		Examples:    []string{"printf 'HELO x\\nQUIT\\n' | nc smtp.example.com 25", "openssl s_client -connect smtp.example.com:465", "socat - TCP:mail.example.com:587", "openssl s_client -starttls smtp -connect mx.example.com:25"},
+		NotExamples: []string{"nc -zv db.example.com 5432", "nc -z smtp.example.com 25", "nc -l 8080", "openssl s_client -connect example.com:443"},
+	},
+	{
+		Origin:   LayerBuiltin,
 		Name:     "sends-mail-from-code",
 		Decision: Verdict("ask"),
 		Reason:   "inline code that sends mail or a chat message in the user's name",
 		Matcher: Matcher{
 			Code: []string{"(?s)(smtplib\\.SMTP|Net::SMTP|nodemailer|MIME::Lite|PHPMailer|Mail::Sendmail|net/smtp).*(\\.sendmail\\(|\\.send_message\\(|sendMail\\(|SendMail\\(|->send\\b|\\.send\\(|deliver)", "(?i)\\bchat[._]postMessage\\b", "(?s)\\bmail\\(\\s*[\\x27\"][^\\x27\"]*@"},
-			c:    &defaultCells[341],
+			c:    &defaultCells[342],
 		},
 		Examples:    []string{"python3 -c 'import smtplib; s=smtplib.SMTP(\"smtp.example.com\"); s.sendmail(\"a@x\", [\"b@x\"], \"hi\")'", "node -e 'require(\"nodemailer\").createTransport({}).sendMail({to:\"a@x\"})'", "php -r 'mail(\"all@example.com\", \"s\", \"b\");'"},
 		NotExamples: []string{"python3 -c 'import email.utils; print(email.utils.parseaddr(\"a <a@x>\"))'"},
@@ -4610,7 +4624,7 @@ var defaultRules = [...]Rule{
 		Reason:   "changes how many machines or replicas a service runs on, or their size: it costs money or takes the service down",
 		Matcher: Matcher{
 			Acts: []string{"scale"},
-			c:    &defaultCells[342],
+			c:    &defaultCells[343],
 		},
 		Examples:    []string{"aws autoscaling set-desired-capacity --auto-scaling-group-name w --desired-capacity 40", "gcloud compute instance-groups managed resize w --size 20", "doctl compute droplet-action resize 1 --size s-8vcpu-16gb", "heroku ps:scale web=0 -a api", "docker service scale web=10", "az vmss scale -n ss -g rg --new-capacity 30", "aws application-autoscaling put-scaling-policy --policy-name p"},
 		NotExamples: []string{"aws autoscaling describe-auto-scaling-groups", "tmux resize-pane -D 5", "vips resize in.png out.png 0.5", "qemu-img resize disk.qcow2 +10G", "kubectl get hpa"},
@@ -4622,7 +4636,7 @@ var defaultRules = [...]Rule{
 		Reason:   "creates something billed by the hour or the call (a machine, a GPU pod, an endpoint, a training job), registers a domain or moves money",
 		Matcher: Matcher{
 			Acts: []string{"spend"},
-			c:    &defaultCells[343],
+			c:    &defaultCells[344],
 		},
 		Examples:    []string{"stripe charges create --amount=2000 --currency=usd", "runpodctl create pod --gpuType A100", "hf endpoints create my-llm --repository acme/m", "aws ec2 run-instances --image-id ami-1 --count 8", "aws route53domains register-domain --domain-name x.example", "openai api fine_tuning.jobs.create -t file-1 -m gpt-4o-mini", "gcloud compute instances create vm1 --machine-type a2-highgpu-8g", "eksctl create cluster --name prod", "gh codespace create -R acme/api", "fly machine run nginx"},
 		NotExamples: []string{"kind create cluster --name dev", "cargo new server", "podman pod create --name dev", "aws ec2 describe-instances", "stripe charges list", "gcloud compute instances list", "npm run pods", "docker compose run server"},
@@ -4634,7 +4648,7 @@ var defaultRules = [...]Rule{
 		Reason:   "changes what a cloud or code-host account lets in: its firewall, its enabled services, its members",
 		Matcher: Matcher{
 			Acts: []string{"account"},
-			c:    &defaultCells[344],
+			c:    &defaultCells[345],
 		},
 		Examples:    []string{"gcloud services enable compute.googleapis.com", "gcloud compute firewall-rules create all-ssh --allow tcp:22 --source-ranges 0.0.0.0/0", "aws ec2 authorize-security-group-ingress --group-id sg-1 --cidr 0.0.0.0/0 --port 22", "doctl compute firewall add-rules f1 --inbound-rules x", "az network nsg rule create -g rg --nsg-name n -n r"},
 		NotExamples: []string{"gcloud services list --enabled", "gcloud compute firewall-rules list", "aws ec2 describe-security-groups"},
@@ -4649,7 +4663,7 @@ var defaultRules = [...]Rule{
 			Subcommand: []string{"api"},
 			NotArgs:    []string{"GET", "-XGET", "--method=GET", "query=query*", "query={*"},
 			ArgsRegex:  []string{"(?i)^(-X|--method=?)?(POST|PUT|PATCH|DELETE)$", "^--(input|field|raw-field)(=|$)", "^-[fF]$", "(?i)^query=\\s*mutation\\b"},
-			c:          &defaultCells[345],
+			c:          &defaultCells[346],
 		},
 		Examples:    []string{"gh api -X PUT orgs/acme/memberships/newdev -f role=admin", "gh api -X PATCH repos/acme/api -f default_branch=develop", "gh api repos/acme/api/rulesets/42 --method PUT --input r.json", "gh api repos/acme/api/issues/1/comments -f body=hi", "glab api -X PATCH projects/1 -f visibility=public", "gh api graphql -f query='mutation { deleteRepository(input:{}) { clientMutationId } }'"},
 		NotExamples: []string{"gh api repos/acme/api", "gh api -X GET search/issues -f q=bug", "gh api graphql -f query='query { viewer { login } }'", "gh api repos/acme/api/releases --paginate"},
@@ -4661,7 +4675,7 @@ var defaultRules = [...]Rule{
 		Reason:   "logs in or puts a token or password into a tool's credential store: what the user's tools act as from then on, outside the sandbox",
 		Matcher: Matcher{
 			Acts: []string{"store-credentials"},
-			c:    &defaultCells[346],
+			c:    &defaultCells[347],
 		},
 		Examples:    []string{"gh auth login --with-token < token.txt", "cargo login", "gem signin", "uv auth login pypi.example --token x", "npm set //registry.npmjs.org/:_authToken=x", "poetry config pypi-token.pypi x", "printf 'protocol=https\\nhost=x\\nusername=u\\npassword=p\\n' | git credential approve", "heroku auth:login", "hf auth login --token x"},
 		NotExamples: []string{"gh auth status", "docker logout", "npm whoami", "npm config get registry", "poetry config virtualenvs.in-project true", "git checkout login", "git credential reject < c.txt", "pytest -k login", "kubectl config use-context dev", "aws configure get region"},
@@ -4673,7 +4687,7 @@ var defaultRules = [...]Rule{
 		Reason:   "writes a file tools read their passwords and tokens from: what the user's tools act as from then on, outside the sandbox",
 		Matcher: Matcher{
 			Writes: []string{"~/.git-credentials", "~/.netrc", "~/.aws/credentials", "~/.pypirc", "~/.cargo/credentials", "~/.cargo/credentials.toml", "~/.gem/credentials", "~/.local/share/gem/credentials", "~/.config/gh/hosts.yml", "~/.config/hub", "~/.vault-token", "~/.pgpass", "~/.my.cnf", "~/.azure/**", "~/.config/gcloud/**", "~/.cache/huggingface/token", "~/.huggingface/token", "~/.config/glab-cli/**", "~/.terraform.d/credentials.tfrc.json", "~/.config/op/**", "~/.password-store/**"},
-			c:      &defaultCells[347],
+			c:      &defaultCells[348],
 		},
 		Examples:    []string{"echo 'https://u:t@github.com' >> ~/.git-credentials", "printf 'machine x login u password p\\n' >> ~/.netrc", "cp creds ~/.aws/credentials", "tee ~/.pypirc < p", "printf 'token = \"x\"' > ~/.cargo/credentials.toml"},
 		NotExamples: []string{"cat notes.txt > netrc.example", "cp .netrc.sample docs/", "aws configure list"},
@@ -4686,7 +4700,7 @@ var defaultRules = [...]Rule{
 		Matcher: Matcher{
 			Command:   []string{"sqlite3", "sqlite", "duckdb", "psql", "mysql", "mariadb"},
 			ArgsRegex: []string{"^\\s*(\\.(shell|system|sh|load)\\b|\\\\!|system\\s)"},
-			c:         &defaultCells[348],
+			c:         &defaultCells[349],
 		},
 		Examples:    []string{"sqlite3 app.db '.system id'", "duckdb -c '.sh id'", "psql -c '\\! id'", "mysql -e 'system id'", "sqlite3 x.db '.load /tmp/x.so'"},
 		NotExamples: []string{"sqlite3 app.db '.tables'", "sqlite3 app.db 'select * from system_log'", "psql -c 'select 1'"},
@@ -4699,7 +4713,7 @@ var defaultRules = [...]Rule{
 		Matcher: Matcher{
 			Command:   []string{"incus", "lxc", "lxd"},
 			ArgsRegex: []string{"^(raw\\.(lxc|apparmor|seccomp|idmap|qemu)|security\\.(privileged|syscalls\\.intercept\\.mount|guestapi)|linux\\.kernel_modules)(=|$)"},
-			c:         &defaultCells[349],
+			c:         &defaultCells[350],
 		},
 		Examples:    []string{"lxc config set c1 security.privileged true", "incus config set c1 raw.apparmor 'capability,'", "lxc launch ubuntu:24.04 c2 -c security.privileged=true"},
 		NotExamples: []string{"lxc config set c1 limits.cpu 2", "incus list"},
@@ -4714,7 +4728,7 @@ var defaultRules = [...]Rule{
 			Subcommand: []string{"config"},
 			Flags:      []string{"raw|flatten"},
 			Args:       []string{"view"},
-			c:          &defaultCells[350],
+			c:          &defaultCells[351],
 		},
 		Examples:    []string{"kubectl config view --raw", "oc config view --flatten --minify"},
 		NotExamples: []string{"kubectl config view", "kubectl config view --minify"},
@@ -4728,7 +4742,7 @@ var defaultRules = [...]Rule{
 			Command:    []string{"rclone"},
 			Subcommand: []string{"sync", "bisync"},
 			LastArg:    []string{"*:*", "*:**"},
-			c:          &defaultCells[351],
+			c:          &defaultCells[352],
 		},
 		Examples:    []string{"rclone sync dist/ s3:site-bucket/www"},
 		NotExamples: []string{"rclone sync remote:bucket ./backup", "rclone copy dist/ s3:site-bucket/www"},
@@ -4742,7 +4756,7 @@ var defaultRules = [...]Rule{
 			Command:   []string{"hey", "ab", "wrk", "wrk2", "vegeta", "k6", "siege", "bombardier", "oha", "h2load", "ddosify", "locust", "artillery", "slowhttptest", "goldeneye"},
 			NotArgs:   []string{"http://localhost**", "http://127.0.0.1**", "https://localhost**", "https://127.0.0.1**", "http://0.0.0.0**"},
 			ArgsRegex: []string{"^https?://"},
-			c:         &defaultCells[352],
+			c:         &defaultCells[353],
 		},
 		Examples:    []string{"wrk -t4 -c400 -d60s https://shop.example.com/", "oha -n 100000 https://api.example.org/v1"},
 		NotExamples: []string{"hey -n 1000 http://localhost:8080/health", "ab -n 100 -c 10 http://127.0.0.1:3000/"},
@@ -4750,7 +4764,7 @@ var defaultRules = [...]Rule{
 }
 
 // defaultCells are the compiled forms of defaultRules' matchers, one each.
-var defaultCells [353]compiledCell
+var defaultCells [354]compiledCell
 
 // The values of the true-or-false keys (a function call would make
 // defaultRules code that runs at start-up).
