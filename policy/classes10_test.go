@@ -210,6 +210,11 @@ var classTests10Send = []struct {
 	{"paid-api", `gcloud compute tpus queued-resources create qr1 --node-id n1 --accelerator-type v5e-8`, Ask},
 	{"paid-api", `gcloud compute tpus tpu-vm create t1 --zone=us-central2-b --accelerator-type=v4-8 --version=tpu-ubuntu2204-base`, Ask},
 	{"paid-api", `replicate predictions create stability-ai/sdxl prompt="a cat"`, Ask},
+	{"cloud-destroy", `sls remove --stage prod --region eu-west-1`, Ask},
+	{"cloud-destroy", `heroku pg:reset --app shop --confirm shop`, Ask},
+	{"cloud-destroy", `aws ec2 reboot-instances --instance-ids i-1 i-2`, Ask},
+	{"cloud-destroy", `bq rm -r -f -d acme:scratch`, Ask},
+	{"cloud-destroy", `bq ls; heroku pg:info --app shop; sls package; aws s3 ls; gcloud components list`, Allow},
 	{"paid-api", `gcloud compute tpus tpu-vm list --zone=us-central2-b; replicate predictions list`, Allow},
 }
 
