@@ -215,6 +215,11 @@ var classTests10Send = []struct {
 	{"cloud-destroy", `aws ec2 reboot-instances --instance-ids i-1 i-2`, Ask},
 	{"cloud-destroy", `bq rm -r -f -d acme:scratch`, Ask},
 	{"cloud-destroy", `bq ls; heroku pg:info --app shop; sls package; aws s3 ls; gcloud components list`, Allow},
+	{"publish", `buildctl build --frontend=dockerfile.v0 --local context=. --local dockerfile=. --output "type=image,name=r.example/x:2,push=true"`, Ask},
+	{"publish", `pack build r.example/app:1 --path . --publish`, Ask},
+	{"publish", `jreleaser full-release --git-root-search`, Ask},
+	{"publish", `firebase appdistribution:distribute build/app.ipa --app "$APP" --testers a@example.com`, Ask},
+	{"publish", `pack build app:dev --builder paketobuildpacks/builder-jammy-base; jreleaser assemble; firebase emulators:start --only firestore`, Allow},
 	{"paid-api", `gcloud compute tpus tpu-vm list --zone=us-central2-b; replicate predictions list`, Allow},
 }
 
