@@ -220,6 +220,8 @@ var classTests10Send = []struct {
 	{"publish", `jreleaser full-release --git-root-search`, Ask},
 	{"publish", `firebase appdistribution:distribute build/app.ipa --app "$APP" --testers a@example.com`, Ask},
 	{"publish", `pack build app:dev --builder paketobuildpacks/builder-jammy-base; jreleaser assemble; firebase emulators:start --only firestore`, Allow},
+	{"persist-git", `git config --file .gitmodules submodule.libs/core.update "!bash -c id"`, Deny},
+	{"persist-git", `git config submodule.core.update merge && git submodule update --remote`, Allow},
 	{"paid-api", `gcloud compute tpus tpu-vm list --zone=us-central2-b; replicate predictions list`, Allow},
 }
 
