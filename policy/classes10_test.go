@@ -222,6 +222,15 @@ var classTests10Send = []struct {
 	{"publish", `pack build app:dev --builder paketobuildpacks/builder-jammy-base; jreleaser assemble; firebase emulators:start --only firestore`, Allow},
 	{"persist-git", `git config --file .gitmodules submodule.libs/core.update "!bash -c id"`, Deny},
 	{"persist-git", `git config submodule.core.update merge && git submodule update --remote`, Allow},
+	{"deploy", `git push heroku HEAD:main`, Ask},
+	{"deploy", `git push -f dokku@apps.example.com:web main`, Ask},
+	{"deploy", `git push origin HEAD; git fetch heroku`, Allow},
+	{"db-remote", `pg_restore -c -h db.prod.example -U app -d app nightly.dump`, Ask},
+	{"db-remote", `mongorestore --drop --host=mongo.example.net dump/`, Ask},
+	{"db-remote", `pg_restore --clean --if-exists -h 127.0.0.1 -d app_dev nightly.dump`, Allow},
+	{"secret-env", `node -e "console.log(process.env.NPM_TOKEN)"`, Deny},
+	{"secret-env", `python3 -c "import os,sys; sys.stdout.write(os.environ['STRIPE_SECRET_KEY'])"`, Deny},
+	{"secret-env", `python3 -c "import os; print(sorted(k for k in os.environ))"`, Allow},
 	{"paid-api", `gcloud compute tpus tpu-vm list --zone=us-central2-b; replicate predictions list`, Allow},
 }
 
