@@ -296,7 +296,9 @@ func actsFromWords(inv *parse.Invocation, a *argv) act {
 			acts |= actStoreCredentials
 		}
 		switch {
-		case publishVerbs[w] && !(w == "push" && vcsTools[name]):
+		case publishVerbs[w] && !(w == "push" && vcsTools[name]) && !(w == "publish" && name == "dotnet"):
+			// dotnet publish writes a build to a folder; with a publish
+			// profile it deploys, which rule dotnet-publish-deploys asks about
 			acts |= actPublish
 		case (w == "release" || w == "releases") && !buildTools[name] && (k == 0 || taskRunners[words[k-1]] || k == 2 && taskRunners[words[0]]):
 			acts |= actPublish // gh release create, cargo release, npm run release

@@ -66,6 +66,8 @@ var sendEndpoints = map[string]bool{
 var postEndpoints = map[string]bool{
 	"messages": true, "messages.json": true, "statuses": true, "tweets": true, "comments": true, "notifications": true, "emails": true,
 	"email": true, "sms": true, "notify": true, "issues": true, "posts": true, "chat": true,
+	// pages people: PagerDuty's events (v2/enqueue), incident and alert APIs
+	"enqueue": true, "incidents": true, "alerts": true,
 }
 
 // scaleVerbs change how many machines or replicas run, or how big they are
@@ -91,6 +93,8 @@ var spendNouns = map[string]bool{
 	"cluster": true, "clusters": true, "fine_tuning": true, "fine-tuning": true, "fine_tunes": true, "fine-tunes": true, "finetune": true,
 	"finetunes": true, "training": true, "batches": true, "domain": true, "domains": true, "registrations": true, "reservation": true,
 	"reservations": true, "nodegroup": true, "nodegroups": true, "codespace": true, "codespaces": true, "linode": true, "linodes": true, "db-instance": true, "notebook-instance": true,
+	// accelerators and hosted model runs billed by the second
+	"tpus": true, "tpu": true, "tpu-vm": true, "queued-resources": true, "predictions": true, "trainings": true,
 }
 
 // localMachineTools create machines, clusters and pods on this machine

@@ -454,7 +454,8 @@ func FuzzEffects(f *testing.F) {
 	for _, tc := range classTests7 {
 		f.Add(tc.script)
 	}
-	for _, tests := range [][]classTest{classTests8, classTests9, classTests9Ask, classTests9Deny} {
+	for _, tests := range [][]classTest{classTests8, classTests9, classTests9Ask, classTests9Deny,
+		classTests10, classTests10Deny, classTests10Ask, classTests10Store, classTests10Escape, classTests10Send} {
 		for _, tc := range tests {
 			f.Add(tc.script)
 		}
