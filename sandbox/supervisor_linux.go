@@ -198,12 +198,9 @@ func (z *Supervisor) handshake(spec Spec) (reply, error) {
 	if err := unix.Sendmsg(z.fd, b, nil, nil, 0); err != nil {
 		return r, fmt.Errorf("send sandbox spec: %w", err)
 	}
-	// The child answers within milliseconds; a child that hangs must not hang us.
-	unix.SetsockoptTimeval(z.fd, unix.SOL_SOCKET, unix.SO_RCVTIMEO, &unix.Timeval{Sec: 10})
 	buf := make([]byte, 64<<10)
 	oob := make([]byte, unix.CmsgSpace(2*4))
-	n, oobn, _, _, err := unix.Recvmsg(z.fd, buf, oob, unix.MSG_CMSG_CLOEXEC)
-	unix.SetsockoptTimeval(z.fd, unix.SOL_SOCKET, unix.SO_RCVTIMEO, &unix.Timeval{})
+	n, oobn, err := recvWithin(z.fd, buf, oob, 10*time.Second)
 	if err != nil || n == 0 {
 		return r, fmt.Errorf("the sandbox child exited before reporting: %v", err)
 	}
@@ -409,5 +406,27 @@ func receivedFDs(oob []byte) []int {
 func closeAll(fds []int) {
 	for _, fd := range fds {
 		unix.Close(fd)
+	}
+}
+
+// recvWithin receives one message on fd, waiting at most d: the child
+// answers within milliseconds, and a child that hangs must not hang us. A
+// receive with a timeout set on the socket is not restarted after a signal
+// (the Go runtime's preemption, a child's SIGCHLD) but fails with EINTR, so
+// it is tried again for the time left.
+func recvWithin(fd int, buf, oob []byte, d time.Duration) (n, oobn int, err error) {
+	defer unix.SetsockoptTimeval(fd, unix.SOL_SOCKET, unix.SO_RCVTIMEO, &unix.Timeval{})
+	deadline := time.Now().Add(d)
+	for {
+		left := time.Until(deadline)
+		if left <= 0 {
+			return 0, 0, unix.EAGAIN
+		}
+		tv := unix.NsecToTimeval(left.Nanoseconds())
+		unix.SetsockoptTimeval(fd, unix.SOL_SOCKET, unix.SO_RCVTIMEO, &tv)
+		n, oobn, _, _, err = unix.Recvmsg(fd, buf, oob, unix.MSG_CMSG_CLOEXEC)
+		if err != unix.EINTR {
+			return n, oobn, err
+		}
 	}
 }
