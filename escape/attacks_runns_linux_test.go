@@ -13,8 +13,6 @@ import (
 	"syscall"
 	"testing"
 	"time"
-
-	"golang.org/x/sys/unix"
 )
 
 // What a killed `stockade run` leaves, and what a plain user's run gets.
@@ -172,29 +170,15 @@ func TestUserRunNamespaces(t *testing.T) {
 	}
 
 	t.Run("outside segment", func(t *testing.T) {
-		k := int(0x5d000000 | unix.Getpid()&0xffff)
-		shm, err := unix.SysvShmGet(k, 4096, unix.IPC_CREAT|unix.IPC_EXCL|0o600)
-		must(t, err)
-		defer unix.SysvShmCtl(shm, unix.IPC_RMID, nil)
-		var ds unix.SysvShmDesc
-		_, err = unix.SysvShmCtl(shm, unix.IPC_STAT, &ds)
-		must(t, err)
-		ds.Perm.Uid, ds.Perm.Gid = uint32(userUID), uint32(userUID)
-		_, err = unix.SysvShmCtl(shm, unix.IPC_SET, &ds)
-		must(t, err)
-		b, err := unix.SysvShmAttach(shm, 0, 0)
-		must(t, err)
-		defer unix.SysvShmDetach(b)
-		secret := "SHM-" + randHex(12)
-		copy(b, secret+"\x00")
+		k, shm, secret := victimSegment(t, userUID)
 		if out, err := runToolAs(t, userUID, "shm-read", strconv.Itoa(k)); !strings.Contains(out, secret) {
 			t.Fatalf("without the sandbox the user does not read its segment (%v); the test proves nothing", err)
 		}
-		copy(b, secret+"\x00")
+		writeSegment(t, shm, secret)
 		if r := userRun(t, work, `"$TOOL" shm-read `+strconv.Itoa(k)); strings.Contains(r.Stdout+r.Stderr, secret) {
 			t.Errorf("ESCAPE: the run read a segment outside: %q", r.Stdout)
 		}
-		if string(b[:len(secret)]) != secret {
+		if segmentText(t, shm) != secret {
 			t.Errorf("ESCAPE: the run overwrote a segment outside")
 		}
 	})

@@ -17,8 +17,6 @@ import (
 	"sync/atomic"
 	"syscall"
 	"testing"
-
-	"golang.org/x/sys/unix"
 )
 
 // A plain user's stockade serve, where the host allows unprivileged user
@@ -97,35 +95,15 @@ func TestUserNSKernelObjects(t *testing.T) {
 		t.Errorf("the command made a user namespace of its own:\n%s", out)
 	}
 
-	k := int(0x5f000000 | unix.Getpid()&0xffff)
-	id, err := unix.SysvShmGet(k, 4096, unix.IPC_CREAT|unix.IPC_EXCL|0o600)
-	must(t, err)
-	t.Cleanup(func() { unix.SysvShmCtl(id, unix.IPC_RMID, nil) })
-	var ds unix.SysvShmDesc
-	_, err = unix.SysvShmCtl(id, unix.IPC_STAT, &ds)
-	must(t, err)
-	ds.Perm.Uid, ds.Perm.Gid = uint32(userUID), uint32(userUID)
-	_, err = unix.SysvShmCtl(id, unix.IPC_SET, &ds)
-	must(t, err)
-	write := func(s string) {
-		b, err := unix.SysvShmAttach(id, 0, 0)
-		must(t, err)
-		copy(b, s+"\x00")
-		unix.SysvShmDetach(b)
-	}
-	secret := "SHM-" + randHex(12)
-	write(secret)
+	k, id, secret := victimSegment(t, userUID)
 	if out, err := runToolAs(t, userUID, "shm-read", strconv.Itoa(k)); !strings.Contains(out, secret) {
 		t.Fatalf("without the sandbox the user does not read its segment (%v); the test proves nothing", err)
 	}
-	write(secret)
+	writeSegment(t, id, secret)
 	if out := s.run(tool + " shm-read " + strconv.Itoa(k) + " 2>&1"); strings.Contains(out, secret) {
 		t.Errorf("ESCAPE: the session read a segment outside: %q", out)
 	}
-	b, err := unix.SysvShmAttach(id, 0, unix.SHM_RDONLY)
-	must(t, err)
-	defer unix.SysvShmDetach(b)
-	if string(b[:len(secret)]) != secret {
+	if segmentText(t, id) != secret {
 		t.Errorf("ESCAPE: the session overwrote a segment outside")
 	}
 }
