@@ -166,6 +166,12 @@ func TestSessionNamespaceWork(t *testing.T) {
 			if out, _ := r["stdout"].(string); strings.TrimSpace(out) != "1" {
 				t.Errorf("git in the session: %v", r)
 			}
+			// A push to a repository on disk: git links the objects it
+			// received into another directory (a second Landlock layer that
+			// granted no LANDLOCK_ACCESS_FS_REFER made that EXDEV).
+			if out := s.run(`git init -q --bare bare.git && git -C repo push -q ../bare.git HEAD:main 2>&1 && git -C bare.git log --oneline main | wc -l`); strings.TrimSpace(out) != "1" {
+				t.Errorf("a push to a local bare repository in the session: %q", out)
+			}
 			if applied, _ := r["applied"].(map[string]any); applied["pid_namespace"] != true {
 				t.Errorf("applied says no pid namespace: %v", applied)
 			}

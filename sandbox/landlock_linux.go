@@ -53,6 +53,9 @@ func (r *ruleset) close() {
 // plan is what the Landlock part of a Spec comes to.
 type plan struct {
 	handledFS, handledNet, scoped uint64
+	// referEverywhere: the ruleset handles LANDLOCK_ACCESS_FS_REFER too and
+	// grants it on the whole tree (see nestScopes).
+	referEverywhere bool
 }
 
 // landlockPlan decides what the ruleset handles. A handled right with no rule
@@ -104,13 +107,22 @@ func newRuleset(spec Spec, p plan) (*ruleset, error) {
 		}
 	}
 	attr := ll.RulesetAttr{HandledAccessFS: p.handledFS, HandledAccessNet: p.handledNet, Scoped: p.scoped}
+	if p.referEverywhere {
+		attr.HandledAccessFS |= ll.AccessFSRefer
+	}
 	fd, err := ll.LandlockCreateRuleset(&attr, 0) // the fd is close-on-exec
 	if err != nil {
 		return nil, fmt.Errorf("landlock_create_ruleset (ABI %d): %w", spec.LandlockABI, err)
 	}
-	r := &ruleset{fd: fd, abi: spec.LandlockABI, handledFS: p.handledFS}
+	r := &ruleset{fd: fd, abi: spec.LandlockABI, handledFS: uint64(attr.HandledAccessFS)}
 	if p.handledFS != 0 {
 		if err := r.addFS(spec); err != nil {
+			r.close()
+			return nil, err
+		}
+	}
+	if p.referEverywhere {
+		if err := r.addRoot(ll.AccessFSRefer); err != nil {
 			r.close()
 			return nil, err
 		}
@@ -145,12 +157,18 @@ func (r *ruleset) addProxyPort(addr string) error {
 // thread's domain: what the thread starts may not signal, nor reach the
 // abstract sockets of, a process of the outer domain (the zygote), while the
 // outer domain keeps its rights over them. Without scopes it does nothing.
+//
+// Every layer of a domain refuses a link or rename into another directory
+// (EXDEV) unless a rule of its own grants LANDLOCK_ACCESS_FS_REFER, even a
+// layer that handles no filesystem right; so this one grants it on the whole
+// tree and leaves the decision to the outer domain. Without it, git could not
+// move the objects a push or a fetch received into place.
 func nestScopes(spec Spec) error {
 	p, err := landlockPlan(spec)
 	if err != nil || p.scoped == 0 {
 		return err
 	}
-	r, err := newRuleset(spec, plan{scoped: p.scoped})
+	r, err := newRuleset(spec, plan{scoped: p.scoped, referEverywhere: true})
 	if err != nil {
 		return err
 	}
@@ -516,6 +534,16 @@ func (r *ruleset) addFD(fd int, path string, access uint64, isDir int) error {
 		r.procAccess |= access
 	}
 	return nil
+}
+
+// addRoot grants access on the whole tree.
+func (r *ruleset) addRoot(access uint64) error {
+	fd, err := unix.Open("/", unix.O_PATH|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return fmt.Errorf("landlock rule for /: %w", err)
+	}
+	defer unix.Close(fd)
+	return r.addFD(fd, "/", access, 1)
 }
 
 // addProc gives the /proc mounted now at /proc (a PID namespace's) what the
