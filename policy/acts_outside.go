@@ -134,7 +134,7 @@ func outsideActsOf(inv *parse.Invocation, a *argv, words [4]string) act {
 		acts |= actSend
 	}
 	if httpClients[name] {
-		return acts | httpSends(inv, a)
+		return acts | httpSends(inv, a) | httpAPIWrites(inv, a)
 	}
 	n := 0
 	for n < len(words) && words[n] != "" {

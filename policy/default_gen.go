@@ -4741,12 +4741,24 @@ var defaultRules = [...]Rule{
 	},
 	{
 		Origin:   LayerBuiltin,
+		Name:     "writes-through-api",
+		Decision: Verdict("ask"),
+		Reason:   "sends a request that changes something (POST, PUT, PATCH, DELETE) with a credential to a service elsewhere: it acts in the user's name outside the sandbox",
+		Matcher: Matcher{
+			Acts: []string{"api-write"},
+			c:    &defaultCells[352],
+		},
+		Examples:    []string{"curl https://api.stripe.com/v1/refunds -u \"$STRIPE_SECRET_KEY:\" -d charge=ch_1", "curl -X POST https://api.linear.app/graphql -H \"Authorization: $LINEAR_KEY\" -d '{}'", "curl -X POST \"https://api.render.com/deploy/srv-1?key=$RENDER_KEY\"", "curl --request=PUT -H 'Authorization: Bearer x' https://api.example.com/v1/things/1 -d @t.json", "http PUT https://api.example.com/v1/x \"Authorization:Bearer $T\" a=b", "xh -A bearer -a \"$PD_KEY\" POST https://events.pagerduty.com/v2/enqueue a=b", "wget --header='Authorization: Bearer x' --post-data '{}' https://api.example.com/v1/jobs", "curl -sf -XPATCH \"$API_URL/v1/flags/beta\" -H \"X-Api-Key: $FLAGS_KEY\" -d on=true"},
+		NotExamples: []string{"curl -s https://api.example.com/v1/models -H 'Authorization: Bearer x'", "curl -X POST http://localhost:8080/api -H 'Authorization: Bearer dev' -d x=1", "curl -X POST https://httpbin.org/post -d x=1", "curl -s -H \"Authorization: Bearer $T\" https://api.github.com/user", "http POST :8000/api/items name=x Authorization:dev"},
+	},
+	{
+		Origin:   LayerBuiltin,
 		Name:     "changes-account-access",
 		Decision: Verdict("ask"),
 		Reason:   "changes what a cloud or code-host account lets in: its firewall, its enabled services, its members",
 		Matcher: Matcher{
 			Acts: []string{"account"},
-			c:    &defaultCells[352],
+			c:    &defaultCells[353],
 		},
 		Examples:    []string{"gcloud services enable compute.googleapis.com", "gcloud compute firewall-rules create all-ssh --allow tcp:22 --source-ranges 0.0.0.0/0", "aws ec2 authorize-security-group-ingress --group-id sg-1 --cidr 0.0.0.0/0 --port 22", "doctl compute firewall add-rules f1 --inbound-rules x", "az network nsg rule create -g rg --nsg-name n -n r"},
 		NotExamples: []string{"gcloud services list --enabled", "gcloud compute firewall-rules list", "aws ec2 describe-security-groups"},
@@ -4761,7 +4773,7 @@ var defaultRules = [...]Rule{
 			Subcommand: []string{"api"},
 			NotArgs:    []string{"GET", "-XGET", "--method=GET", "query=query*", "query={*"},
 			ArgsRegex:  []string{"(?i)^(-X|--method=?)?(POST|PUT|PATCH|DELETE)$", "^--(input|field|raw-field)(=|$)", "^-[fF]$", "(?i)^query=\\s*mutation\\b"},
-			c:          &defaultCells[353],
+			c:          &defaultCells[354],
 		},
 		Examples:    []string{"gh api -X PUT orgs/acme/memberships/newdev -f role=admin", "gh api -X PATCH repos/acme/api -f default_branch=develop", "gh api repos/acme/api/rulesets/42 --method PUT --input r.json", "gh api repos/acme/api/issues/1/comments -f body=hi", "glab api -X PATCH projects/1 -f visibility=public", "gh api graphql -f query='mutation { deleteRepository(input:{}) { clientMutationId } }'"},
 		NotExamples: []string{"gh api repos/acme/api", "gh api -X GET search/issues -f q=bug", "gh api graphql -f query='query { viewer { login } }'", "gh api repos/acme/api/releases --paginate"},
@@ -4773,7 +4785,7 @@ var defaultRules = [...]Rule{
 		Reason:   "logs in or puts a token or password into a tool's credential store: what the user's tools act as from then on, outside the sandbox",
 		Matcher: Matcher{
 			Acts: []string{"store-credentials"},
-			c:    &defaultCells[354],
+			c:    &defaultCells[355],
 		},
 		Examples:    []string{"gh auth login --with-token < token.txt", "cargo login", "gem signin", "uv auth login pypi.example --token x", "npm set //registry.npmjs.org/:_authToken=x", "poetry config pypi-token.pypi x", "printf 'protocol=https\\nhost=x\\nusername=u\\npassword=p\\n' | git credential approve", "heroku auth:login", "hf auth login --token x"},
 		NotExamples: []string{"gh auth status", "docker logout", "npm whoami", "npm config get registry", "poetry config virtualenvs.in-project true", "git checkout login", "git credential reject < c.txt", "pytest -k login", "kubectl config use-context dev", "aws configure get region"},
@@ -4785,7 +4797,7 @@ var defaultRules = [...]Rule{
 		Reason:   "writes a file tools read their passwords and tokens from: what the user's tools act as from then on, outside the sandbox",
 		Matcher: Matcher{
 			Writes: []string{"~/.git-credentials", "~/.netrc", "~/.aws/credentials", "~/.pypirc", "~/.cargo/credentials", "~/.cargo/credentials.toml", "~/.gem/credentials", "~/.local/share/gem/credentials", "~/.config/gh/hosts.yml", "~/.config/hub", "~/.vault-token", "~/.pgpass", "~/.my.cnf", "~/.azure/**", "~/.config/gcloud/**", "~/.cache/huggingface/token", "~/.huggingface/token", "~/.config/glab-cli/**", "~/.terraform.d/credentials.tfrc.json", "~/.config/op/**", "~/.password-store/**"},
-			c:      &defaultCells[355],
+			c:      &defaultCells[356],
 		},
 		Examples:    []string{"echo 'https://u:t@github.com' >> ~/.git-credentials", "printf 'machine x login u password p\\n' >> ~/.netrc", "cp creds ~/.aws/credentials", "tee ~/.pypirc < p", "printf 'token = \"x\"' > ~/.cargo/credentials.toml"},
 		NotExamples: []string{"cat notes.txt > netrc.example", "cp .netrc.sample docs/", "aws configure list"},
@@ -4798,7 +4810,7 @@ var defaultRules = [...]Rule{
 		Matcher: Matcher{
 			Command:   []string{"sqlite3", "sqlite", "duckdb", "psql", "mysql", "mariadb"},
 			ArgsRegex: []string{"^\\s*(\\.(shell|system|sh|load)\\b|\\\\!|system\\s)"},
-			c:         &defaultCells[356],
+			c:         &defaultCells[357],
 		},
 		Examples:    []string{"sqlite3 app.db '.system id'", "duckdb -c '.sh id'", "psql -c '\\! id'", "mysql -e 'system id'", "sqlite3 x.db '.load /tmp/x.so'"},
 		NotExamples: []string{"sqlite3 app.db '.tables'", "sqlite3 app.db 'select * from system_log'", "psql -c 'select 1'"},
@@ -4811,7 +4823,7 @@ var defaultRules = [...]Rule{
 		Matcher: Matcher{
 			Command:   []string{"incus", "lxc", "lxd"},
 			ArgsRegex: []string{"^(raw\\.(lxc|apparmor|seccomp|idmap|qemu)|security\\.(privileged|syscalls\\.intercept\\.mount|guestapi)|linux\\.kernel_modules)(=|$)"},
-			c:         &defaultCells[357],
+			c:         &defaultCells[358],
 		},
 		Examples:    []string{"lxc config set c1 security.privileged true", "incus config set c1 raw.apparmor 'capability,'", "lxc launch ubuntu:24.04 c2 -c security.privileged=true"},
 		NotExamples: []string{"lxc config set c1 limits.cpu 2", "incus list"},
@@ -4826,7 +4838,7 @@ var defaultRules = [...]Rule{
 			Subcommand: []string{"config"},
 			Flags:      []string{"raw|flatten"},
 			Args:       []string{"view"},
-			c:          &defaultCells[358],
+			c:          &defaultCells[359],
 		},
 		Examples:    []string{"kubectl config view --raw", "oc config view --flatten --minify"},
 		NotExamples: []string{"kubectl config view", "kubectl config view --minify"},
@@ -4840,7 +4852,7 @@ var defaultRules = [...]Rule{
 			Command:    []string{"rclone"},
 			Subcommand: []string{"sync", "bisync"},
 			LastArg:    []string{"*:*", "*:**"},
-			c:          &defaultCells[359],
+			c:          &defaultCells[360],
 		},
 		Examples:    []string{"rclone sync dist/ s3:site-bucket/www"},
 		NotExamples: []string{"rclone sync remote:bucket ./backup", "rclone copy dist/ s3:site-bucket/www"},
@@ -4854,7 +4866,7 @@ var defaultRules = [...]Rule{
 			Command:   []string{"hey", "ab", "wrk", "wrk2", "vegeta", "k6", "siege", "bombardier", "oha", "h2load", "ddosify", "locust", "artillery", "slowhttptest", "goldeneye"},
 			NotArgs:   []string{"http://localhost**", "http://127.0.0.1**", "https://localhost**", "https://127.0.0.1**", "http://0.0.0.0**"},
 			ArgsRegex: []string{"^https?://"},
-			c:         &defaultCells[360],
+			c:         &defaultCells[361],
 		},
 		Examples:    []string{"wrk -t4 -c400 -d60s https://shop.example.com/", "oha -n 100000 https://api.example.org/v1"},
 		NotExamples: []string{"hey -n 1000 http://localhost:8080/health", "ab -n 100 -c 10 http://127.0.0.1:3000/"},
@@ -4862,7 +4874,7 @@ var defaultRules = [...]Rule{
 }
 
 // defaultCells are the compiled forms of defaultRules' matchers, one each.
-var defaultCells [361]compiledCell
+var defaultCells [362]compiledCell
 
 // The values of the true-or-false keys (a function call would make
 // defaultRules code that runs at start-up).
