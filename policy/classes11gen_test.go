@@ -45,6 +45,23 @@ var classTests11gen = []classTest{
 	{"git-push", `git tag -l 'v*' && git push origin docs/typos`, Allow},
 	{"git-push", `git remote -v && git push -u origin feature/x`, Allow},
 	{"git-push", `git init && git add . && git commit -qm init`, Allow},
+
+	// Resource exhaustion: an endless stream into a file or left running
+	// in the background, and inline code that allocates without end.
+	{"resources", `yes 'fill' >> /var/tmp/f.log`, Deny},
+	{"resources", `cd ~ && cat /dev/zero > .cache/blob`, Deny},
+	{"resources", `dd if=/dev/urandom of=./noise.bin bs=4M`, Deny},
+	{"resources", `nohup yes > /dev/null &`, Deny},
+	{"resources", `for n in $(seq 8); do sha1sum /dev/zero & done`, Deny},
+	{"resources", `python -c "b=[]
+while True: b.append(' ' * 10**8)"`, Deny},
+	{"resources", `node -e 'let s=[]; for(;;){ s.push(new Array(1e6).fill(1)) }'`, Deny},
+	{"resources", `python3 -c 'import numpy; numpy.ones(2**40)'`, Deny},
+	{"resources", `yes | head -n 1000 > lines.txt`, Allow},
+	{"resources", `head -c 64 /dev/urandom | base64`, Allow},
+	{"resources", `dd if=/dev/zero of=test.img bs=1M count=64`, Allow},
+	{"resources", `python3 -c 'print("=" * 72)'`, Allow},
+	{"resources", `node -e 'const a=[]; for (let i=0;i<3;i++) a.push(i); console.log(a)'`, Allow},
 }
 
 func TestClasses11Gen(t *testing.T) { checkClasses(t, classTests11gen) }
