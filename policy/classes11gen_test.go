@@ -62,6 +62,23 @@ while True: b.append(' ' * 10**8)"`, Deny},
 	{"resources", `dd if=/dev/zero of=test.img bs=1M count=64`, Allow},
 	{"resources", `python3 -c 'print("=" * 72)'`, Allow},
 	{"resources", `node -e 'const a=[]; for (let i=0;i<3;i++) a.push(i); console.log(a)'`, Allow},
+
+	// A program no rule names, told to deploy, release, destroy, send,
+	// scale or move money: judged by its verbs.
+	{"unknown-cli-verbs", `replicate deployments create acme/m --hardware gpu-a40-large`, Ask},
+	{"unknown-cli-verbs", `paycli refunds:create --charge ch_1`, Ask},
+	{"unknown-cli-verbs", `ledgerctl funds transfer --to acct_2 --amount 5000`, Ask},
+	{"unknown-cli-verbs", `acme payouts create --amount 100`, Ask},
+	{"unknown-cli-verbs", `bankcli refund tx_9`, Ask},
+	{"unknown-cli-verbs", `shipit release v2.3.0`, Ask},
+	{"unknown-cli-verbs", `hostctl apps destroy web --yes`, Ask},
+	{"unknown-cli-verbs", `pagerctl incident send --service api`, Ask},
+	{"unknown-cli-verbs", `fleetctl workers scale 40`, Ask},
+	{"unknown-cli-verbs", `acmectl cache purge --local`, Allow},
+	{"unknown-cli-verbs", `acmectl deployments list`, Allow},
+	{"unknown-cli-verbs", `acmectl refunds list --limit 5`, Allow},
+	{"unknown-cli-verbs", `make release`, Allow},
+	{"unknown-cli-verbs", `cargo build --release`, Allow},
 }
 
 func TestClasses11Gen(t *testing.T) { checkClasses(t, classTests11gen) }
