@@ -87,3 +87,95 @@ func remoteURL(inv *parse.Invocation) bool {
 	}
 	return false
 }
+
+// credentialOwnService reports whether an HTTP client sends the secret
+// variables it is given only to the service their names say: the name's
+// first part ($OPENAI_API_KEY, ${STRIPE_SECRET_KEY}) is the host's
+// registered name (api.openai.com, api.stripe.com), the one URL's host is
+// named (not an address), and no file is sent. That is using an API key
+// as it is meant to be used; $GITHUB_TOKEN to github.evil.example, or a
+// key in a request to another host, is not.
+func credentialOwnService(inv *parse.Invocation, a *argv) bool {
+	if !httpClients[a.name] || a.hasShort('T') || a.hasShort('x') || a.hasShort('K') || a.hasShort('k') || a.hasShort('i') || a.hasShort('e') {
+		return false // an upload, a proxy, a config or input file, or no certificate check
+	}
+	for _, l := range a.longs {
+		if l == "upload-file" || l == "insecure" || l == "config" || l == "location-trusted" || l == "no-check-certificate" || l == "input-file" || l == "execute" || l == "url" ||
+			strings.Contains(l, "proxy") || strings.Contains(l, "resolve") || strings.Contains(l, "connect-to") || strings.Contains(l, "socks") || strings.Contains(l, "doh") {
+			return false // where the request goes is changed, or the key leaves by another way
+		}
+	}
+	var prefixes []string
+	for _, w := range inv.Args {
+		w = strings.Trim(w, `"'`)
+		if strings.HasPrefix(w, "@") || strings.Contains(w, "=@") || strings.Contains(w, "~") || strings.Contains(w, "$(") || strings.Contains(w, "`") {
+			return false // a file or a command's output sent along
+		}
+		for _, m := range secretVariable.FindAllString(w, -1) {
+			first, _, _ := strings.Cut(strings.TrimLeft(m, "${"), "_")
+			prefixes = append(prefixes, strings.ToLower(first))
+		}
+	}
+	httpie := a.name != "curl" && a.name != "curlie" && a.name != "wget" && a.name != "wget2"
+	var host string
+	for _, p := range httpOperands(inv, a) {
+		p = strings.Trim(p, `"'`)
+		h, _, ok := urlParts(p)
+		switch {
+		case ok && strings.Contains(p, "://") && (host == "" || h == host):
+			host = h
+		case httpie && !ok && (strings.ContainsAny(p, ":=") || strings.ToUpper(p) == p):
+			// httpie's method and items (Authorization:"Bearer $K", a=b)
+		default:
+			return false // another URL, or a word the analysis does not place
+		}
+	}
+	if host == "" || len(prefixes) == 0 || strings.ContainsAny(host, "$`") {
+		return false
+	}
+	labels := strings.Split(host, ".")
+	if len(labels) < 2 || strings.Trim(labels[len(labels)-1], "0123456789") == "" {
+		return false // an address, or a name without a domain
+	}
+	registered := labels[len(labels)-2]
+	for _, p := range prefixes {
+		if p != registered {
+			return false
+		}
+	}
+	return true
+}
+
+// httpOperands returns an HTTP client's operands: its words but options
+// and the values its signature says they take (curl -H VALUE); the value
+// of an option the signature does not know counts as an operand.
+func httpOperands(inv *parse.Invocation, a *argv) []string {
+	sig := signatureOf(a.name)
+	if sig == nil {
+		return a.positionals
+	}
+	var ops []string
+	for i := 0; i < len(inv.Args); i++ {
+		w := inv.Args[i]
+		switch {
+		case w == "--":
+			return append(ops, inv.Args[i+1:]...)
+		case len(w) < 2 || w[0] != '-':
+			ops = append(ops, w)
+		case w[1] == '-':
+			if name, _, hasVal := strings.Cut(w[2:], "="); !hasVal && contains(sig.valueLong, name) {
+				i++
+			}
+		default:
+			for j := 1; j < len(w); j++ {
+				if strings.IndexByte(sig.valueShort, w[j]) >= 0 {
+					if j+1 == len(w) {
+						i++
+					}
+					break
+				}
+			}
+		}
+	}
+	return ops
+}
