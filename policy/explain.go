@@ -147,6 +147,7 @@ func (m *Matcher) describe() string {
 	add(m.ProgramUnseen != nil && *m.ProgramUnseen, "running a program the analysis cannot read")
 	add(m.CredentialOwnService != nil && *m.CredentialOwnService, "sending its secret variables only to the service they are named for")
 	add(m.CredentialOwnService != nil && !*m.CredentialOwnService, "not sending its secret variables only to the service they are named for")
+	add(m.SecretIndirect != nil && *m.SecretIndirect, "reading a secret-named variable through ${!n} or a nameref")
 	add(len(m.Script) > 0, "in a script that is exactly "+strings.Join(m.Script, " or "))
 	add(len(m.Code) > 0, "inline code matching /"+strings.Join(m.Code, "/ or /")+"/")
 	add(len(m.Env) > 0, "an environment assignment matching /"+strings.Join(m.Env, "/ or /")+"/")

@@ -130,6 +130,10 @@ type Matcher struct {
 	// is given only to the service their names say ($OPENAI_API_KEY to
 	// api.openai.com): using an API key, not carrying it elsewhere.
 	CredentialOwnService *bool `toml:"credential_own_service" json:"credential_own_service,omitempty"`
+	// SecretIndirect: an argument reads a variable named at run time
+	// (${!n}) or through a nameref (declare -n r=...) that the script
+	// points at a secret-named variable (n=OPENAI_API_KEY).
+	SecretIndirect *bool `toml:"secret_indirect" json:"secret_indirect,omitempty"`
 	// Acts: globs on what the command does outside the machine's files, as
 	// the analysis reads it from the verbs it is given (acts.go): "publish"
 	// (publishes, deploys, uploads, releases), "flash" (writes to or erases
