@@ -650,6 +650,8 @@ type scriptCtx struct {
 	firstMatch map[*Matcher]int
 	// cycles is callCycles of the script, built on first use.
 	cycles map[string]int
+	// secretRefs is secretRefsOf the script, built on first use.
+	secretRefs *secretRefs
 }
 
 func newScriptCtx(p *Policy, invs []parse.Invocation) *scriptCtx {
