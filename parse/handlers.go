@@ -754,6 +754,26 @@ func parallelHandler(c *cmdCtx) {
 	sub := *c
 	sub.argv = c.argv[:end]
 	copied := false
+	if templ := c.argv[i:end]; !anyWordHas(templ, "{") {
+		// Without a replacement string parallel appends each argument of
+		// ::: to the command: judge it with them (rm -rf ::: ~/a ~/b runs
+		// rm -rf ~/a and rm -rf ~/b); arguments read from files (::::) and
+		// the files of a pattern are not known here.
+		sub.argv = append([]word(nil), sub.argv...)
+		copied = true
+		for j := end; j < len(c.argv); j++ {
+			switch t := c.argv[j].text; {
+			case t == ":::" || t == ":::+":
+			case strings.HasPrefix(t, "::::"):
+				j = len(c.argv)
+			case strings.ContainsAny(t, "*?["):
+				// a file-name pattern the outer shell expands: its files
+				// are not known here
+			default:
+				sub.argv = append(sub.argv, c.argv[j])
+			}
+		}
+	}
 	for j := i; j < end; j++ {
 		t := sub.argv[j].text
 		if !strings.Contains(t, "{") {
@@ -993,4 +1013,14 @@ func screenHandler(c *cmdCtx) {
 		}
 	}
 	simpleWrapper(optSpec{arg: "SceThptp", flags: "dmDRrLaAfiOqUxlwv"})(c)
+}
+
+// anyWordHas reports whether one of ws holds sub.
+func anyWordHas(ws []word, sub string) bool {
+	for _, w := range ws {
+		if strings.Contains(w.text, sub) {
+			return true
+		}
+	}
+	return false
 }

@@ -197,7 +197,7 @@ var parseTests = []struct {
 	{"parallel", "parallel rm {} ::: a b", []string{"parallel rm {} ::: a b {code sh: rm \"${PARALLEL_ARG}\"}", "rm ?\"${PARALLEL_ARG}\" {via parallel}"}},
 	{"parallel", "parallel '{}' ::: a b", []string{"parallel {} ::: a b {code sh: \"${PARALLEL_ARG}\"}", "!\"${PARALLEL_ARG}\" {via parallel}"}},
 	{"parallel", "parallel '{= s/a/b/ =}' x ::: a", []string{"parallel {= s/a/b/ =} x ::: a {code sh: ?{= s/a/b/ =} x}", "!{= s/a/b/ =} x {via parallel}"}},
-	{"parallel-static", "parallel -j2 'gzip -9' ::: a b", []string{"parallel -j2 gzip -9 ::: a b {code sh: gzip -9}", "gzip -9 {via parallel}"}},
+	{"parallel-static", "parallel -j2 'gzip -9' ::: a b", []string{"parallel -j2 gzip -9 ::: a b {code sh: gzip -9 a b}", "gzip -9 a b {via parallel}"}},
 	{"strace", "strace -f -o log rm x", []string{"strace -f -o log rm x", "rm x {via strace}"}},
 	{"bwrap", "bwrap --ro-bind / / --dev /dev rm x", []string{"bwrap --ro-bind / / --dev /dev rm x", "rm x {via bwrap}"}},
 

@@ -51,6 +51,11 @@ const (
 	// actAccount: changes what an account lets in: its firewall, its
 	// enabled services, its members.
 	actAccount
+	// actAPIWrite: an HTTP request that writes (POST, PUT, PATCH, DELETE,
+	// a body) with a credential to a host elsewhere, from an HTTP client
+	// (acts_api.go; inline code that sends requests is denied as a whole): whatever the service, it acts in the
+	// user's name.
+	actAPIWrite
 )
 
 // actNames are the names rules use for acts.
@@ -58,7 +63,8 @@ var actNames = [...]struct {
 	a    act
 	name string
 }{{actPublish, "publish"}, {actFlash, "flash"}, {actInstallGlobal, "install-global"}, {actDestroy, "destroy"}, {actStoreCredentials, "store-credentials"},
-	{actSend, "send"}, {actScale, "scale"}, {actSpend, "spend"}, {actAccount, "account"}}
+	{actSend, "send"}, {actScale, "scale"}, {actSpend, "spend"}, {actAccount, "account"},
+	{actAPIWrite, "api-write"}}
 
 // loginVerbs log in or store a credential wherever they stand among the
 // leading words but the first, or as the first word given (uv auth login,

@@ -95,6 +95,15 @@ var spendNouns = map[string]bool{
 	"reservations": true, "nodegroup": true, "nodegroups": true, "codespace": true, "codespaces": true, "linode": true, "linodes": true, "db-instance": true, "notebook-instance": true,
 	// accelerators and hosted model runs billed by the second
 	"tpus": true, "tpu": true, "tpu-vm": true, "queued-resources": true, "predictions": true, "trainings": true,
+	// a hosted model or app's deployment runs replicas billed by the hour
+	// (replicate deployments create)
+	"deployment": true, "deployments": true,
+}
+
+// moneyVerbs move money wherever they stand among the leading words, with
+// no noun needed (x payments refund ch_1, x transfer --to acct_2, payout).
+var moneyVerbs = map[string]bool{
+	"refund": true, "transfer": true, "payout": true, "withdraw": true, "send-money": true, "send-payment": true, "pay": true,
 }
 
 // localMachineTools create machines, clusters and pods on this machine
@@ -134,7 +143,7 @@ func outsideActsOf(inv *parse.Invocation, a *argv, words [4]string) act {
 		acts |= actSend
 	}
 	if httpClients[name] {
-		return acts | httpSends(inv, a)
+		return acts | httpSends(inv, a) | httpAPIWrites(inv, a)
 	}
 	n := 0
 	for n < len(words) && words[n] != "" {
@@ -165,7 +174,7 @@ func outsideActsOf(inv *parse.Invocation, a *argv, words [4]string) act {
 		if scaleVerbs[w] && len(a.words) > k+1 || anyPart(parts[1:], scaleVerbs) && !readPrefix(parts[0]) {
 			acts |= actScale // fly scale count 3, set-desired-capacity, ps:scale
 		}
-		if spends(words[:n], k, parts) && !localMachineTools[name] {
+		if spends(words[:n], k, parts) && !localMachineTools[name] || moneyVerbs[w] || len(parts) > 1 && !readPrefix(parts[0]) && anyPart(parts, moneyVerbs) {
 			acts |= actSpend
 		}
 		if accountNouns[w] && (accountVerb(words[:n], k+1) || k+2 < n && accountVerb(words[:n], k+2)) ||

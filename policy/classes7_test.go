@@ -126,7 +126,7 @@ var classTests7 = []struct {
 	{"choices", "fastboot flash recovery twrp.img", Ask},
 	{"choices", "docker compose down -v", Ask},
 	{"choices", `awk 'BEGIN { "date" | getline d; print d }'`, Deny},
-	{"choices", "git push origin --tags", Allow},
+	{"choices", "git push origin --tags", Ask}, // round 11: tag pushes ask (git-push-tags)
 	// The README's examples of the acts key.
 	{"readme-acts", "cabal upload dist/x-1.0.tar.gz", Ask},
 	{"readme-acts", "dart pub publish", Ask},

@@ -204,6 +204,10 @@ func init() {
 			func(ctx *scriptCtx, i int, a *argv) bool { return ctx.executesCreated(i) }),
 		boolKey("program_unseen", func(m *Matcher) *bool { return m.ProgramUnseen },
 			func(ctx *scriptCtx, i int, a *argv) bool { return ctx.programUnseen(i) }),
+		boolKey("credential_own_service", func(m *Matcher) *bool { return m.CredentialOwnService },
+			func(ctx *scriptCtx, i int, a *argv) bool { return credentialOwnService(&ctx.invs[i], a) }),
+		boolKey("secret_indirect", func(m *Matcher) *bool { return m.SecretIndirect },
+			func(ctx *scriptCtx, i int, a *argv) bool { return ctx.secretIndirect(i) }),
 		globKey("acts", func(m *Matcher) []string { return m.Acts },
 			func(ctx *scriptCtx, i int, a *argv, g []glob) bool { return ctx.actsMatch(i, a, g) }),
 		regexpKey("code", func(m *Matcher) []string { return m.Code },
@@ -646,6 +650,8 @@ type scriptCtx struct {
 	firstMatch map[*Matcher]int
 	// cycles is callCycles of the script, built on first use.
 	cycles map[string]int
+	// secretRefs is secretRefsOf the script, built on first use.
+	secretRefs *secretRefs
 }
 
 func newScriptCtx(p *Policy, invs []parse.Invocation) *scriptCtx {

@@ -126,6 +126,14 @@ type Matcher struct {
 	// process substitution or a dynamic here-string, or an option that
 	// names a program (tar -I, rsync -e, man -P, sort --compress-program).
 	ProgramUnseen *bool `toml:"program_unseen" json:"program_unseen,omitempty"`
+	// CredentialOwnService: an HTTP client sends the secret variables it
+	// is given only to the service their names say ($OPENAI_API_KEY to
+	// api.openai.com): using an API key, not carrying it elsewhere.
+	CredentialOwnService *bool `toml:"credential_own_service" json:"credential_own_service,omitempty"`
+	// SecretIndirect: an argument reads a variable named at run time
+	// (${!n}) or through a nameref (declare -n r=...) that the script
+	// points at a secret-named variable (n=OPENAI_API_KEY).
+	SecretIndirect *bool `toml:"secret_indirect" json:"secret_indirect,omitempty"`
 	// Acts: globs on what the command does outside the machine's files, as
 	// the analysis reads it from the verbs it is given (acts.go): "publish"
 	// (publishes, deploys, uploads, releases), "flash" (writes to or erases
