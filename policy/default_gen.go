@@ -5123,10 +5123,52 @@ var defaultRules = [...]Rule{
 		Examples:    []string{"find reports -name '*.csv' -exec aws s3 cp {} s3://acme-shared-reports/ \\;", "aws s3 cp out.csv s3://bucket/x.csv", "gsutil cp dist/* gs://site", "gcloud storage cp a.txt gs://b/"},
 		NotExamples: []string{"aws s3 cp s3://bucket/data.csv ./data.csv", "aws s3 ls s3://bucket/"},
 	},
+	{
+		Origin:   LayerBuiltin,
+		Name:     "git-push-lease-branch-unnamed",
+		Decision: Verdict("ask"),
+		Reason:   "a force push, even with a lease, of a branch not named (the current one, which may be main): history others build on may be rewritten",
+		Matcher: Matcher{
+			Command:    []string{"git"},
+			Subcommand: []string{"push"},
+			Flags:      []string{"force-with-lease|force-if-includes"},
+			LastArg:    []string{"push", "origin", "upstream"},
+			c:          &defaultCells[380],
+		},
+		Examples:    []string{"git push --force-with-lease", "git push --force-with-lease origin", "git -C repo push --force-if-includes --force-with-lease"},
+		NotExamples: []string{"git push --force-with-lease origin feature/login", "git push origin", "git push --force-with-lease origin HEAD:feature/x"},
+	},
+	{
+		Origin:   LayerBuiltin,
+		Name:     "database-writes-remote-stdin",
+		Decision: Verdict("ask"),
+		Reason:   "changes data or schema of a database server on another host",
+		Matcher: Matcher{
+			Command: []string{"psql", "mysql", "mariadb", "mongosh", "mongo", "sqlcmd", "cqlsh", "clickhouse-client", "sqlplus", "cockroach"},
+			NotArgs: []string{"localhost", "127.0.0.1", "::1", "*://localhost", "*://localhost[:/]**", "*://127.0.0.1", "*://127.0.0.1[:/]**", "*://\\[::1\\]**", "*://*@localhost", "*://*@localhost[:/]**", "*://*@127.0.0.1", "*://*@127.0.0.1[:/]**", "*://*@\\[::1\\]**"},
+			Stdin:   []string{"(?i)\\b(delete|update|insert|alter|create|drop|truncate|grant|revoke)\\b|deleteMany|updateMany|insertMany|deleteOne|updateOne|remove\\("},
+			c:       &defaultCells[381],
+		},
+		Examples:    []string{"psql \"$PROD_DATABASE_URL\" <<'SQL'\nUPDATE accounts SET plan='free';\nSQL", "mysql -h sql.example app <<< 'DELETE FROM t WHERE id=1'", "psql -h db.prod.example <<EOF\nDROP TABLE x;\nEOF"},
+		NotExamples: []string{"psql -h localhost <<'SQL'\nDROP TABLE IF EXISTS t;\nSQL", "psql \"$DATABASE_URL\" <<'SQL'\nSELECT count(*) FROM users;\nSQL", "psql postgresql://app@127.0.0.1:5432/app_test <<< 'delete from t'"},
+	},
+	{
+		Origin:   LayerBuiltin,
+		Name:     "pager-shell-keystrokes",
+		Decision: Verdict("deny"),
+		Reason:   "hands a pager its ! command, which runs a shell",
+		Matcher: Matcher{
+			Command: []string{"less", "more", "most", "pg", "man"},
+			Stdin:   []string{"(^|\\n)\\s*[!|]\\s*\\S"},
+			c:       &defaultCells[382],
+		},
+		Examples:    []string{"less -+F README.md <<< '!sh'", "man ls <<'K'\n!/bin/sh\nK"},
+		NotExamples: []string{"less <<< 'hello'", "less README.md"},
+	},
 }
 
 // defaultCells are the compiled forms of defaultRules' matchers, one each.
-var defaultCells [380]compiledCell
+var defaultCells [383]compiledCell
 
 // The values of the true-or-false keys (a function call would make
 // defaultRules code that runs at start-up).

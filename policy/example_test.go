@@ -27,7 +27,7 @@ not_examples = ["make test"]
 		fmt.Println(err)
 		return
 	}
-	for _, script := range []string{"git status && git push -uf origin main", "make migrate", "git push --force-with-lease"} {
+	for _, script := range []string{"git status && git push -uf origin main", "make migrate", "git push --force-with-lease origin feature/x"} {
 		d := p.Check(script)
 		fmt.Printf("%s: %s (%s)\n", script, d.Verdict, d.Rule)
 	}
@@ -35,6 +35,6 @@ not_examples = ["make test"]
 	// Output:
 	// git status && git push -uf origin main: ask (git-push-force)
 	// make migrate: ask (make-migrate)
-	// git push --force-with-lease: allow (default)
+	// git push --force-with-lease origin feature/x: allow (default)
 	// network: on filesystem: workspace-write
 }
