@@ -118,6 +118,13 @@ var classTests11 = []classTest{
 	{"stdin", "less -+F README.md <<< '!sh'", Deny},
 	{"stdin", "more notes.txt <<'K'\n|id\nK", Deny},
 	{"stdin", "less <<< 'hello'", Allow},
+
+	// Incidents and tracked errors changed in an operations service.
+	{"incident", `sentry-cli issues resolve -a -p web`, Ask},
+	{"incident", `pd incident ack --ids PABC123`, Ask},
+	{"incident", `pd incident resolve -i P1`, Ask},
+	{"incident", `sentry-cli issues list -p web`, Allow},
+	{"incident", `pd incident list --statuses triggered`, Allow},
 }
 
 func TestClasses11(t *testing.T) { checkClasses(t, classTests11) }

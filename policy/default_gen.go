@@ -5165,10 +5165,24 @@ var defaultRules = [...]Rule{
 		Examples:    []string{"less -+F README.md <<< '!sh'", "man ls <<'K'\n!/bin/sh\nK"},
 		NotExamples: []string{"less <<< 'hello'", "less README.md"},
 	},
+	{
+		Origin:   LayerBuiltin,
+		Name:     "incident-state-changed",
+		Decision: Verdict("ask"),
+		Reason:   "acknowledges, resolves, silences or reassigns incidents or tracked errors in an operations service, which the people on call rely on",
+		Matcher: Matcher{
+			Command:   []string{"sentry-cli", "pd", "pagerduty", "lamp", "opsgenie", "rootly", "firehydrant", "bugsnag", "rollbar"},
+			NotArgs:   []string{"--help", "list", "ls", "info"},
+			ArgsRegex: []string{"^(ack|acknowledge|resolve|resolved|unresolve|mute|unmute|snooze|silence|assign|reassign|merge|escalate|close|delete|archive|ignore)$", "^--(status=)?(resolved|ignored|acknowledged)$"},
+			c:         &defaultCells[383],
+		},
+		Examples:    []string{"sentry-cli issues resolve -a -p web", "pd incident ack --ids PABC123", "pd incident resolve -i P1", "sentry-cli issues mute -p web -s 1"},
+		NotExamples: []string{"sentry-cli issues list -p web", "pd incident list --statuses triggered", "sentry-cli releases new 1.2.3 --finalize"},
+	},
 }
 
 // defaultCells are the compiled forms of defaultRules' matchers, one each.
-var defaultCells [383]compiledCell
+var defaultCells [384]compiledCell
 
 // The values of the true-or-false keys (a function call would make
 // defaultRules code that runs at start-up).
