@@ -61,6 +61,10 @@ var classTests11 = []classTest{
 	{"sandbox-weaken", `pkill -9 stockade`, Deny},
 	{"sandbox-weaken", `kill $(pgrep -f 'stockade mcp')`, Deny},
 	{"sandbox-weaken", `pgrep -l stockade`, Allow},
+	{"sandbox-weaken", `pgrep stockade | xargs kill`, Deny},
+	{"sandbox-weaken", "kill -9 `pidof stockade`", Deny},
+	{"sandbox-weaken", `pidof stockade`, Allow},
+	{"secret-read", `git add config/app.secret`, Allow},
 	{"destroy", `rm -r --no-preserve-root "$D"/`, Deny},
 
 	// A second package source beside the default one.
