@@ -317,6 +317,12 @@ func actsFromWords(inv *parse.Invocation, a *argv) act {
 			installVerbs[w] && (global || k > 0 && words[k-1] == "global"):
 			acts |= actInstallGlobal
 		}
+		if k == 0 && (makeLike[name] && targetHasVerb(w) || name == "npm" && npmPublishAbbrev(w)) {
+			acts |= actPublish // make docker-push, just deploy-prod, npm pub
+		}
+		if k == 1 && name == "go" && words[0] == "run" && strings.HasPrefix(w, ".") && scriptNamedVerb(path.Base(w)) {
+			acts |= actPublish // go run ./tools/deploy, as ./deploy.sh
+		}
 		for _, t := range taskVerbs(w) {
 			if publishVerbs[t] || t == "release" {
 				acts |= actPublish
@@ -403,6 +409,36 @@ func jvmTaskPublishes(w string) bool {
 		}
 	}
 	return false
+}
+
+// makeLike run the targets or tasks they are given, whose names say what
+// they do.
+var makeLike = map[string]bool{"make": true, "gmake": true, "bmake": true, "remake": true, "just": true, "task": true, "go-task": true, "mage": true, "invoke": true, "inv": true, "rake": true}
+
+// targetHasVerb reports whether a target's name joins a publishing verb
+// to other words (docker-push, push_image, deploy-prod), unless the word
+// after the verb makes it a noun (deploy-check).
+func targetHasVerb(w string) bool {
+	parts := strings.FieldsFunc(w, func(r rune) bool { return r == '-' || r == '_' })
+	if len(parts) < 2 {
+		return false
+	}
+	for i, p := range parts {
+		switch p {
+		case "push", "publish", "deploy", "upload":
+			if i+1 < len(parts) && aboutWords[parts[i+1]] {
+				continue
+			}
+			return true
+		}
+	}
+	return false
+}
+
+// npmPublishAbbrev: npm runs a command from any unique prefix of its name
+// (npm pub, npm publi, npm unpub).
+func npmPublishAbbrev(w string) bool {
+	return len(w) >= 3 && strings.HasPrefix("publish", w) || len(w) >= 4 && strings.HasPrefix("unpublish", w)
 }
 
 // scriptNamedVerb reports whether a script's name (deploy.sh, publish.py,

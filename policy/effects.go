@@ -124,6 +124,9 @@ func (ctx *scriptCtx) computeEffects() {
 					b.push(effect{kind: effExec, path: "swift -", unseen: true})
 				}
 			}
+			if jvmLaunchers[a.name] {
+				jvmRunEffects(inv, &b)
+			}
 			if a.name == "git" && a.subcommand == "clean" && b.cwd != "" && gitCleanForced(a) {
 				// git clean -f after a cd deletes the untracked files there
 				// (cd ~ && git init && git clean -fdx empties the home).
@@ -187,6 +190,44 @@ func sourceRunEffects(a *argv, b *effectBuilder) {
 				b.add(effExec, p)
 				break
 			}
+		}
+	}
+}
+
+// jvmLaunchers run the archive or class path they are given.
+var jvmLaunchers = map[string]bool{"java": true, "javaw": true, "jbang": true}
+
+// jvmRunEffects: java -jar tool.jar runs the archive, java -cp a.jar Main
+// and java -javaagent:a.jar the archives named, java Tool.java the source
+// file, as python3 tool.py runs its file.
+func jvmRunEffects(inv *parse.Invocation, b *effectBuilder) {
+	args := inv.Args
+	dyn := func(k int) bool { return inv.DynamicArgs != nil && inv.DynamicArgs[k] }
+	for k := 0; k < len(args); k++ {
+		w := args[k]
+		switch {
+		case (w == "-jar" || w == "-cp" || w == "-classpath" || w == "--class-path") && k+1 < len(args):
+			k++
+			if dyn(k) {
+				continue
+			}
+			for _, p := range strings.Split(args[k], ":") {
+				if p != "" && !strings.HasSuffix(p, "*") {
+					b.add(effExec, p)
+				}
+			}
+			if w == "-jar" {
+				return // the rest are the program's arguments
+			}
+		case strings.HasPrefix(w, "-javaagent:") && !dyn(k):
+			if v, _, _ := strings.Cut(strings.TrimPrefix(w, "-javaagent:"), "="); v != "" {
+				b.add(effExec, v)
+			}
+		case !strings.HasPrefix(w, "-"):
+			if !dyn(k) && (strings.HasSuffix(w, ".java") || strings.HasSuffix(w, ".jar")) {
+				b.add(effExec, w) // java Tool.java, jbang x.jar
+			}
+			return // the main class: the rest are its arguments
 		}
 	}
 }

@@ -337,6 +337,13 @@ func codePaths(code string) []string {
 		}
 		s := code[i+1 : i+1+j]
 		i += j + 1
+		if k := strings.IndexAny(s, "*?["); k > 0 && !strings.ContainsAny(s[:k], " \t\n\\${}()<>|;&=,") {
+			// a glob ("~/.ssh/*", "/etc/ssh/ssh_host_*"): the code reads
+			// what the directory before it holds
+			if d := strings.LastIndexByte(s[:k], '/'); d > 0 {
+				s = s[:d]
+			}
+		}
 		if len(s) < 2 || len(s) > 256 || strings.ContainsAny(s, " \t\n\\$*?{}()<>|;&=,") {
 			continue
 		}

@@ -3,6 +3,8 @@ package policy
 import (
 	"path"
 	"regexp"
+	"slices"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -331,7 +333,11 @@ func (x *expander) everyCall(inv *parse.Invocation, n int) bool {
 			fn = v[len("function "):]
 		}
 	}
-	return fn != "" && !x.partialCalls[fn] && n > 0 && n == len(x.calls[fn]) && !isCode(inv)
+	calls := len(x.calls[fn])
+	if fn != "" && x.shifted(fn, inv.Pos) > 0 {
+		calls *= 2 // each call's parameters before and after its shifts
+	}
+	return fn != "" && !x.partialCalls[fn] && n > 0 && n == calls && !isCode(inv)
 }
 
 // value returns the value of variable name as the script set it last
@@ -439,6 +445,16 @@ func (x *expander) resolve(inv *parse.Invocation) []parse.Invocation {
 	}
 	if fn != "" {
 		posLists = x.calls[fn]
+		if n := x.shifted(fn, inv.Pos); n > 0 {
+			// f(){ shift; "$@"; }; f x rm -rf ~: after shift the
+			// parameters start later; a shift in a branch may not have
+			// run, so both lists are judged.
+			var both [][]string
+			for _, pl := range posLists {
+				both = append(both, pl, pl[min(n, len(pl)):])
+			}
+			posLists = both
+		}
 	} else {
 		var last *positional
 		for k := range x.sets {
@@ -473,6 +489,26 @@ func (x *expander) resolve(inv *parse.Invocation) []parse.Invocation {
 		out = append(out, c)
 	}
 	return out
+}
+
+// shifted returns how many positional parameters the shift commands of
+// function fn before p drop (shift, shift 2).
+func (x *expander) shifted(fn string, p parse.Pos) int {
+	n := 0
+	for i := range x.s.Invocations {
+		inv := &x.s.Invocations[i]
+		if inv.Name != "shift" || inv.Dynamic || !before(inv.Pos, p) || !slices.Contains(inv.Via, "function "+fn) {
+			continue
+		}
+		k := 1
+		if len(inv.Args) > 0 {
+			if v, err := strconv.Atoi(inv.Args[0]); err == nil && v >= 0 && v < 64 {
+				k = v
+			}
+		}
+		n += k
+	}
+	return n
 }
 
 // isCode: inv is code a shell reads that parse could not read because it

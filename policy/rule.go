@@ -214,6 +214,15 @@ func init() {
 			func(ctx *scriptCtx, i int, a *argv, re *lazyRegexps) bool {
 				return ctx.invs[i].InlineCode != nil && re.any(ctx.invs[i].InlineCode.Code)
 			}),
+		regexpKey("stdin", func(m *Matcher) []string { return m.Stdin },
+			func(ctx *scriptCtx, i int, a *argv, re *lazyRegexps) bool {
+				for _, r := range ctx.invs[i].Redirects {
+					if (r.Op == "<<" || r.Op == "<<-" || r.Op == "<<<") && r.FD == "" && re.any(r.Target) {
+						return true
+					}
+				}
+				return false
+			}),
 		globKey("via", func(m *Matcher) []string { return m.Via },
 			func(ctx *scriptCtx, i int, a *argv, g []glob) bool { return anyVia(g, ctx.invs[i].Via) }),
 		matcherKey("after", func(m *Matcher) *Matcher { return m.After },

@@ -151,6 +151,10 @@ type Matcher struct {
 	// Code: regular expressions on inline interpreter code (python -c, node -e,
 	// perl -e, bash -c ...), one of which must match.
 	Code []string `toml:"code" json:"code,omitempty"`
+	// Stdin: regular expressions on the text a here-document or a
+	// here-string gives the command on its standard input (psql <<SQL),
+	// one of which must match.
+	Stdin []string `toml:"stdin" json:"stdin,omitempty"`
 	// Dynamic: the command word is known only at run time ($cmd, $(...)).
 	Dynamic *bool `toml:"dynamic" json:"dynamic,omitempty"`
 	// PipedInto: standard input comes from an earlier command of a pipeline.
