@@ -145,6 +145,8 @@ func (m *Matcher) describe() string {
 	add(m.ReadsDenied != nil && *m.ReadsDenied, "reading a path on the deny_read list")
 	add(m.ExecutesCreated != nil && *m.ExecutesCreated, "running a file the script wrote or downloaded")
 	add(m.ProgramUnseen != nil && *m.ProgramUnseen, "running a program the analysis cannot read")
+	add(m.TargetLocal != nil && *m.TargetLocal, "acting on a server on this machine")
+	add(m.TargetLocal != nil && !*m.TargetLocal, "acting on a server not known to be on this machine")
 	add(len(m.Script) > 0, "in a script that is exactly "+strings.Join(m.Script, " or "))
 	add(len(m.Code) > 0, "inline code matching /"+strings.Join(m.Code, "/ or /")+"/")
 	add(len(m.Env) > 0, "an environment assignment matching /"+strings.Join(m.Env, "/ or /")+"/")

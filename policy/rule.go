@@ -204,6 +204,8 @@ func init() {
 			func(ctx *scriptCtx, i int, a *argv) bool { return ctx.executesCreated(i) }),
 		boolKey("program_unseen", func(m *Matcher) *bool { return m.ProgramUnseen },
 			func(ctx *scriptCtx, i int, a *argv) bool { return ctx.programUnseen(i) }),
+		boolKey("target_local", func(m *Matcher) *bool { return m.TargetLocal },
+			func(ctx *scriptCtx, i int, a *argv) bool { return ctx.targetLocal(i, a) }),
 		globKey("acts", func(m *Matcher) []string { return m.Acts },
 			func(ctx *scriptCtx, i int, a *argv, g []glob) bool { return ctx.actsMatch(i, a, g) }),
 		regexpKey("code", func(m *Matcher) []string { return m.Code },

@@ -126,6 +126,11 @@ type Matcher struct {
 	// process substitution or a dynamic here-string, or an option that
 	// names a program (tar -I, rsync -e, man -P, sort --compress-program).
 	ProgramUnseen *bool `toml:"program_unseen" json:"program_unseen,omitempty"`
+	// TargetLocal: the command names the server it acts on and every server
+	// it names is on this machine (local_target.go): a loopback URL or host,
+	// a local cluster's context (kind-*, minikube), a registry on
+	// localhost. Rules about the world outside set it false.
+	TargetLocal *bool `toml:"target_local" json:"target_local,omitempty"`
 	// Acts: globs on what the command does outside the machine's files, as
 	// the analysis reads it from the verbs it is given (acts.go): "publish"
 	// (publishes, deploys, uploads, releases), "flash" (writes to or erases

@@ -1,0 +1,314 @@
+package policy
+
+import (
+	"strings"
+
+	"github.com/stockade/stockade/parse"
+)
+
+// A command that acts on a server (an HTTP client, a database client, a
+// cluster tool, an image registry) harms the world outside only when the
+// server is outside. targetLocal tells the ones that provably work on this
+// machine from the rest, so that rules about the world outside (drop-data,
+// destroy-world-outside, publish, secrets-uploaded ...) can leave a local
+// test database, a kind cluster or a registry on localhost:5000 alone.
+// Whatever it cannot read makes it false: a server in a variable, a config
+// file or environment that may redirect the connection, an option it does
+// not know where a server could hide.
+
+// targetLocal reports whether invocation i names the server it acts on and
+// every server it names is on this machine.
+func (ctx *scriptCtx) targetLocal(i int, a *argv) bool {
+	inv := &ctx.invs[i]
+	if ctx.redirectsServers(inv) {
+		return false
+	}
+	switch a.name {
+	case "curl", "curlie", "wget", "wget2", "http", "https", "xh", "xhs":
+		return httpTargetLocal(inv, a.name)
+	case "psql", "pg_dump", "pg_restore", "dropdb", "createdb", "dropuser", "createuser", "mysql", "mariadb", "mysqladmin", "mariadb-admin",
+		"redis-cli", "valkey-cli", "mongosh", "mongo", "clickhouse-client":
+		return databaseTargetLocal(inv, a.name)
+	case "kubectl", "helm", "oc":
+		return clusterTargetLocal(inv)
+	case "docker", "podman", "nerdctl":
+		return registryTargetLocal(inv, a)
+	}
+	return false
+}
+
+// serverEnv are variables that choose the server a client talks to, or a
+// proxy or config file that may: set anywhere in the script, a local
+// server's name is no longer the whole story.
+var serverEnv = []string{"KUBECONFIG", "DOCKER_HOST", "DOCKER_CONTEXT", "CONTAINER_HOST", "PGHOST", "PGSERVICE", "PGSERVICEFILE", "MYSQL_HOST",
+	"REDISCLI_", "_PROXY", "_proxy", "CURL_HOME", "CURLOPT", "WGETRC", "HELM_KUBE", "HOSTALIASES", "RES_OPTIONS", "LOCALDOMAIN"}
+
+func (ctx *scriptCtx) redirectsServers(inv *parse.Invocation) bool {
+	has := func(s string) bool {
+		for _, v := range serverEnv {
+			if strings.Contains(s, v) {
+				return true
+			}
+		}
+		return false
+	}
+	for _, e := range inv.Env {
+		if has(e) {
+			return true
+		}
+	}
+	if ctx.text != nil {
+		return has(*ctx.text)
+	}
+	for j := range ctx.invs {
+		for _, e := range ctx.invs[j].Env {
+			if has(e) {
+				return true
+			}
+		}
+		if n := ctx.invs[j].Name; n == "export" || n == "declare" || n == "typeset" || n == "readonly" || n == "local" {
+			for _, w := range ctx.invs[j].Args {
+				if has(w) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// localAddress reports whether a host[:port] or URL is this machine by
+// address: localhost, a loopback address, or an httpie-style :PORT.
+func localAddress(w string) bool {
+	if strings.ContainsAny(w, "$`\"' \\") {
+		return false
+	}
+	if _, rest, ok := strings.Cut(w, "://"); ok {
+		w = rest
+	} else if strings.HasPrefix(w, ":") {
+		return true // httpie: :3000/api is localhost:3000/api
+	}
+	hostPort, _, _ := strings.Cut(w, "/")
+	hostPort, _, _ = strings.Cut(hostPort, "?")
+	hostPort, _, _ = strings.Cut(hostPort, "#")
+	if strings.ContainsRune(hostPort, '@') {
+		return false // user@host: read no further than a person would
+	}
+	host := hostPort
+	if strings.HasPrefix(host, "[") {
+		end := strings.IndexByte(host, ']')
+		if end < 0 {
+			return false
+		}
+		host = host[:end+1]
+	} else if h, port, ok := strings.Cut(host, ":"); ok {
+		if strings.Trim(port, "0123456789") != "" {
+			return false
+		}
+		host = h
+	}
+	host = strings.ToLower(host)
+	if host == "localhost" || host == "[::1]" || host == "::1" {
+		return true
+	}
+	if rest, ok := strings.CutPrefix(host, "127."); ok {
+		return strings.Trim(rest, "0123456789.") == "" && strings.Count(rest, ".") == 2
+	}
+	return false
+}
+
+// serverWord is an argument read for the server it may name: an operand,
+// or the value of an option.
+type serverWord struct {
+	opt   string // the option the word is the value of; "" for an operand
+	value string
+	dyn   bool
+}
+
+// serverWords splits an argument list into option values and operands:
+// takesValue says which options (as written, without =) take the next word.
+func serverWords(inv *parse.Invocation, takesValue func(opt string) bool) []serverWord {
+	var out []serverWord
+	dyn := func(j int) bool { return inv.DynamicArgs != nil && j < len(inv.DynamicArgs) && inv.DynamicArgs[j] }
+	optsDone := false
+	for j := 0; j < len(inv.Args); j++ {
+		w := inv.Args[j]
+		switch {
+		case optsDone || len(w) < 2 || w[0] != '-':
+			out = append(out, serverWord{value: w, dyn: dyn(j)})
+		case w == "--":
+			optsDone = true
+		case strings.Contains(w, "="):
+			opt, val, _ := strings.Cut(w, "=")
+			out = append(out, serverWord{opt: opt, value: val, dyn: dyn(j)})
+		case takesValue(w) && j+1 < len(inv.Args):
+			out = append(out, serverWord{opt: w, value: inv.Args[j+1], dyn: dyn(j + 1)})
+			j++
+		case w[1] != '-' && len(w) > 2 && takesValue(w[:2]):
+			out = append(out, serverWord{opt: w[:2], value: w[2:], dyn: dyn(j)})
+		default:
+			out = append(out, serverWord{opt: w, dyn: dyn(j)})
+		}
+	}
+	return out
+}
+
+// httpTargetLocal: every operand of an HTTP client is a URL on this
+// machine, and no option routes the request elsewhere (a proxy, a name
+// resolved to another address, a config file).
+func httpTargetLocal(inv *parse.Invocation, name string) bool {
+	routes := map[string]bool{"-x": true, "--proxy": true, "--preproxy": true, "--resolve": true, "--connect-to": true, "-K": true, "--config": true,
+		"--doh-url": true, "--dns-servers": true, "-e": true, "--execute": true, "-i": true, "--input-file": true, "-B": true, "--base": true, "--next": true, "-:": true}
+	carries := map[string]bool{"-H": true, "--header": true, "-d": true, "--data": true, "--data-raw": true, "--data-binary": true, "--data-urlencode": true,
+		"--json": true, "-F": true, "--form": true, "-o": true, "--output": true, "-O": true, "--output-document": true, "-u": true, "--user": true,
+		"-X": true, "--request": true, "-A": true, "--user-agent": true, "-b": true, "--cookie": true, "-c": true, "--cookie-jar": true,
+		"-w": true, "--write-out": true, "-m": true, "--max-time": true, "--connect-timeout": true, "--retry": true, "-T": true, "--upload-file": true,
+		"--post-data": true, "--post-file": true, "--method": true, "--body-data": true, "-P": true, "--directory-prefix": true, "-t": true, "--tries": true,
+		"--timeout": true}
+	urls := 0
+	for _, w := range serverWords(inv, func(opt string) bool { return carries[opt] || routes[opt] }) {
+		if routes[w.opt] {
+			return false
+		}
+		if w.opt != "" {
+			if strings.Contains(w.value, "://") && !(w.opt == "-H" || w.opt == "--header") {
+				if w.dyn || !localAddress(w.value) {
+					return false
+				}
+			}
+			continue
+		}
+		if (name == "http" || name == "https" || name == "xh" || name == "xhs") && urls > 0 {
+			continue // httpie's request items after the URL: name=value, header:value
+		}
+		if urls == 0 && isHTTPMethod(w.value) && name != "curl" && name != "curlie" && name != "wget" && name != "wget2" {
+			continue
+		}
+		if w.dyn || !localAddress(w.value) {
+			return false
+		}
+		urls++
+	}
+	return urls > 0
+}
+
+func isHTTPMethod(w string) bool {
+	switch w {
+	case "GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS":
+		return true
+	}
+	return false
+}
+
+// databaseTargetLocal: a database client names its server (-h, --host, a
+// URL, host= in a connection string) and every server it names is on this
+// machine. A client that names none connects to whatever its environment
+// says, which the analysis cannot see.
+func databaseTargetLocal(inv *parse.Invocation, name string) bool {
+	hostOpt := map[string]bool{"-h": true, "--host": true, "-u": name == "redis-cli" || name == "valkey-cli", "--uri": true, "--url": true,
+		"-d": true, "--dbname": true}
+	valued := map[string]bool{"-p": true, "--port": true, "-U": true, "--username": true, "-n": true, "-a": true, "-c": true, "--command": true,
+		"-f": true, "--file": true, "-e": true, "--execute": true, "--eval": true, "-D": true, "--database": true}
+	hosts := 0
+	for _, w := range serverWords(inv, func(opt string) bool { return hostOpt[opt] || valued[opt] }) {
+		switch {
+		case w.opt == "-S" || w.opt == "--socket" || w.opt == "--ssh" || w.opt == "--sshHost":
+			return false
+		case hostOpt[w.opt] && (w.opt == "-d" || w.opt == "--dbname"):
+			// a database name, or a connection string that names a host
+			if w.dyn {
+				return false
+			}
+			if strings.Contains(w.value, "://") {
+				if !localAddress(w.value) {
+					return false
+				}
+				hosts++
+			} else if strings.Contains(w.value, "=") {
+				return false
+			}
+		case hostOpt[w.opt]:
+			if w.dyn || !localAddress(w.value) {
+				return false
+			}
+			hosts++
+		case w.opt == "" && strings.Contains(w.value, "://"):
+			if w.dyn || !localAddress(w.value) {
+				return false
+			}
+			hosts++
+		case w.opt == "" && strings.Contains(w.value, "host="):
+			return false // a libpq connection string: read no further
+		}
+	}
+	return hosts > 0
+}
+
+// localClusterContext: the names local cluster tools give the contexts
+// they write (kind create cluster, k3d, minikube, Docker Desktop ...).
+func localClusterContext(c string) bool {
+	for _, p := range []string{"kind-", "k3d-"} {
+		if rest, ok := strings.CutPrefix(c, p); ok && rest != "" {
+			return true
+		}
+	}
+	switch c {
+	case "minikube", "docker-desktop", "docker-for-desktop", "rancher-desktop", "orbstack", "colima", "microk8s":
+		return true
+	}
+	return false
+}
+
+// clusterTargetLocal: a cluster tool is given a context, every context it
+// is given is one a local cluster tool made, and nothing else chooses the
+// server (a kubeconfig, a server address, a token).
+func clusterTargetLocal(inv *parse.Invocation) bool {
+	ctxOpt := map[string]bool{"--context": true, "--kube-context": true}
+	other := map[string]bool{"--kubeconfig": true, "--server": true, "-s": true, "--token": true, "--kube-apiserver": true, "--kube-token": true,
+		"--cluster": true, "--kube-ca-file": true, "--certificate-authority": true, "--tls-server-name": true}
+	contexts := 0
+	for _, w := range serverWords(inv, func(opt string) bool { return ctxOpt[opt] || other[opt] }) {
+		if other[w.opt] {
+			return false
+		}
+		if ctxOpt[w.opt] {
+			if w.dyn || !localClusterContext(w.value) {
+				return false
+			}
+			contexts++
+		}
+	}
+	return contexts > 0
+}
+
+// registryTargetLocal: a push whose every image names a registry on this
+// machine (localhost:5000/app), by a daemon the command does not move
+// elsewhere (-H, --host, --context, --url).
+func registryTargetLocal(inv *parse.Invocation, a *argv) bool {
+	push := -1
+	for k, p := range a.positionals {
+		if p == "push" {
+			push = k
+			break
+		}
+	}
+	if push < 0 || push+1 >= len(a.positionals) {
+		return false
+	}
+	for _, w := range a.words {
+		if w == "-H" || strings.HasPrefix(w, "--host") || strings.HasPrefix(w, "--context") || strings.HasPrefix(w, "--url") || strings.HasPrefix(w, "--connection") ||
+			strings.HasPrefix(w, "-c") || strings.HasPrefix(w, "--remote") {
+			return false
+		}
+	}
+	if a.dynamicArg {
+		return false
+	}
+	for _, ref := range a.positionals[push+1:] {
+		registry, _, ok := strings.Cut(ref, "/")
+		if !ok || !localAddress(registry) {
+			return false
+		}
+	}
+	return true
+}
