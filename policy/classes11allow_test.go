@@ -62,6 +62,25 @@ var classTests11Allow = []classTest{
 	{"database-local", `psql -c 'DROP DATABASE app'`, Deny},
 	{"database-local", `psql postgres://db.example/app -c 'drop table users'`, Deny},
 	{"database-local", `psql -h localhost -c 'select count(*) from users'`, Allow},
+
+	// xargs rm over a listing of the workdir is judged like find -delete.
+	{"xargs-listed", `git ls-files -o --exclude-standard -- '*.gen.go' | xargs rm -f`, Allow},
+	{"xargs-listed", `git ls-files --others -z -- '*.orig' | xargs -0 rm -f`, Allow},
+	{"xargs-listed", `find . -name '*.pyc' -print0 | xargs -0 rm -f`, Allow},
+	{"xargs-listed", `find src -name '*.pb.go' | grep -v vendor | xargs rm`, Allow},
+	{"xargs-listed", `find . -type d -name __pycache__ | xargs rm -rf`, Allow},
+	{"xargs-listed", `find . -name '*.go' | xargs rm -f`, Ask},
+	{"xargs-listed", `git ls-files | xargs rm -f`, Ask},
+	{"xargs-listed", `find -L . -name '*.pyc' | xargs rm -f`, Ask},
+	{"xargs-listed", `find .. -name '*.pyc' | xargs rm -f`, Ask},
+	{"xargs-listed", `find . -name '*.pyc' | sed 's|^|/|' | xargs rm -f`, Ask},
+	{"xargs-listed", `find . -name '*.pyc' | grep -o '/.*' | xargs rm -f`, Ask},
+	{"xargs-listed", `find . -name '*.pyc' | xargs -a paths.txt rm -f`, Ask},
+	{"xargs-listed", `git -C ~/other ls-files -- '*.orig' | xargs rm -f`, Ask},
+	{"xargs-listed", `git ls-files -- '*.orig' | xargs -I{} rm -rf ~/{}`, Deny},
+	{"xargs-listed", `find ~ -name '*.pyc' | xargs rm -f`, Ask},
+	{"xargs-listed", `cat files.txt | xargs rm -f`, Ask},
+	{"xargs-listed", `find "$DIR" -name '*.pyc' | xargs rm -f`, Ask},
 }
 
 func TestClasses11Allow(t *testing.T) { checkClasses(t, classTests11Allow) }

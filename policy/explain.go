@@ -147,6 +147,8 @@ func (m *Matcher) describe() string {
 	add(m.ProgramUnseen != nil && *m.ProgramUnseen, "running a program the analysis cannot read")
 	add(m.TargetLocal != nil && *m.TargetLocal, "acting on a server on this machine")
 	add(m.TargetLocal != nil && !*m.TargetLocal, "acting on a server not known to be on this machine")
+	add(m.NamesListedInWorkdir != nil && *m.NamesListedInWorkdir, "given names a listing of the workdir prints")
+	add(m.NamesListedInWorkdir != nil && !*m.NamesListedInWorkdir, "given names that are not only a listing of the workdir")
 	add(len(m.Script) > 0, "in a script that is exactly "+strings.Join(m.Script, " or "))
 	add(len(m.Code) > 0, "inline code matching /"+strings.Join(m.Code, "/ or /")+"/")
 	add(len(m.Env) > 0, "an environment assignment matching /"+strings.Join(m.Env, "/ or /")+"/")

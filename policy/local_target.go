@@ -312,3 +312,74 @@ func registryTargetLocal(inv *parse.Invocation, a *argv) bool {
 	}
 	return true
 }
+
+// namesListedInWorkdir reports whether invocation i gets its operands from
+// xargs (or parallel) fed only by commands that list paths inside the
+// workdir, filtered: find from relative start paths, git ls-files, then
+// grep, sort, uniq, head or tail. Its own words must all be options, so
+// that every path it is given is one the listing printed; rules then judge
+// the listing (which files) as they judge find -delete.
+func (ctx *scriptCtx) namesListedInWorkdir(i int, a *argv) bool {
+	inv := &ctx.invs[i]
+	if !inv.PipedInto || len(inv.Via) == 0 || (inv.Via[len(inv.Via)-1] != "xargs" && inv.Via[len(inv.Via)-1] != "parallel") ||
+		len(a.positionals) > 0 || a.dynamicArg {
+		return false
+	}
+	level := pipelineLevel(inv.Via)
+	listed := false
+	for j := i - 1; j >= 0; j-- {
+		up := &ctx.invs[j]
+		if len(up.Via) < len(level) || !sameVia(up.Via[:len(level)], level) {
+			return false
+		}
+		if len(pipelineLevel(up.Via)) > len(level) {
+			continue
+		}
+		if up.Dynamic || ctx.arg(j).dynamicArg || len(up.Redirects) > 0 {
+			return false
+		}
+		ua := ctx.arg(j)
+		switch ua.name {
+		case "xargs", "parallel":
+			// names from stdin only: not from a file (-a), not as a template (-I)
+			if up.Name != ua.name && up.Name != "/usr/bin/"+ua.name || ua.hasShort('a') || ua.hasShort('I') || ua.hasShort('i') ||
+				containsLong(ua.longs, "arg-file") || containsLong(ua.longs, "replace") || ua.name == "parallel" && len(ua.words) > 0 && ua.words[len(ua.words)-1] == ":::" {
+				return false
+			}
+		case "find":
+			if ua.hasFlagWord("-L", "-H", "-follow") {
+				return false // symbolic links followed out of the workdir
+			}
+			for _, w := range up.Args {
+				if w == "" || strings.HasPrefix(w, "-") || w == "(" || w == "!" {
+					break
+				}
+				if !workdirPattern(w) && w != "." {
+					return false
+				}
+			}
+			listed = true
+		case "git":
+			if len(up.Args) == 0 || up.Args[0] != "ls-files" {
+				return false // git -C DIR, --git-dir, --work-tree: another tree
+			}
+			for _, p := range ua.positionals {
+				if !workdirPattern(p) && p != "." {
+					return false
+				}
+			}
+			listed = true
+		case "grep", "egrep", "fgrep", "rg":
+			if ua.hasShort('o') || ua.hasShort('r') || ua.hasShort('R') || containsLong(ua.longs, "only-matching") || containsLong(ua.longs, "replace") || ua.name == "rg" {
+				return false
+			}
+		case "sort", "uniq", "head", "tail":
+		default:
+			return false
+		}
+		if len(up.Via) == len(level) && !up.PipedInto {
+			return listed
+		}
+	}
+	return false
+}

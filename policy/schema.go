@@ -131,6 +131,11 @@ type Matcher struct {
 	// a local cluster's context (kind-*, minikube), a registry on
 	// localhost. Rules about the world outside set it false.
 	TargetLocal *bool `toml:"target_local" json:"target_local,omitempty"`
+	// NamesListedInWorkdir: the command's operands come from xargs fed
+	// only by a listing of the workdir (find from a relative path, git
+	// ls-files), filtered (grep, sort, head), and it has no operand of its
+	// own (local_target.go).
+	NamesListedInWorkdir *bool `toml:"names_listed_in_workdir" json:"names_listed_in_workdir,omitempty"`
 	// Acts: globs on what the command does outside the machine's files, as
 	// the analysis reads it from the verbs it is given (acts.go): "publish"
 	// (publishes, deploys, uploads, releases), "flash" (writes to or erases
