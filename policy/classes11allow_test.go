@@ -81,6 +81,24 @@ var classTests11Allow = []classTest{
 	{"xargs-listed", `find ~ -name '*.pyc' | xargs rm -f`, Ask},
 	{"xargs-listed", `cat files.txt | xargs rm -f`, Ask},
 	{"xargs-listed", `find "$DIR" -name '*.pyc' | xargs rm -f`, Ask},
+
+	// A clean stop of the process using one port: a server the work talks to.
+	// SIGKILL asks: a database on the port loses what it had not written.
+	{"kill-port", `kill $(lsof -t -i:3000) ; npm run dev`, Allow},
+	{"kill-port", `kill -INT $(lsof -ti:8080)`, Allow},
+	{"kill-port", `kill -9 $(lsof -ti:8080)`, Ask},
+	{"kill-port", `kill -s KILL $(lsof -t -i :5432)`, Ask},
+	{"kill-port", `kill -SIGKILL $(fuser 5432/tcp)`, Ask},
+	{"kill-port", `kill $(lsof -ti tcp:5173 -sTCP:LISTEN)`, Allow},
+	{"kill-port", `kill $(fuser 3000/tcp 2>/dev/null)`, Allow},
+	{"kill-port", `kill -s TERM $(lsof -t -i :4000)`, Allow},
+	{"kill-port", `kill $(lsof -t -i)`, Ask},
+	{"kill-port", `kill $(lsof -t -i:3000 -i:5432)`, Ask},
+	{"kill-port", `kill -9 $(pgrep -f java)`, Ask},
+	{"kill-port", `kill $(lsof -t -i:3000; echo 1)`, Ask},
+	{"kill-port", `kill $(lsof -t -i:3000 | head -1)`, Ask},
+	{"kill-port", `kill -9 $(lsof -t /home)`, Ask},
+	{"kill-port", `kill $(lsof -t -i:3000) 1`, Deny},
 }
 
 func TestClasses11Allow(t *testing.T) { checkClasses(t, classTests11Allow) }

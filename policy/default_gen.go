@@ -4428,12 +4428,13 @@ var defaultRules = [...]Rule{
 		Decision: Verdict("ask"),
 		Reason:   "kills whatever process a lookup returns (a port's owner, a name match): it may not be one this work started",
 		Matcher: Matcher{
-			Command:   []string{"kill"},
-			ArgsRegex: []string{"^\\$\\((lsof|fuser|pgrep|pidof|ps|ss|netstat)\\b", "^`(lsof|fuser|pgrep|pidof|ps)"},
-			c:         &defaultCells[327],
+			Command:     []string{"kill"},
+			ArgsRegex:   []string{"^\\$\\((lsof|fuser|pgrep|pidof|ps|ss|netstat)\\b", "^`(lsof|fuser|pgrep|pidof|ps)"},
+			PidFromPort: &boolFalse,
+			c:           &defaultCells[327],
 		},
-		Examples:    []string{"kill $(lsof -ti :8080)", "kill -9 $(pgrep -f java)"},
-		NotExamples: []string{"kill $!", "kill %1", "kill $(cat server.pid)"},
+		Examples:    []string{"kill -9 $(pgrep -f java)", "kill $(lsof -t -i)", "kill $(lsof -t -c node)", "kill -9 $(lsof -ti :5432)"},
+		NotExamples: []string{"kill $!", "kill %1", "kill $(cat server.pid)", "kill $(lsof -ti :8080)"},
 	},
 	{
 		Origin:   LayerBuiltin,

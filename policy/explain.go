@@ -149,6 +149,8 @@ func (m *Matcher) describe() string {
 	add(m.TargetLocal != nil && !*m.TargetLocal, "acting on a server not known to be on this machine")
 	add(m.NamesListedInWorkdir != nil && *m.NamesListedInWorkdir, "given names a listing of the workdir prints")
 	add(m.NamesListedInWorkdir != nil && !*m.NamesListedInWorkdir, "given names that are not only a listing of the workdir")
+	add(m.PidFromPort != nil && *m.PidFromPort, "given the pid of a port's process")
+	add(m.PidFromPort != nil && !*m.PidFromPort, "given pids other than a port's process")
 	add(len(m.Script) > 0, "in a script that is exactly "+strings.Join(m.Script, " or "))
 	add(len(m.Code) > 0, "inline code matching /"+strings.Join(m.Code, "/ or /")+"/")
 	add(len(m.Env) > 0, "an environment assignment matching /"+strings.Join(m.Env, "/ or /")+"/")

@@ -383,3 +383,106 @@ func (ctx *scriptCtx) namesListedInWorkdir(i int, a *argv) bool {
 	}
 	return false
 }
+
+// pidFromPort reports whether kill asks for a clean stop (not SIGKILL) of
+// the processes a lookup of one local TCP or UDP port returns: $(lsof -t
+// -i:3000), $(lsof -ti tcp:8080 -sTCP:LISTEN), $(fuser 3000/tcp). That is
+// a server the work talks to, usually one it started, told to shut down;
+// SIGKILL (a database loses what it had not written), a name match (pgrep
+// -f java), every process with a socket (lsof -t -i) or a literal pid is
+// something else.
+func pidFromPort(inv *parse.Invocation) bool {
+	lookups := 0
+	for j, w := range inv.Args {
+		dyn := inv.DynamicArgs != nil && j < len(inv.DynamicArgs) && inv.DynamicArgs[j]
+		switch strings.ToUpper(strings.TrimLeft(w, "-")) {
+		case "9", "KILL", "SIGKILL":
+			return false // no clean shutdown: a database loses what it had not written
+		}
+		if !dyn {
+			if strings.HasPrefix(w, "-") && j+1 < len(inv.Args) || strings.HasPrefix(w, "-") && !strings.HasPrefix(w, "--") {
+				continue // a signal: -9, -TERM, -s TERM
+			}
+			if strings.Trim(w, "ABCDEFGHIJKLMNOPQRSTUVWXYZ12") == "" && j > 0 && inv.Args[j-1] == "-s" {
+				continue
+			}
+			return false
+		}
+		inner, ok := strings.CutPrefix(strings.Trim(w, `"`), "$(")
+		var f []string
+		for _, x := range strings.Fields(strings.TrimSuffix(inner, ")")) {
+			if x != "2>/dev/null" {
+				f = append(f, x)
+			}
+		}
+		if !ok || !strings.HasSuffix(inner, ")") || !portLookup(f) {
+			return false
+		}
+		lookups++
+	}
+	return lookups > 0
+}
+
+// portLookup reports whether a command's words look up the pids that use
+// one port: lsof -t -i:PORT (options -n, -P, -sTCP:LISTEN besides) or
+// fuser PORT/tcp.
+func portLookup(f []string) bool {
+	if len(f) < 2 {
+		return false
+	}
+	port := func(s string) bool {
+		s = strings.TrimPrefix(strings.TrimPrefix(strings.ToLower(s), "tcp"), "udp")
+		p, ok := strings.CutPrefix(s, ":")
+		return ok && p != "" && strings.Trim(p, "0123456789") == ""
+	}
+	switch f[0] {
+	case "fuser":
+		for _, w := range f[1:] {
+			if w == "-n" || w == "tcp" || w == "udp" {
+				continue
+			}
+			p, proto, ok := strings.Cut(w, "/")
+			if !ok || (proto != "tcp" && proto != "udp") || p == "" || strings.Trim(p, "0123456789") != "" {
+				return false
+			}
+		}
+		return true
+	case "lsof":
+		terse, ports := false, 0
+		for k := 1; k < len(f); k++ {
+			w := f[k]
+			switch {
+			case w == "-sTCP:LISTEN" || w == "-n" || w == "-P" || w == "-nP" || w == "-Pn":
+			case w == "-s" && k+1 < len(f) && f[k+1] == "TCP:LISTEN":
+				k++
+			case strings.HasPrefix(w, "-") && !strings.HasPrefix(w, "--"):
+				letters, rest, _ := strings.Cut(w[1:], ":")
+				if rest != "" || strings.Contains(w, ":") {
+					// -i:3000, -ti:3000, -tiTCP:3000
+					idx := strings.IndexByte(w, 'i')
+					if idx < 0 || !port(w[idx+1:]) {
+						return false
+					}
+					letters = w[1:idx]
+					ports++
+				} else if strings.HasSuffix(letters, "i") && k+1 < len(f) && port(f[k+1]) {
+					letters = strings.TrimSuffix(letters, "i")
+					k++
+					ports++
+				} else if strings.HasSuffix(letters, "i") {
+					return false // -i alone: every process with a socket
+				}
+				if strings.Trim(letters, "tnP") != "" {
+					return false
+				}
+				if strings.Contains(letters, "t") {
+					terse = true
+				}
+			default:
+				return false
+			}
+		}
+		return terse && ports == 1
+	}
+	return false
+}

@@ -136,6 +136,9 @@ type Matcher struct {
 	// ls-files), filtered (grep, sort, head), and it has no operand of its
 	// own (local_target.go).
 	NamesListedInWorkdir *bool `toml:"names_listed_in_workdir" json:"names_listed_in_workdir,omitempty"`
+	// PidFromPort: every pid the command is given is the answer of a
+	// lookup of the process using one port ($(lsof -t -i:3000)).
+	PidFromPort *bool `toml:"pid_from_port" json:"pid_from_port,omitempty"`
 	// Acts: globs on what the command does outside the machine's files, as
 	// the analysis reads it from the verbs it is given (acts.go): "publish"
 	// (publishes, deploys, uploads, releases), "flash" (writes to or erases
