@@ -99,6 +99,21 @@ var classTests11Allow = []classTest{
 	{"kill-port", `kill $(lsof -t -i:3000 | head -1)`, Ask},
 	{"kill-port", `kill -9 $(lsof -t /home)`, Ask},
 	{"kill-port", `kill $(lsof -t -i:3000) 1`, Deny},
+
+	// A hard reset or a checkout of every file right after a stash of every
+	// change loses nothing uncommitted.
+	{"stash-first", `git stash && git reset --hard HEAD~1`, Allow},
+	{"stash-first", `git stash push -u -m wip && git reset --hard origin/main`, Allow},
+	{"stash-first", `git stash && git checkout -- .`, Allow},
+	{"stash-first", `git reset --hard HEAD~1`, Ask},
+	{"stash-first", `git stash -p && git reset --hard`, Ask},
+	{"stash-first", `git stash push src/ && git reset --hard`, Ask},
+	{"stash-first", `git stash --staged && git checkout -- .`, Ask},
+	{"stash-first", `git stash && cd ../other && git reset --hard`, Ask},
+	{"stash-first", `git stash && git -C ../other reset --hard`, Ask},
+	{"stash-first", `git stash list && git reset --hard`, Ask},
+	{"stash-first", `git stash && echo hi && git reset --hard`, Ask},
+	{"stash-first", `cd ~/work/api && git stash && git reset --hard origin/main && git clean -fdx`, Deny},
 }
 
 func TestClasses11Allow(t *testing.T) { checkClasses(t, classTests11Allow) }

@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/stockade/stockade/parse"
@@ -483,6 +484,54 @@ func portLookup(f []string) bool {
 			}
 		}
 		return terse && ports == 1
+	}
+	return false
+}
+
+// workStashed reports whether the command right before invocation i, in
+// the same directory, is a git stash that saved every uncommitted change:
+// git reset --hard or git checkout -- . then throws away nothing the stash
+// does not hold. A partial stash (-p, --staged, a pathspec), another
+// repository (git -C, --git-dir, --work-tree) or a command in between
+// makes it false.
+func (ctx *scriptCtx) workStashed(i int) bool {
+	gitHere := func(inv *parse.Invocation) bool {
+		return commandName(inv.Name) == "git" && !inv.Dynamic && len(inv.Args) > 0 && !strings.HasPrefix(inv.Args[0], "-") &&
+			!slices.ContainsFunc(inv.Args, func(w string) bool { return strings.HasPrefix(w, "--git-dir") || strings.HasPrefix(w, "--work-tree") })
+	}
+	if !gitHere(&ctx.invs[i]) {
+		return false
+	}
+	via := ctx.invs[i].Via
+	for j := i - 1; j >= 0; j-- {
+		inv := &ctx.invs[j]
+		switch commandName(inv.Name) {
+		case "cd", "pushd", "popd":
+			return false
+		}
+		if !sameVia(inv.Via, via) {
+			continue // inside a substitution of the stash or of the reset
+		}
+		if inv.Dynamic || !gitHere(inv) || inv.Args[0] != "stash" {
+			return false // the stash must come right before
+		}
+		rest := inv.Args[1:]
+		if len(rest) > 0 && (rest[0] == "push" || rest[0] == "save") {
+			rest = rest[1:]
+		} else if len(rest) > 0 && !strings.HasPrefix(rest[0], "-") {
+			return false // list, show, pop, apply, drop ...
+		}
+		for k := 0; k < len(rest); k++ {
+			switch w := rest[k]; {
+			case w == "-m" || w == "--message":
+				k++
+			case strings.HasPrefix(w, "--message=") || strings.HasPrefix(w, "-m"):
+			case w == "-u" || w == "--include-untracked" || w == "-a" || w == "--all" || w == "-k" || w == "--keep-index" || w == "-q" || w == "--quiet":
+			default:
+				return false // -p, --staged, a pathspec: part of the work stays out
+			}
+		}
+		return true
 	}
 	return false
 }

@@ -139,6 +139,10 @@ type Matcher struct {
 	// PidFromPort: every pid the command is given is the answer of a
 	// lookup of the process using one port ($(lsof -t -i:3000)).
 	PidFromPort *bool `toml:"pid_from_port" json:"pid_from_port,omitempty"`
+	// WorkStashed: the command right before it is a git stash of every
+	// uncommitted change, in the same repository (git stash && git reset
+	// --hard).
+	WorkStashed *bool `toml:"work_stashed" json:"work_stashed,omitempty"`
 	// Acts: globs on what the command does outside the machine's files, as
 	// the analysis reads it from the verbs it is given (acts.go): "publish"
 	// (publishes, deploys, uploads, releases), "flash" (writes to or erases
