@@ -45,31 +45,44 @@ var serverEnv = []string{"KUBECONFIG", "DOCKER_HOST", "DOCKER_CONTEXT", "CONTAIN
 	"REDISCLI_", "_PROXY", "_proxy", "CURL_HOME", "CURLOPT", "WGETRC", "HELM_KUBE", "HOSTALIASES", "RES_OPTIONS", "LOCALDOMAIN"}
 
 func (ctx *scriptCtx) redirectsServers(inv *parse.Invocation) bool {
-	has := func(s string) bool {
-		for _, v := range serverEnv {
-			if strings.Contains(s, v) {
-				return true
-			}
-		}
-		return false
-	}
 	for _, e := range inv.Env {
-		if has(e) {
+		if namesServerEnv(e) {
 			return true
 		}
 	}
+	if ctx.serverEnvSet == 0 {
+		ctx.serverEnvSet = 1
+		if ctx.scriptSetsServerEnv() {
+			ctx.serverEnvSet = 2
+		}
+	}
+	return ctx.serverEnvSet == 2
+}
+
+func namesServerEnv(s string) bool {
+	for _, v := range serverEnv {
+		if strings.Contains(s, v) {
+			return true
+		}
+	}
+	return false
+}
+
+// scriptSetsServerEnv reports whether the script names one of serverEnv
+// anywhere (export, an assignment, env, a sourced file's name aside).
+func (ctx *scriptCtx) scriptSetsServerEnv() bool {
 	if ctx.text != nil {
-		return has(*ctx.text)
+		return namesServerEnv(*ctx.text)
 	}
 	for j := range ctx.invs {
 		for _, e := range ctx.invs[j].Env {
-			if has(e) {
+			if namesServerEnv(e) {
 				return true
 			}
 		}
 		if n := ctx.invs[j].Name; n == "export" || n == "declare" || n == "typeset" || n == "readonly" || n == "local" {
 			for _, w := range ctx.invs[j].Args {
-				if has(w) {
+				if namesServerEnv(w) {
 					return true
 				}
 			}
@@ -154,21 +167,25 @@ func serverWords(inv *parse.Invocation, takesValue func(opt string) bool) []serv
 	return out
 }
 
+// httpRoutes are HTTP clients' options that send a request elsewhere than
+// its URL (a proxy, a name resolved to another address, a config file);
+// httpCarries take a value that names no server (a header, data, a file).
+var httpRoutes = map[string]bool{"-x": true, "--proxy": true, "--preproxy": true, "--resolve": true, "--connect-to": true, "-K": true, "--config": true,
+	"--doh-url": true, "--dns-servers": true, "-e": true, "--execute": true, "-i": true, "--input-file": true, "-B": true, "--base": true, "--next": true, "-:": true}
+var httpCarries = map[string]bool{"-H": true, "--header": true, "-d": true, "--data": true, "--data-raw": true, "--data-binary": true, "--data-urlencode": true,
+	"--json": true, "-F": true, "--form": true, "-o": true, "--output": true, "-O": true, "--output-document": true, "-u": true, "--user": true,
+	"-X": true, "--request": true, "-A": true, "--user-agent": true, "-b": true, "--cookie": true, "-c": true, "--cookie-jar": true,
+	"-w": true, "--write-out": true, "-m": true, "--max-time": true, "--connect-timeout": true, "--retry": true, "-T": true, "--upload-file": true,
+	"--post-data": true, "--post-file": true, "--method": true, "--body-data": true, "-P": true, "--directory-prefix": true, "-t": true, "--tries": true,
+	"--timeout": true}
+
 // httpTargetLocal: every operand of an HTTP client is a URL on this
 // machine, and no option routes the request elsewhere (a proxy, a name
 // resolved to another address, a config file).
 func httpTargetLocal(inv *parse.Invocation, name string) bool {
-	routes := map[string]bool{"-x": true, "--proxy": true, "--preproxy": true, "--resolve": true, "--connect-to": true, "-K": true, "--config": true,
-		"--doh-url": true, "--dns-servers": true, "-e": true, "--execute": true, "-i": true, "--input-file": true, "-B": true, "--base": true, "--next": true, "-:": true}
-	carries := map[string]bool{"-H": true, "--header": true, "-d": true, "--data": true, "--data-raw": true, "--data-binary": true, "--data-urlencode": true,
-		"--json": true, "-F": true, "--form": true, "-o": true, "--output": true, "-O": true, "--output-document": true, "-u": true, "--user": true,
-		"-X": true, "--request": true, "-A": true, "--user-agent": true, "-b": true, "--cookie": true, "-c": true, "--cookie-jar": true,
-		"-w": true, "--write-out": true, "-m": true, "--max-time": true, "--connect-timeout": true, "--retry": true, "-T": true, "--upload-file": true,
-		"--post-data": true, "--post-file": true, "--method": true, "--body-data": true, "-P": true, "--directory-prefix": true, "-t": true, "--tries": true,
-		"--timeout": true}
 	urls := 0
-	for _, w := range serverWords(inv, func(opt string) bool { return carries[opt] || routes[opt] }) {
-		if routes[w.opt] {
+	for _, w := range serverWords(inv, func(opt string) bool { return httpCarries[opt] || httpRoutes[opt] }) {
+		if httpRoutes[w.opt] {
 			return false
 		}
 		if w.opt != "" {
@@ -260,19 +277,22 @@ func localClusterContext(c string) bool {
 	return false
 }
 
+// clusterContextOpts name a kubeconfig context; clusterServerOpts choose
+// the server some other way.
+var clusterContextOpts = map[string]bool{"--context": true, "--kube-context": true}
+var clusterServerOpts = map[string]bool{"--kubeconfig": true, "--server": true, "-s": true, "--token": true, "--kube-apiserver": true, "--kube-token": true,
+	"--cluster": true, "--kube-ca-file": true, "--certificate-authority": true, "--tls-server-name": true}
+
 // clusterTargetLocal: a cluster tool is given a context, every context it
 // is given is one a local cluster tool made, and nothing else chooses the
 // server (a kubeconfig, a server address, a token).
 func clusterTargetLocal(inv *parse.Invocation) bool {
-	ctxOpt := map[string]bool{"--context": true, "--kube-context": true}
-	other := map[string]bool{"--kubeconfig": true, "--server": true, "-s": true, "--token": true, "--kube-apiserver": true, "--kube-token": true,
-		"--cluster": true, "--kube-ca-file": true, "--certificate-authority": true, "--tls-server-name": true}
 	contexts := 0
-	for _, w := range serverWords(inv, func(opt string) bool { return ctxOpt[opt] || other[opt] }) {
-		if other[w.opt] {
+	for _, w := range serverWords(inv, func(opt string) bool { return clusterContextOpts[opt] || clusterServerOpts[opt] }) {
+		if clusterServerOpts[w.opt] {
 			return false
 		}
-		if ctxOpt[w.opt] {
+		if clusterContextOpts[w.opt] {
 			if w.dyn || !localClusterContext(w.value) {
 				return false
 			}

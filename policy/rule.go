@@ -654,6 +654,8 @@ type scriptCtx struct {
 	firstMatch map[*Matcher]int
 	// cycles is callCycles of the script, built on first use.
 	cycles map[string]int
+	// serverEnvSet caches scriptSetsServerEnv: 0 unknown, 1 no, 2 yes.
+	serverEnvSet int8
 }
 
 func newScriptCtx(p *Policy, invs []parse.Invocation) *scriptCtx {
