@@ -21,6 +21,7 @@ var classTests11Allow = []classTest{
 	{"local-cluster", `KUBECONFIG=./prod.yaml kubectl --context kind-dev delete ns api`, Deny},
 	{"local-cluster", `export KUBECONFIG=~/prod.kube; kubectl --context kind-dev delete ns api`, Deny},
 	{"local-cluster", `kubectl --context kind-dev --context prod delete ns api`, Deny},
+	{"local-cluster", `kubectl config set-context kind-dev --cluster=prod && kubectl --context kind-dev delete ns api`, Deny},
 	{"local-cluster", `kubectl --context kindle-prod delete ns api`, Deny},
 	{"local-cluster", `helm install api ./chart --kube-context prod-eu`, Ask},
 	{"local-cluster", `kubectl --context kind-dev apply -f k8s/ && kubectl --context prod apply -f k8s/`, Ask},
@@ -64,6 +65,9 @@ var classTests11Allow = []classTest{
 	{"database-local", `PGHOST=db.example psql -h localhost -c 'DROP DATABASE app'`, Deny},
 	{"database-local", `psql -c 'DROP DATABASE app'`, Deny},
 	{"database-local", `psql postgres://db.example/app -c 'drop table users'`, Deny},
+	{"database-local", `psql -d 'postgresql://localhost/app?host=db.example' -c 'drop table users'`, Deny},
+	{"database-local", `mongosh 'mongodb://localhost,db.example/shop' --eval 'db.dropDatabase()'`, Deny},
+	{"database-local", `psql 'host=db.example dbname=app' -c 'drop table users'`, Deny},
 	{"database-local", `psql -h localhost -c 'select count(*) from users'`, Allow},
 
 	// xargs rm over a listing of the workdir is judged like find -delete.

@@ -39,10 +39,13 @@ func (ctx *scriptCtx) targetLocal(i int, a *argv) bool {
 }
 
 // serverEnv are variables that choose the server a client talks to, or a
-// proxy or config file that may: set anywhere in the script, a local
-// server's name is no longer the whole story.
+// proxy or config file that may, and the commands that point a context's
+// name elsewhere: named anywhere in the script, a local server's name is no
+// longer the whole story.
 var serverEnv = []string{"KUBECONFIG", "DOCKER_HOST", "DOCKER_CONTEXT", "CONTAINER_HOST", "PGHOST", "PGSERVICE", "PGSERVICEFILE", "MYSQL_HOST",
-	"REDISCLI_", "_PROXY", "_proxy", "CURL_HOME", "CURLOPT", "WGETRC", "HELM_KUBE", "HOSTALIASES", "RES_OPTIONS", "LOCALDOMAIN"}
+	"REDISCLI_", "_PROXY", "_proxy", "CURL_HOME", "CURLOPT", "WGETRC", "HELM_KUBE", "HOSTALIASES", "RES_OPTIONS", "LOCALDOMAIN",
+	// kubectl config set-context kind-dev --cluster=prod points a local name elsewhere
+	"set-context", "set-cluster", "rename-context", "kubeconfig"}
 
 func (ctx *scriptCtx) redirectsServers(inv *parse.Invocation) bool {
 	for _, e := range inv.Env {
@@ -238,7 +241,7 @@ func databaseTargetLocal(inv *parse.Invocation, name string) bool {
 				return false
 			}
 			if strings.Contains(w.value, "://") {
-				if !localAddress(w.value) {
+				if !localAddress(w.value) || strings.Contains(w.value, "?") {
 					return false
 				}
 				hosts++
@@ -246,12 +249,13 @@ func databaseTargetLocal(inv *parse.Invocation, name string) bool {
 				return false
 			}
 		case hostOpt[w.opt]:
-			if w.dyn || !localAddress(w.value) {
+			if w.dyn || !localAddress(w.value) || strings.Contains(w.value, "?") {
 				return false
 			}
 			hosts++
 		case w.opt == "" && strings.Contains(w.value, "://"):
-			if w.dyn || !localAddress(w.value) {
+			// ?host= in a libpq URL names the server the URL's host does not
+			if w.dyn || !localAddress(w.value) || strings.Contains(w.value, "?") {
 				return false
 			}
 			hosts++
