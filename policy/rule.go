@@ -208,6 +208,14 @@ func init() {
 			func(ctx *scriptCtx, i int, a *argv) bool { return credentialOwnService(&ctx.invs[i], a) }),
 		boolKey("secret_indirect", func(m *Matcher) *bool { return m.SecretIndirect },
 			func(ctx *scriptCtx, i int, a *argv) bool { return ctx.secretIndirect(i) }),
+		boolKey("target_local", func(m *Matcher) *bool { return m.TargetLocal },
+			func(ctx *scriptCtx, i int, a *argv) bool { return ctx.targetLocal(i, a) }),
+		boolKey("names_listed_in_workdir", func(m *Matcher) *bool { return m.NamesListedInWorkdir },
+			func(ctx *scriptCtx, i int, a *argv) bool { return ctx.namesListedInWorkdir(i, a) }),
+		boolKey("pid_from_port", func(m *Matcher) *bool { return m.PidFromPort },
+			func(ctx *scriptCtx, i int, a *argv) bool { return pidFromPort(&ctx.invs[i]) }),
+		boolKey("work_stashed", func(m *Matcher) *bool { return m.WorkStashed },
+			func(ctx *scriptCtx, i int, a *argv) bool { return ctx.workStashed(i) }),
 		globKey("acts", func(m *Matcher) []string { return m.Acts },
 			func(ctx *scriptCtx, i int, a *argv, g []glob) bool { return ctx.actsMatch(i, a, g) }),
 		regexpKey("code", func(m *Matcher) []string { return m.Code },
@@ -661,6 +669,8 @@ type scriptCtx struct {
 	cycles map[string]int
 	// secretRefs is secretRefsOf the script, built on first use.
 	secretRefs *secretRefs
+	// serverEnvSet caches scriptSetsServerEnv: 0 unknown, 1 no, 2 yes.
+	serverEnvSet int8
 }
 
 func newScriptCtx(p *Policy, invs []parse.Invocation) *scriptCtx {

@@ -134,6 +134,23 @@ type Matcher struct {
 	// (${!n}) or through a nameref (declare -n r=...) that the script
 	// points at a secret-named variable (n=OPENAI_API_KEY).
 	SecretIndirect *bool `toml:"secret_indirect" json:"secret_indirect,omitempty"`
+	// TargetLocal: the command names the server it acts on and every server
+	// it names is on this machine (local_target.go): a loopback URL or host,
+	// a local cluster's context (kind-*, minikube), a registry on
+	// localhost. Rules about the world outside set it false.
+	TargetLocal *bool `toml:"target_local" json:"target_local,omitempty"`
+	// NamesListedInWorkdir: the command's operands come from xargs fed
+	// only by a listing of the workdir (find from a relative path, git
+	// ls-files), filtered (grep, sort, head), and it has no operand of its
+	// own (local_target.go).
+	NamesListedInWorkdir *bool `toml:"names_listed_in_workdir" json:"names_listed_in_workdir,omitempty"`
+	// PidFromPort: every pid the command is given is the answer of a
+	// lookup of the process using one port ($(lsof -t -i:3000)).
+	PidFromPort *bool `toml:"pid_from_port" json:"pid_from_port,omitempty"`
+	// WorkStashed: the command right before it is a git stash of every
+	// uncommitted change, in the same repository (git stash && git reset
+	// --hard).
+	WorkStashed *bool `toml:"work_stashed" json:"work_stashed,omitempty"`
 	// Acts: globs on what the command does outside the machine's files, as
 	// the analysis reads it from the verbs it is given (acts.go): "publish"
 	// (publishes, deploys, uploads, releases), "flash" (writes to or erases
