@@ -20,11 +20,14 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/pelletier/go-toml/v2"
@@ -110,6 +113,7 @@ type options struct {
 	memory, cpu       string
 	cpuSet            bool // -cpu given: it wins over a table's cpu
 	verbose           bool
+	jobs              int // guests booted at once
 }
 
 func main() {
@@ -122,10 +126,12 @@ func main() {
 	flag.StringVar(&pkgs, "pkgs", `/(hostfacts|sandbox|degrade|exec|escape[^/]*|cmd/stockade)$`,
 		"run the tests of the packages whose import path matches this regexp")
 	flag.StringVar(&run, "run", "", "passed to the test binaries as -test.run")
-	flag.DurationVar(&o.timeout, "timeout", 5*time.Minute, "time limit of one guest")
+	flag.DurationVar(&o.timeout, "timeout", 8*time.Minute, "time limit of one guest")
 	flag.StringVar(&o.memory, "m", "1024", "guest memory (qemu -m)")
 	flag.StringVar(&o.cpu, "cpu", "qemu64", "guest CPU model (qemu -cpu); overrides a table's cpu")
 	flag.BoolVar(&o.verbose, "v", false, "print each guest's serial log")
+	// A guest under TCG keeps one host CPU busy, so one guest per CPU.
+	flag.IntVar(&o.jobs, "j", runtime.NumCPU(), "guests booted at once")
 	flag.Parse()
 	flag.Visit(func(f *flag.Flag) { o.cpuSet = o.cpuSet || f.Name == "cpu" })
 	o.only = regexp.MustCompile(only)
@@ -154,8 +160,9 @@ func mainErr(o options) error {
 	}
 	fmt.Printf("built the guest in %.1fs: %d test binaries\n", time.Since(start).Seconds(), len(tests))
 	passed, failed := 0, 0
-	for _, k := range kernels {
-		if bootOne(o, k, base, tests) {
+	for _, r := range bootAll(o, kernels, base, tests) {
+		os.Stdout.Write(r.out.Bytes())
+		if r.ok {
 			passed++
 		} else {
 			failed++
@@ -524,8 +531,34 @@ func parseLog(log []byte) result {
 	return r
 }
 
-// bootOne boots kernel k, prints its line, and says whether it passed.
-func bootOne(o options, k Kernel, base *archive, tests []testBinary) bool {
+// booted is one kernel's outcome: its report lines and whether it passed.
+type booted struct {
+	out bytes.Buffer
+	ok  bool
+}
+
+// bootAll boots the kernels, o.jobs at a time, and returns their outcomes in
+// the table's order, so that the output reads the same however many ran at once.
+func bootAll(o options, kernels []Kernel, base *archive, tests []testBinary) []*booted {
+	results := make([]*booted, len(kernels))
+	slots := make(chan struct{}, max(o.jobs, 1))
+	var wg sync.WaitGroup
+	for i, k := range kernels {
+		results[i] = new(booted)
+		wg.Add(1)
+		go func(r *booted) {
+			defer wg.Done()
+			slots <- struct{}{}
+			defer func() { <-slots }()
+			r.ok = bootOne(o, k, base, tests, &r.out)
+		}(results[i])
+	}
+	wg.Wait()
+	return results
+}
+
+// bootOne boots kernel k, writes its line to out, and says whether it passed.
+func bootOne(o options, k Kernel, base *archive, tests []testBinary, out io.Writer) bool {
 	key := k.Suite
 	if k.Series != "" {
 		key += "-" + k.Series
@@ -541,10 +574,10 @@ func bootOne(o options, k Kernel, base *archive, tests []testBinary) bool {
 		if landlock == "" {
 			landlock = "?"
 		}
-		fmt.Printf("kernel %-16s %-28s landlock=%-10s abi=%-3d %s %5.1fs\n",
+		fmt.Fprintf(out, "kernel %-16s %-28s landlock=%-10s abi=%-3d %s %5.1fs\n",
 			k.Name, r.uname, landlock, r.abi, verdict, elapsed.Seconds())
 		for _, p := range problems {
-			fmt.Printf("    %s\n", p)
+			fmt.Fprintf(out, "    %s\n", p)
 		}
 		return len(problems) == 0
 	}
@@ -599,7 +632,7 @@ func bootOne(o options, k Kernel, base *archive, tests []testBinary) bool {
 	elapsed := time.Since(start)
 	os.WriteFile(logPath, log.Bytes(), 0o644)
 	if o.verbose {
-		os.Stdout.Write(log.Bytes())
+		out.Write(log.Bytes())
 	}
 	os.Remove(initrd)
 
