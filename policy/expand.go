@@ -1132,8 +1132,12 @@ func commandArgCode(inv *parse.Invocation) (out []parse.Invocation) {
 	case "git":
 		for k, a := range inv.Args {
 			switch {
-			case a == "foreach" && k > 0 && inv.Args[k-1] == "submodule":
-				code = append(code, strings.Join(inv.Args[k+1:], " "))
+			case a == "foreach" && k > 0 && (inv.Args[k-1] == "submodule" || k > 1 && inv.Args[k-2] == "submodule" && (inv.Args[k-1] == "-q" || inv.Args[k-1] == "--quiet")):
+				rest := inv.Args[k+1:]
+				for len(rest) > 0 && (rest[0] == "--recursive" || rest[0] == "-q" || rest[0] == "--quiet" || rest[0] == "--") {
+					rest = rest[1:] // git submodule foreach --recursive CMD
+				}
+				code = append(code, strings.Join(rest, " "))
 			case a == "run" && k > 0 && inv.Args[k-1] == "bisect":
 				code = append(code, shellQuote(inv.Args[k+1:]))
 			case (a == "-x" || a == "--exec") && k+1 < len(inv.Args):
@@ -1146,6 +1150,8 @@ func commandArgCode(inv *parse.Invocation) (out []parse.Invocation) {
 		return subscriptCode(inv)
 	case "mix", "mvn", "mvnw":
 		code = toolCode(inv)
+	case "fd", "fdfind", "ansible", "dotnet", "msbuild":
+		code = toolCommandCode(inv)
 	default:
 		c, direct := launchedCode(inv)
 		if _, ok := launchers[via]; !ok {
@@ -1316,6 +1322,8 @@ func anyCommandArg(invs []parse.Invocation) bool {
 		case launchers[n].subs != nil || launchers[n].values != nil || launchers[n].code != nil:
 			return true
 		case toolCodeTools[n]:
+			return true
+		case toolCommandTools[n]:
 			return true
 		case strings.HasPrefix(n, "python") || strings.HasPrefix(n, "pypy"):
 			for _, a := range invs[i].Args {
