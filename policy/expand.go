@@ -288,6 +288,9 @@ func (x *expander) scan() {
 		if inv.Name == "read" && !inv.Dynamic && inv.DynamicArgs == nil {
 			x.scanRead(inv)
 		}
+		if inv.Name == "printf" && !inv.Dynamic && len(inv.Args) >= 3 && inv.Args[0] == "-v" && validEnvName(inv.Args[1]) {
+			x.scanPrintfV(inv)
+		}
 		if inv.Name == "set" && !inv.Dynamic && len(inv.Args) > 0 && inv.Args[0] == "--" {
 			args := inv.Args[1:]
 			if inv.DynamicArgs != nil {
@@ -1563,6 +1566,25 @@ func hexVal(c byte) int {
 		return int(c-'A') + 10
 	}
 	return int(c - '0')
+}
+
+// scanPrintfV records what printf -v NAME FORMAT ARGS assigns NAME, when
+// its words resolve (printf -v c '%s ' rm -rf "$HOME"; eval "$c").
+func (x *expander) scanPrintfV(inv *parse.Invocation) {
+	args := inv.Args
+	if inv.DynamicArgs != nil {
+		if slices.Contains(inv.DynamicArgs[:2], true) {
+			return
+		}
+		c, ok := x.resolveWith(inv, nil, false)
+		if !ok {
+			x.reads = append(x.reads, parse.Assignment{Name: args[1], Pos: inv.Pos, Dynamic: true, Value: "printf"})
+			return
+		}
+		args = c.Args
+	}
+	out, ok := printfOutput(args[2:])
+	x.reads = append(x.reads, parse.Assignment{Name: args[1], Pos: inv.Pos, Dynamic: !ok, Value: out})
 }
 
 // scanRead records what read assigns from a here-string (read -r a b <<< "x y z").
