@@ -292,6 +292,9 @@ func pythonModuleEffects(inv *parse.Invocation, b *effectBuilder) {
 			return
 		}
 		p := strings.ReplaceAll(mod, ".", "/")
+		if top, _, _ := strings.Cut(mod, "."); commonModules[top] && !b.created[b.resolve(p+".py")] {
+			return // python3 -m venv, -m http.server: the standard library's or a known tool's
+		}
 		if !b.cwdKnown || b.cwd == "" {
 			// in the workdir: only a file the script wrote matters
 			if e := b.resolve(p + ".py"); b.created[e] {
@@ -303,6 +306,18 @@ func pythonModuleEffects(inv *parse.Invocation, b *effectBuilder) {
 		b.add(effExec, p+"/__main__.py")
 		return
 	}
+}
+
+// commonModules are modules of Python's standard library and well-known
+// tools that python -m runs in everyday work: their name alone is not read
+// as a file of the current directory.
+var commonModules = map[string]bool{
+	"venv": true, "pip": true, "ensurepip": true, "http": true, "json": true, "unittest": true, "doctest": true, "pdb": true, "cProfile": true, "profile": true,
+	"timeit": true, "trace": true, "pydoc": true, "compileall": true, "py_compile": true, "zipfile": true, "tarfile": true, "gzip": true, "base64": true,
+	"site": true, "sysconfig": true, "platform": true, "calendar": true, "webbrowser": true, "uuid": true, "sqlite3": true, "ast": true, "tokenize": true,
+	"pytest": true, "build": true, "twine": true, "black": true, "ruff": true, "mypy": true, "flake8": true, "pylint": true, "isort": true, "coverage": true,
+	"pipx": true, "poetry": true, "uvicorn": true, "gunicorn": true, "flask": true, "django": true, "celery": true, "jupyter": true, "notebook": true,
+	"ipykernel": true, "IPython": true, "streamlit": true, "mkdocs": true, "sphinx": true, "tox": true, "nox": true, "pre_commit": true, "virtualenv": true,
 }
 
 // msbuildFileProperties are MSBuild properties that import a project file
@@ -393,7 +408,7 @@ func msbuildEventCode(inv *parse.Invocation) (code []string) {
 var configVariables = map[string]byte{
 	"GIT_CONFIG_GLOBAL": optFile, "GIT_CONFIG_SYSTEM": optFile, "GIT_CONFIG": optFile, "PHPRC": optFile, "PHP_INI_SCAN_DIR": optDir,
 	"NPM_CONFIG_USERCONFIG": optFile, "NPM_CONFIG_GLOBALCONFIG": optFile, "PIP_CONFIG_FILE": optFile, "AWS_CONFIG_FILE": optFile,
-	"KUBECONFIG": optFile, "BUNDLE_GEMFILE": optFile, "GEMRC": optFile, "CONDARC": optFile, "WGETRC": optFile, "CURL_HOME": optDir,
+	"BUNDLE_GEMFILE": optFile, "GEMRC": optFile, "CONDARC": optFile, "WGETRC": optFile, "CURL_HOME": optDir,
 	"CARGO_HOME": optDir, "RUSTUP_HOME": optDir, "XDG_CONFIG_HOME": optDir, "DOCKER_CONFIG": optDir, "MIX_HOME": optDir, "HEX_HOME": optDir,
 	"GRADLE_USER_HOME": optDir, "IPYTHONDIR": optDir, "JUPYTER_CONFIG_DIR": optDir, "ERL_LIBS": optDir, "PYTHONUSERBASE": optDir,
 	"R_PROFILE_USER": optFile, "R_PROFILE": optFile, "MYVIMRC": optFile, "TF_CLI_CONFIG_FILE": optFile, "HELM_PLUGINS": optDir,
