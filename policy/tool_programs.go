@@ -22,7 +22,16 @@ const (
 	optProgram = 'p' // a program, judged by programValueEffect (go test -exec, npm --script-shell)
 	optFile    = 'f' // a file of code or of configuration that names code (gradle -I, pytest -c)
 	optDir     = 'd' // a directory code is loaded from (ruby -I, gradle -p)
+	optKeyed   = 'k' // KEY=VALUE settings, VALUE judged by keyedSettings (rustc -C linker=P, php -d auto_prepend_file=F)
+	optNode    = 'n' // options for node itself (npm --node-options='--require F')
 )
+
+// keyedSettings: the settings of optKeyed options whose value names code
+// to run or load, and of which kind.
+var keyedSettings = map[string]byte{
+	"linker": optProgram, "ar": optProgram, "auto_prepend_file": optFile, "auto_append_file": optFile, "extension": optFile, "zend_extension": optFile,
+	"sendmail_path": optProgram, "extension_dir": optDir, "include_path": optDir,
+}
 
 // toolSig says how one tool's options name code it runs.
 type toolSig struct {
@@ -37,19 +46,26 @@ type toolSig struct {
 }
 
 var (
-	nodeSig    = toolSig{opts: map[string]byte{"r": optProgram, "require": optProgram, "import": optProgram, "loader": optProgram, "experimental-loader": optProgram, "preload": optProgram}, interp: true}
-	rubySig    = toolSig{opts: map[string]byte{"r": optProgram, "require": optProgram, "I": optDir}, interp: true}
-	npmSig     = toolSig{opts: map[string]byte{"script-shell": optProgram, "shell": optProgram, "git": optProgram, "editor": optProgram, "browser": optProgram, "viewer": optProgram, "userconfig": optFile, "globalconfig": optFile}, abbrev: true}
-	gradleSig  = toolSig{opts: map[string]byte{"I": optFile, "init-script": optFile, "b": optFile, "build-file": optFile, "c": optFile, "settings-file": optFile, "p": optDir, "project-dir": optDir, "include-build": optDir}}
-	mavenSig   = toolSig{opts: map[string]byte{"f": optFile, "file": optFile}}
-	pytestSig  = toolSig{opts: map[string]byte{"p": optProgram, "c": optFile, "config-file": optFile, "rootdir": optDir, "confcutdir": optDir}, abbrev: true}
+	nodeSig   = toolSig{opts: map[string]byte{"r": optProgram, "require": optProgram, "import": optProgram, "loader": optProgram, "experimental-loader": optProgram, "preload": optProgram}, interp: true}
+	rubySig   = toolSig{opts: map[string]byte{"r": optProgram, "require": optProgram, "I": optDir}, interp: true}
+	npmSig    = toolSig{opts: map[string]byte{"node-options": optNode, "script-shell": optProgram, "shell": optProgram, "git": optProgram, "editor": optProgram, "browser": optProgram, "viewer": optProgram, "userconfig": optFile, "globalconfig": optFile}, abbrev: true}
+	gradleSig = toolSig{opts: map[string]byte{"I": optFile, "init-script": optFile, "b": optFile, "build-file": optFile, "c": optFile, "settings-file": optFile, "p": optDir, "project-dir": optDir, "include-build": optDir}}
+	mavenSig  = toolSig{opts: map[string]byte{"f": optFile, "file": optFile}}
+	pytestSig = toolSig{opts: map[string]byte{"p": optProgram, "c": optFile, "config-file": optFile, "rootdir": optDir, "confcutdir": optDir}, abbrev: true}
+	ccSig     = toolSig{opts: map[string]byte{"B": optDir, "wrapper": optProgram, "fplugin": optFile, "specs": optFile, "fuse-ld": optProgram, "-ld-path": optProgram, "iplugindir": optDir}, oneDash: true}
+	vimSig    = toolSig{opts: map[string]byte{"u": optFile, "U": optFile}}
+	jsToolSig = toolSig{opts: map[string]byte{"config": optFile, "plugin": optProgram, "require": optProgram, "rulesdir": optDir, "resolve-plugins-relative-to": optDir,
+		"setupFiles": optFile, "setup-files": optFile, "config-file": optFile, "configFile": optFile, "loader": optProgram, "c": optFile, "r": optProgram}}
+	pipSig = toolSig{opts: map[string]byte{"e": optDir, "editable": optDir, "r": 0, "requirement": 0, "c": 0, "constraint": 0, "f": optDir, "find-links": optDir,
+		// options that take a value, so that it is not read as a package path
+		"t": 0, "target": 0, "prefix": 0, "root": 0, "src": 0, "i": 0, "index-url": 0, "extra-index-url": 0, "cache-dir": 0, "log": 0, "report": 0, "python-version": 0, "platform": 0}}
 	elixirSig  = toolSig{opts: map[string]byte{"r": optFile, "require": optFile, "pa": optDir, "pz": optDir}, interp: true}
 	toolSigMap = map[string]*toolSig{
 		"go":   {opts: map[string]byte{"exec": optProgram, "toolexec": optProgram, "vettool": optProgram, "overlay": optFile, "modfile": optFile, "C": optDir}, oneDash: true},
 		"node": &nodeSig, "nodejs": &nodeSig, "bun": &nodeSig, "deno": {opts: map[string]byte{"preload": optProgram, "import-map": optFile, "config": optFile}},
 		"ruby": &rubySig, "irb": &rubySig, "rake": {opts: map[string]byte{"f": optFile, "rakefile": optFile, "r": optProgram, "require": optProgram, "I": optDir, "libdir": optDir}},
 		"perl": {opts: map[string]byte{"I": optDir}, interp: true},
-		"php":  {opts: map[string]byte{"c": optFile, "php-ini": optFile}, interp: true},
+		"php":  {opts: map[string]byte{"c": optFile, "php-ini": optFile, "d": optKeyed, "define": optKeyed}, interp: true},
 		"npm":  &npmSig, "pnpm": &npmSig, "yarn": &npmSig,
 		"gradle": &gradleSig, "gradlew": &gradleSig,
 		"mvn": &mavenSig, "mvnw": &mavenSig,
@@ -62,6 +78,17 @@ var (
 		"just":   {opts: map[string]byte{"f": optFile, "justfile": optFile}},
 		"task":   {opts: map[string]byte{"t": optFile, "taskfile": optFile}},
 		"elixir": &elixirSig, "iex": &elixirSig,
+		"pip": &pipSig, "pip3": &pipSig, "gem": {opts: map[string]byte{}},
+		"gcc": &ccSig, "cc": &ccSig, "g++": &ccSig, "c++": &ccSig, "clang": &ccSig, "clang++": &ccSig, "gfortran": &ccSig, "tcc": &ccSig,
+		"rustc":     {opts: map[string]byte{"C": optKeyed, "codegen": optKeyed}},
+		"terraform": {opts: map[string]byte{"plugin-dir": optDir, "chdir": optDir}, oneDash: true}, "tofu": {opts: map[string]byte{"plugin-dir": optDir, "chdir": optDir}, oneDash: true},
+		"helm": {opts: map[string]byte{"post-renderer": optProgram}},
+		"vim":  &vimSig, "nvim": &vimSig, "vi": &vimSig, "gvim": &vimSig, "view": &vimSig, "ex": &vimSig,
+		"emacs":   {opts: map[string]byte{"l": optFile, "load": optFile, "script": optFile, "x": optFile}},
+		"sqlite3": {opts: map[string]byte{"init": optFile}, oneDash: true},
+		"tmux":    {opts: map[string]byte{"f": optFile}}, "screen": {opts: map[string]byte{"c": optFile}},
+		"eslint": &jsToolSig, "prettier": &jsToolSig, "jest": &jsToolSig, "vitest": &jsToolSig, "mocha": &jsToolSig, "webpack": &jsToolSig, "vite": &jsToolSig,
+		"babel": &jsToolSig, "rollup": &jsToolSig, "nyc": &jsToolSig, "ava": &jsToolSig, "karma": &jsToolSig, "stylelint": &jsToolSig, "c8": &jsToolSig,
 	}
 )
 
@@ -109,13 +136,16 @@ func toolOptionEffects(tool string, sig *toolSig, args []string, dyn func(int) b
 		kind, ok := byte(0), false
 		if long {
 			kind, key, ok = sig.longKind(key)
-		} else {
-			// -I/tmp, -r ./x: a letter, then its value attached or next.
-			kind, ok = sig.opts[body[:1]]
-			key = body[:1]
-			val, hasVal = body[1:], len(body) > 1
-			if ok && hasVal && val[0] == '=' {
-				val = val[1:]
+		}
+		if !ok && w[1] != '-' {
+			// -I/tmp, -r ./x, gcc's -B/tmp/x: a letter, then its value
+			// attached or next.
+			if k1, ok1 := sig.opts[body[:1]]; ok1 || !long {
+				kind, ok, key = k1, ok1, body[:1]
+				val, hasVal = body[1:], len(body) > 1
+				if ok && hasVal && val[0] == '=' {
+					val = val[1:]
+				}
 			}
 		}
 		if !ok {
@@ -141,7 +171,9 @@ func toolOptionEffects(tool string, sig *toolSig, args []string, dyn func(int) b
 			k++
 			val = args[k]
 		}
-		codeValueEffect(kind, val, b)
+		if kind != 0 {
+			codeValueEffect(kind, val, b)
+		}
 	}
 }
 
@@ -184,12 +216,31 @@ func codeValueEffect(kind byte, v string, b *effectBuilder) {
 		b.add(effExec, v)
 	case optDir:
 		b.add(effExec, strings.TrimSuffix(v, "/")+"/*")
+	case optKeyed:
+		key, val, ok := strings.Cut(v, "=")
+		if k, known := keyedSettings[strings.ToLower(strings.TrimSpace(key))]; ok && known {
+			if k == optFile && !strings.Contains(val, "/") {
+				return // extension=intl: one of PHP's own
+			}
+			codeValueEffect(k, strings.TrimSpace(val), b)
+		}
+	case optNode:
+		toolOptionEffects("node", &nodeSig, strings.Fields(v), func(int) bool { return false }, b)
 	}
 }
 
 // operandEffects: a test runner runs the test files it is given (pytest
 // /tmp/t.py, pytest tests/test_x.py::test_y).
 func operandEffects(tool, w string, b *effectBuilder) {
+	if tool == "pip" || tool == "pip3" || tool == "npm" || tool == "pnpm" || tool == "yarn" || tool == "gem" {
+		// pip install /tmp/pkg builds it, running its setup code; npm
+		// install ../x runs its install scripts; gem install x.gem builds
+		// its extensions.
+		if p := strings.TrimPrefix(w, "file:"); strings.HasPrefix(p, "/") || strings.HasPrefix(p, "./") || strings.HasPrefix(p, "../") || strings.HasPrefix(p, "~") {
+			b.add(effExec, strings.TrimSuffix(p, "/")+"/*")
+		}
+		return
+	}
 	if tool != "pytest" && tool != "py.test" {
 		return
 	}
@@ -446,8 +497,23 @@ func configEnvEffects(inv *parse.Invocation, a *argv, b *effectBuilder) {
 		if !ok || val == "" {
 			return
 		}
-		if strings.EqualFold(name, "PYTEST_ADDOPTS") {
-			toolOptionEffects("pytest", &pytestSig, strings.Fields(unquoteSimple(val)), func(int) bool { return false }, b)
+		none := func(int) bool { return false }
+		switch strings.ToUpper(name) {
+		case "PYTEST_ADDOPTS":
+			toolOptionEffects("pytest", &pytestSig, strings.Fields(unquoteSimple(val)), none, b)
+			return
+		case "RUSTFLAGS", "RUSTDOCFLAGS", "CARGO_ENCODED_RUSTFLAGS", "CARGO_BUILD_RUSTFLAGS":
+			toolOptionEffects("rustc", toolSigMap["rustc"], strings.FieldsFunc(unquoteSimple(val), func(r rune) bool { return r == ' ' || r == '\x1f' }), none, b)
+			return
+		case "CFLAGS", "CXXFLAGS", "CPPFLAGS", "LDFLAGS", "FFLAGS", "OBJCFLAGS", "CGO_CFLAGS", "CGO_LDFLAGS", "CGO_CXXFLAGS":
+			toolOptionEffects("cc", &ccSig, strings.Fields(unquoteSimple(val)), none, b)
+			return
+		case "NPM_CONFIG_NODE_OPTIONS", "NPM_CONFIG_SCRIPT_SHELL":
+			if strings.HasSuffix(strings.ToUpper(name), "SHELL") {
+				codeValueEffect(optProgram, val, b)
+			} else {
+				codeValueEffect(optNode, val, b)
+			}
 			return
 		}
 		kind, ok := configVariableKind(name)
