@@ -33,11 +33,15 @@ const maxExpansions = 256
 // end: PROMPT_COMMAND=..., PATH=.:$PATH.
 func expandScript(s *parse.Script) []parse.Invocation {
 	invs := linkedPrograms(resolveScript(s))
-	if len(s.Assignments) == 0 && !anyCommandArg(invs) {
+	written := mayRunWrittenCode(invs)
+	if len(s.Assignments) == 0 && !anyCommandArg(invs) && !written {
 		return invs
 	}
 	out := make([]parse.Invocation, len(invs), len(invs)+len(s.Assignments))
 	copy(out, invs)
+	if written {
+		out = append(out, writtenCode(invs)...)
+	}
 	for i := range invs {
 		out = append(out, commandArgCode(&invs[i])...)
 	}
