@@ -143,6 +143,9 @@ var classTests12exec = []classTest{
 	{"obfuscation", `echo 'require("child_process").execSync("id")' > t.js; node t.js`, Deny},
 	{"obfuscation", "cat > run.sh <<'E'\nset -e\nmake test\nE\nbash run.sh", Allow},
 	{"obfuscation", `echo 'print(1)' > a.py && python3 a.py`, Allow},
+	{"obfuscation", "mapfile -t a <<< $'rm\\n-rf\\n/srv/www'; \"${a[@]}\"", Deny},
+	{"obfuscation", "readarray -t c <<'E'\nrm\n-rf\n/mnt/x\nE\n\"${c[@]}\"", Deny},
+	{"obfuscation", `mapfile -t files < list.txt; for f in "${files[@]}"; do wc -l "$f"; done`, Allow},
 	{"obfuscation", `printf -v now '%s' "$(date +%s)"; echo "$now"`, Allow},
 	{"obfuscation", `read -ra parts <<< 'a b c'; echo "${parts[1]}"`, Allow},
 }

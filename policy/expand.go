@@ -295,6 +295,9 @@ func (x *expander) scan() {
 		if inv.Name == "printf" && !inv.Dynamic && len(inv.Args) >= 3 && inv.Args[0] == "-v" && validEnvName(inv.Args[1]) {
 			x.scanPrintfV(inv)
 		}
+		if (inv.Name == "mapfile" || inv.Name == "readarray") && !inv.Dynamic && inv.DynamicArgs == nil {
+			x.scanMapfile(inv)
+		}
 		if inv.Name == "set" && !inv.Dynamic && len(inv.Args) > 0 && inv.Args[0] == "--" {
 			args := inv.Args[1:]
 			if inv.DynamicArgs != nil {
@@ -1589,6 +1592,34 @@ func (x *expander) scanPrintfV(inv *parse.Invocation) {
 	}
 	out, ok := printfOutput(args[2:])
 	x.reads = append(x.reads, parse.Assignment{Name: args[1], Pos: inv.Pos, Dynamic: !ok, Value: out})
+}
+
+// scanMapfile records the array mapfile -t NAME (readarray) fills from a
+// static here-string or here-document, one element a line.
+func (x *expander) scanMapfile(inv *parse.Invocation) {
+	name := "MAPFILE"
+	for _, a := range inv.Args {
+		switch {
+		case a == "-t":
+		case strings.HasPrefix(a, "-"):
+			return // -d, -C, -s ...: not resolved
+		case validEnvName(a):
+			name = a
+		default:
+			return
+		}
+	}
+	for _, r := range inv.Redirects {
+		if (r.Op == "<<<" || r.Op == "<<" || r.Op == "<<-") && (r.FD == "" || r.FD == "0") {
+			as := parse.Assignment{Name: name, Pos: inv.Pos, Dynamic: true, Value: "mapfile"}
+			lines := strings.Split(strings.TrimSuffix(r.Target, "\n"), "\n")
+			if !r.Dynamic && !strings.ContainsAny(r.Target, "$`\"'\\()[]*?{}<>|&; \t") {
+				as.Value = "(" + strings.Join(lines, " ") + ")"
+			}
+			x.reads = append(x.reads, as)
+			return
+		}
+	}
 }
 
 // scanRead records what read assigns from a here-string (read -r a b <<< "x y z").
