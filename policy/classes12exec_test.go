@@ -67,6 +67,8 @@ var classTests12exec = []classTest{
 	{"tool-exec", `php -d memory_limit=-1 -d extension=intl vendor/bin/phpunit`, Allow},
 	{"tool-exec", `pip install -e . && pip install ./dist/app-1.0-py3-none-any.whl`, Allow},
 	{"tool-exec", `pip install -t /tmp/site requests`, Allow},
+	{"tool-exec", "gradle -q -I /dev/stdin help <<'G'\nallprojects { }\nG", Deny},
+	{"tool-exec", `node -r /dev/stdin app.js < hook.js`, Deny},
 	{"tool-exec", `go test -race ./...`, Allow},
 	{"tool-exec", `go build -o bin/app ./cmd/app`, Allow},
 	{"tool-exec", `cargo test --workspace`, Allow},

@@ -200,6 +200,11 @@ func codeValueEffect(kind byte, v string, b *effectBuilder) {
 	if v == "" || strings.Contains(v, "$") {
 		return
 	}
+	if (kind == optFile || kind == optProgram) && (stdinPath(v) || v == "-" || strings.HasPrefix(v, "<(")) {
+		// --init-script /dev/stdin <<'G': code this analysis does not read
+		b.push(effect{kind: effExec, path: v, unseen: true})
+		return
+	}
 	switch kind {
 	case optProgram:
 		if e, ok := programValueEffect(v); ok {
