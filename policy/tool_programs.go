@@ -71,8 +71,12 @@ var (
 		"mvn": &mavenSig, "mvnw": &mavenSig,
 		"ant":    {opts: map[string]byte{"f": optFile, "file": optFile, "buildfile": optFile, "lib": optDir}, oneDash: true},
 		"pytest": &pytestSig, "py.test": &pytestSig,
-		"cargo":  {opts: map[string]byte{"manifest-path": optFile}},
-		"git":    {opts: map[string]byte{"exec-path": optDir}},
+		"cargo": {opts: map[string]byte{"manifest-path": optFile}},
+		"git":   {opts: map[string]byte{"exec-path": optDir, "sendmail-cmd": optProgram, "to-cmd": optProgram, "cc-cmd": optProgram, "header-cmd": optProgram}},
+		"bazel": {opts: map[string]byte{"bazelrc": optFile, "run_under": optProgram, "script_path": optFile}}, "bazelisk": {opts: map[string]byte{"bazelrc": optFile, "run_under": optProgram}},
+		"mysql": {opts: map[string]byte{"pager": optProgram}}, "mariadb": {opts: map[string]byte{"pager": optProgram}},
+		"mocha": &jsToolSig, "bats": {opts: map[string]byte{}}, "rspec": {opts: map[string]byte{"r": optProgram, "require": optProgram, "I": optDir}},
+		"phpunit": {opts: map[string]byte{"bootstrap": optFile, "c": optFile, "configuration": optFile}}, "ansible-playbook": {opts: map[string]byte{"module-path": optDir, "M": optDir}},
 		"tox":    {opts: map[string]byte{"c": optFile}},
 		"nox":    {opts: map[string]byte{"f": optFile, "noxfile": optFile}},
 		"just":   {opts: map[string]byte{"f": optFile, "justfile": optFile}},
@@ -87,7 +91,7 @@ var (
 		"emacs":   {opts: map[string]byte{"l": optFile, "load": optFile, "script": optFile, "x": optFile}},
 		"sqlite3": {opts: map[string]byte{"init": optFile}, oneDash: true},
 		"tmux":    {opts: map[string]byte{"f": optFile}}, "screen": {opts: map[string]byte{"c": optFile}},
-		"eslint": &jsToolSig, "prettier": &jsToolSig, "jest": &jsToolSig, "vitest": &jsToolSig, "mocha": &jsToolSig, "webpack": &jsToolSig, "vite": &jsToolSig,
+		"eslint": &jsToolSig, "prettier": &jsToolSig, "jest": &jsToolSig, "vitest": &jsToolSig, "webpack": &jsToolSig, "vite": &jsToolSig,
 		"babel": &jsToolSig, "rollup": &jsToolSig, "nyc": &jsToolSig, "ava": &jsToolSig, "karma": &jsToolSig, "stylelint": &jsToolSig, "c8": &jsToolSig,
 	}
 )
@@ -102,6 +106,13 @@ func toolProgramEffects(inv *parse.Invocation, a *argv, b *effectBuilder) {
 		return
 	case "dotnet", "msbuild":
 		msbuildEffects(inv, b)
+		return
+	case "java", "javaw":
+		javaOptionEffects(inv, b)
+		return
+	}
+	if strings.HasPrefix(a.name, "ld-linux") || strings.HasPrefix(a.name, "ld-musl") || a.name == "ld.so" {
+		loaderEffects(inv, b)
 		return
 	}
 	sig := toolSigMap[name]
@@ -234,6 +245,10 @@ func codeValueEffect(kind byte, v string, b *effectBuilder) {
 	}
 }
 
+// fileRunners run the files they are given as operands: test runners
+// (pytest, mocha, bats, rspec, phpunit) and ansible-playbook.
+var fileRunners = map[string]bool{"pytest": true, "py.test": true, "mocha": true, "bats": true, "rspec": true, "phpunit": true, "ansible-playbook": true}
+
 // operandEffects: a test runner runs the test files it is given (pytest
 // /tmp/t.py, pytest tests/test_x.py::test_y).
 func operandEffects(tool, w string, b *effectBuilder) {
@@ -246,7 +261,7 @@ func operandEffects(tool, w string, b *effectBuilder) {
 		}
 		return
 	}
-	if tool != "pytest" && tool != "py.test" {
+	if !fileRunners[tool] {
 		return
 	}
 	p, _, _ := strings.Cut(w, "::")
@@ -618,4 +633,51 @@ func toolCommandCode(inv *parse.Invocation) (code []string) {
 		code = msbuildEventCode(inv)
 	}
 	return code
+}
+
+// javaOptionEffects: java -XX:OnError=CMD and -XX:OnOutOfMemoryError=CMD
+// run CMD; -agentpath:LIB loads a native agent.
+func javaOptionEffects(inv *parse.Invocation, b *effectBuilder) {
+	for k, w := range inv.Args {
+		if inv.DynamicArgs != nil && inv.DynamicArgs[k] {
+			continue
+		}
+		if !strings.HasPrefix(w, "-") {
+			return // the main class: the rest is the program's
+		}
+		switch {
+		case strings.HasPrefix(w, "-XX:OnError=") || strings.HasPrefix(w, "-XX:OnOutOfMemoryError="):
+			_, v, _ := strings.Cut(w, "=")
+			codeValueEffect(optProgram, v, b) // a command line the JVM hands to a shell
+		case strings.HasPrefix(w, "-agentpath:"):
+			v, _, _ := strings.Cut(strings.TrimPrefix(w, "-agentpath:"), "=")
+			codeValueEffect(optFile, v, b)
+		case w == "-jar" || w == "-cp" || w == "-classpath" || w == "--class-path":
+			return // jvmRunEffects reads these; after -jar's archive the words are the program's
+		}
+	}
+}
+
+// loaderEffects: the dynamic loader run as a program (ld.so PROG) runs
+// PROG, and loads what --preload and --audit name.
+func loaderEffects(inv *parse.Invocation, b *effectBuilder) {
+	args := inv.Args
+	for k := 0; k < len(args); k++ {
+		if inv.DynamicArgs != nil && inv.DynamicArgs[k] {
+			return
+		}
+		switch w := args[k]; {
+		case w == "--preload" || w == "--audit":
+			if k+1 < len(args) {
+				k++
+				codeValueEffect(optFile, args[k], b)
+			}
+		case w == "--library-path" || w == "--argv0" || w == "--inhibit-rpath":
+			k++
+		case strings.HasPrefix(w, "-"):
+		default:
+			b.add(effExec, w)
+			return
+		}
+	}
 }
