@@ -484,7 +484,7 @@ var configVariables = map[string]byte{
 	"GRADLE_USER_HOME": optDir, "IPYTHONDIR": optDir, "JUPYTER_CONFIG_DIR": optDir, "ERL_LIBS": optDir, "PYTHONUSERBASE": optDir,
 	"R_PROFILE_USER": optFile, "R_PROFILE": optFile, "MYVIMRC": optFile, "TF_CLI_CONFIG_FILE": optFile, "HELM_PLUGINS": optDir,
 	"NIX_CONF_DIR": optDir, "NIX_USER_CONF_FILES": optFile, "GIT_TEMPLATE_DIR": optDir, "SCREENRC": optFile, "TMUX_CONF": optFile,
-	"PYTEST_PLUGINS": optProgram, "JULIA_DEPOT_PATH": optDir, "GOENV": optFile, "COMPOSER_HOME": optDir, "BUNDLE_USER_HOME": optDir,
+	"PYTEST_PLUGINS": optProgram, "HOME": optDir, "COMPOSER": optFile, "IRBRC": optFile, "NODE_REPL_EXTERNAL_MODULE": optProgram, "JULIA_DEPOT_PATH": optDir, "GOENV": optFile, "COMPOSER_HOME": optDir, "BUNDLE_USER_HOME": optDir,
 }
 
 // configVariableKind reports whether a variable named name points a tool
@@ -527,6 +527,13 @@ func configEnvEffects(inv *parse.Invocation, a *argv, b *effectBuilder) {
 			return
 		case "CFLAGS", "CXXFLAGS", "CPPFLAGS", "LDFLAGS", "FFLAGS", "OBJCFLAGS", "CGO_CFLAGS", "CGO_LDFLAGS", "CGO_CXXFLAGS":
 			toolOptionEffects("cc", &ccSig, strings.Fields(unquoteSimple(val)), none, b)
+			return
+		case "PERL5DB", "VIMINIT", "EXINIT":
+			// code the interpreter or editor runs at its start: perl -d's
+			// debugger, vim's Ex commands (! and system() run programs)
+			if v := unquoteSimple(val); strings.Contains(v, "!") || strings.Contains(v, "system") || strings.Contains(v, "exec") || strings.Contains(v, "`") {
+				b.push(effect{kind: effExec, path: name + " code", unseen: true})
+			}
 			return
 		case "NPM_CONFIG_NODE_OPTIONS", "NPM_CONFIG_SCRIPT_SHELL":
 			if strings.HasSuffix(strings.ToUpper(name), "SHELL") {
