@@ -226,10 +226,7 @@ func codeValueEffect(kind byte, v string, b *effectBuilder) {
 			}
 		}
 	case optFile:
-		if strings.HasPrefix(v, "file://") {
-			v = strings.TrimPrefix(v, "file://")
-		}
-		b.add(effExec, v)
+		b.add(effExec, strings.TrimPrefix(v, "file://"))
 	case optDir:
 		b.add(effExec, strings.TrimSuffix(v, "/")+"/*")
 	case optKeyed:
