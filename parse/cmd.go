@@ -109,6 +109,9 @@ func (a *analyzer) runVia(f *frame, inv Invocation, argv []word, stdin *stdinTex
 		return
 	}
 	base := path.Base(inv.Name)
+	if len(base) > 1 && base[0] == '=' && !strings.ContainsRune(base[1:], '=') {
+		base = base[1:] // zsh's =bash: the bash on PATH
+	}
 	if h := handlerFor(base); h != nil {
 		// Handlers keep a pointer to their frame: they get a copy, so that
 		// f stays on the caller's stack.

@@ -48,9 +48,13 @@ var (
 	sudoValueLong = []string{"user", "group", "chdir", "host", "prompt", "role", "type", "close-from"}
 )
 
-// commandName is the base name of a command word: /usr/bin/rm and \rm are rm.
+// commandName is the base name of a command word: /usr/bin/rm, \rm and
+// zsh's =rm are rm.
 func commandName(word string) string {
 	word = strings.TrimLeft(word, "\\")
+	if len(word) > 1 && word[0] == '=' && !strings.ContainsAny(word[1:], "=/") {
+		word = word[1:] // zsh's =curl: the path of curl on PATH
+	}
 	if i := strings.LastIndexByte(word, '/'); i >= 0 && i < len(word)-1 {
 		word = word[i+1:]
 	}

@@ -101,8 +101,10 @@ func (ctx *scriptCtx) computeEffects() {
 			b.add(effExec, strings.TrimLeft(inv.Name, "\\"))
 		}
 		envEffects(inv, a, &b)
+		configEnvEffects(inv, a, &b)
 		if !inv.Dynamic {
 			signatureEffects(inv, a, &b)
+			toolProgramEffects(inv, a, &b)
 			if a.name == "find" {
 				findEffects(inv, &b)
 			}

@@ -33,11 +33,15 @@ const maxExpansions = 256
 // end: PROMPT_COMMAND=..., PATH=.:$PATH.
 func expandScript(s *parse.Script) []parse.Invocation {
 	invs := linkedPrograms(resolveScript(s))
-	if len(s.Assignments) == 0 && !anyCommandArg(invs) {
+	written := mayRunWrittenCode(invs)
+	if len(s.Assignments) == 0 && !anyCommandArg(invs) && !written {
 		return invs
 	}
 	out := make([]parse.Invocation, len(invs), len(invs)+len(s.Assignments))
 	copy(out, invs)
+	if written {
+		out = append(out, writtenCode(invs)...)
+	}
 	for i := range invs {
 		out = append(out, commandArgCode(&invs[i])...)
 	}
@@ -287,6 +291,12 @@ func (x *expander) scan() {
 		inv := &x.s.Invocations[i]
 		if inv.Name == "read" && !inv.Dynamic && inv.DynamicArgs == nil {
 			x.scanRead(inv)
+		}
+		if inv.Name == "printf" && !inv.Dynamic && len(inv.Args) >= 3 && inv.Args[0] == "-v" && validEnvName(inv.Args[1]) {
+			x.scanPrintfV(inv)
+		}
+		if (inv.Name == "mapfile" || inv.Name == "readarray") && !inv.Dynamic && inv.DynamicArgs == nil {
+			x.scanMapfile(inv)
 		}
 		if inv.Name == "set" && !inv.Dynamic && len(inv.Args) > 0 && inv.Args[0] == "--" {
 			args := inv.Args[1:]
@@ -1132,8 +1142,12 @@ func commandArgCode(inv *parse.Invocation) (out []parse.Invocation) {
 	case "git":
 		for k, a := range inv.Args {
 			switch {
-			case a == "foreach" && k > 0 && inv.Args[k-1] == "submodule":
-				code = append(code, strings.Join(inv.Args[k+1:], " "))
+			case a == "foreach" && k > 0 && (inv.Args[k-1] == "submodule" || k > 1 && inv.Args[k-2] == "submodule" && (inv.Args[k-1] == "-q" || inv.Args[k-1] == "--quiet")):
+				rest := inv.Args[k+1:]
+				for len(rest) > 0 && (rest[0] == "--recursive" || rest[0] == "-q" || rest[0] == "--quiet" || rest[0] == "--") {
+					rest = rest[1:] // git submodule foreach --recursive CMD
+				}
+				code = append(code, strings.Join(rest, " "))
 			case a == "run" && k > 0 && inv.Args[k-1] == "bisect":
 				code = append(code, shellQuote(inv.Args[k+1:]))
 			case (a == "-x" || a == "--exec") && k+1 < len(inv.Args):
@@ -1146,6 +1160,8 @@ func commandArgCode(inv *parse.Invocation) (out []parse.Invocation) {
 		return subscriptCode(inv)
 	case "mix", "mvn", "mvnw":
 		code = toolCode(inv)
+	case "fd", "fdfind", "ansible", "dotnet", "msbuild":
+		code = toolCommandCode(inv)
 	default:
 		c, direct := launchedCode(inv)
 		if _, ok := launchers[via]; !ok {
@@ -1316,6 +1332,8 @@ func anyCommandArg(invs []parse.Invocation) bool {
 		case launchers[n].subs != nil || launchers[n].values != nil || launchers[n].code != nil:
 			return true
 		case toolCodeTools[n]:
+			return true
+		case toolCommandTools[n]:
 			return true
 		case strings.HasPrefix(n, "python") || strings.HasPrefix(n, "pypy"):
 			for _, a := range invs[i].Args {
@@ -1555,6 +1573,53 @@ func hexVal(c byte) int {
 		return int(c-'A') + 10
 	}
 	return int(c - '0')
+}
+
+// scanPrintfV records what printf -v NAME FORMAT ARGS assigns NAME, when
+// its words resolve (printf -v c '%s ' rm -rf "$HOME"; eval "$c").
+func (x *expander) scanPrintfV(inv *parse.Invocation) {
+	args := inv.Args
+	if inv.DynamicArgs != nil {
+		if slices.Contains(inv.DynamicArgs[:2], true) {
+			return
+		}
+		c, ok := x.resolveWith(inv, nil, false)
+		if !ok {
+			x.reads = append(x.reads, parse.Assignment{Name: args[1], Pos: inv.Pos, Dynamic: true, Value: "printf"})
+			return
+		}
+		args = c.Args
+	}
+	out, ok := printfOutput(args[2:])
+	x.reads = append(x.reads, parse.Assignment{Name: args[1], Pos: inv.Pos, Dynamic: !ok, Value: out})
+}
+
+// scanMapfile records the array mapfile -t NAME (readarray) fills from a
+// static here-string or here-document, one element a line.
+func (x *expander) scanMapfile(inv *parse.Invocation) {
+	name := "MAPFILE"
+	for _, a := range inv.Args {
+		switch {
+		case a == "-t":
+		case strings.HasPrefix(a, "-"):
+			return // -d, -C, -s ...: not resolved
+		case validEnvName(a):
+			name = a
+		default:
+			return
+		}
+	}
+	for _, r := range inv.Redirects {
+		if (r.Op == "<<<" || r.Op == "<<" || r.Op == "<<-") && (r.FD == "" || r.FD == "0") {
+			as := parse.Assignment{Name: name, Pos: inv.Pos, Dynamic: true, Value: "mapfile"}
+			lines := strings.Split(strings.TrimSuffix(r.Target, "\n"), "\n")
+			if !r.Dynamic && !strings.ContainsAny(r.Target, "$`\"'\\()[]*?{}<>|&; \t") {
+				as.Value = "(" + strings.Join(lines, " ") + ")"
+			}
+			x.reads = append(x.reads, as)
+			return
+		}
+	}
 }
 
 // scanRead records what read assigns from a here-string (read -r a b <<< "x y z").

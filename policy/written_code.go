@@ -1,0 +1,172 @@
+package policy
+
+import (
+	"strings"
+
+	"github.com/stockade/stockade/parse"
+)
+
+// Code a script writes to a file and then runs: cat > x.sh <<'EOF' ... EOF;
+// bash x.sh, echo '...' > m.py; python3 m.py. The text written is known, so
+// what runs is judged as if the script ran it inline (shell code as
+// commands of the script, other languages as their interpreter's -c or -e
+// code), instead of as a file nobody has seen.
+
+// writtenCodeInterpreters: how a file of each interpreter's language is
+// judged, as the option that gives it the same code inline ("" for shells,
+// whose code is read as commands).
+var writtenCodeInterpreters = map[string]string{
+	"sh": "", "bash": "", "dash": "", "zsh": "", "ksh": "", "ash": "", "mksh": "", "source": "", ".": "",
+	"python": "-c", "python3": "-c", "python2": "-c", "pypy": "-c", "pypy3": "-c", "node": "-e", "nodejs": "-e", "ruby": "-e", "perl": "-e", "php": "-r",
+}
+
+// mayRunWrittenCode is a quick test: some invocation writes through a
+// redirection and a later one is an interpreter or runs a path.
+func mayRunWrittenCode(invs []parse.Invocation) bool {
+	writes := false
+	for i := range invs {
+		if writes {
+			n := commandName(invs[i].Name)
+			if _, ok := writtenCodeInterpreters[strings.TrimRight(n, "0123456789.")]; ok || n == "." || strings.Contains(invs[i].Name, "/") {
+				return true
+			}
+		}
+		for _, r := range invs[i].Redirects {
+			if r.Op == ">" || r.Op == ">>" || r.Op == ">|" {
+				writes = true
+			}
+		}
+	}
+	return false
+}
+
+// writtenCode returns the commands that running the files written before
+// them adds to invs.
+func writtenCode(invs []parse.Invocation) (out []parse.Invocation) {
+	files := map[string]string{}
+	key := func(p string) string { return strings.TrimPrefix(normPath(p, ""), "./") }
+	for i := range invs {
+		inv := &invs[i]
+		if !inv.Dynamic {
+			if text, ok := runsWritten(inv, files, key); ok {
+				out = append(out, text...)
+			}
+		}
+		// what this invocation writes, when its text is known
+		text, known := writtenText(inv)
+		for _, r := range inv.Redirects {
+			if r.FD != "" && r.FD != "1" || r.Dynamic || r.Op != ">" && r.Op != ">>" && r.Op != ">|" {
+				continue
+			}
+			k := key(r.Target)
+			switch {
+			case !known:
+				delete(files, k)
+			case r.Op == ">>":
+				files[k] += text
+			default:
+				files[k] = text
+			}
+		}
+		if commandName(inv.Name) == "tee" && known {
+			for k, a := range inv.Args {
+				if !strings.HasPrefix(a, "-") && (inv.DynamicArgs == nil || !inv.DynamicArgs[k]) {
+					files[key(a)] += text
+				}
+			}
+		}
+		if len(out) > maxExpansions {
+			break
+		}
+	}
+	return out
+}
+
+// writtenText is what inv prints, when the script shows it: echo or printf
+// of static words, cat or tee of a here-document or a here-string.
+func writtenText(inv *parse.Invocation) (string, bool) {
+	if inv.Dynamic || inv.DynamicArgs != nil {
+		return "", false
+	}
+	switch commandName(inv.Name) {
+	case "echo":
+		return echoOutput(inv.Args)
+	case "printf":
+		return printfOutput(inv.Args)
+	case "cat", "tee":
+		for _, a := range inv.Args {
+			if a != "-" && commandName(inv.Name) == "cat" {
+				return "", false // cat FILE: a file's text
+			}
+		}
+		for _, r := range inv.Redirects {
+			if (r.Op == "<<" || r.Op == "<<-" || r.Op == "<<<") && (r.FD == "" || r.FD == "0") && !r.Dynamic {
+				return r.Target + "\n", true
+			}
+		}
+	}
+	return "", false
+}
+
+// runsWritten returns the commands inv runs when it runs a file the
+// script wrote with known text: bash x.sh, . ./x.sh, ./x.sh, python3 x.py.
+func runsWritten(inv *parse.Invocation, files map[string]string, key func(string) string) ([]parse.Invocation, bool) {
+	if len(files) == 0 {
+		return nil, false
+	}
+	name := commandName(inv.Name)
+	if name != "." {
+		name = strings.TrimRight(name, "0123456789.")
+	}
+	file, flag := "", ""
+	if text, ok := files[key(inv.Name)]; ok && strings.Contains(inv.Name, "/") {
+		file = text // ./x.sh: its #! line says which interpreter; read as shell
+		if l, _, _ := strings.Cut(text, "\n"); strings.HasPrefix(l, "#!") {
+			for n, f := range writtenCodeInterpreters {
+				if strings.HasSuffix(strings.Fields(l + " x")[0], "/"+n) || strings.Contains(l, " "+n) {
+					flag = f
+				}
+			}
+		}
+	} else if f, ok := writtenCodeInterpreters[name]; ok {
+		for k, a := range inv.Args {
+			if inv.DynamicArgs != nil && inv.DynamicArgs[k] {
+				return nil, false
+			}
+			if strings.HasPrefix(a, "-") {
+				if a == "-c" || a == "-e" || a == "-m" || a == "-r" {
+					return nil, false // code or a module on the command line
+				}
+				continue
+			}
+			text, ok := files[key(a)]
+			if !ok {
+				return nil, false
+			}
+			file, flag = text, f
+			break
+		}
+	}
+	if file == "" {
+		return nil, false
+	}
+	code := file
+	if flag != "" {
+		code = commandName(inv.Name) + " " + flag + " " + shellQuote([]string{strings.TrimPrefix(file, "<?php")})
+		if name == "source" || name == "." {
+			code = file
+		}
+	}
+	inner, err := parseScript(code)
+	if err != nil {
+		return []parse.Invocation{{Name: file, Dynamic: true, Pos: inv.Pos, Via: append(append([]string(nil), inv.Via...), "written file")}}, true
+	}
+	out := make([]parse.Invocation, 0, len(inner.Invocations))
+	for _, x := range inner.Invocations {
+		x.Pos = inv.Pos
+		x.Env = inheritEnv(inv.Env, x.Env)
+		x.Via = append(append([]string(nil), inv.Via...), append([]string{"written file"}, x.Via...)...)
+		out = append(out, x)
+	}
+	return out, true
+}
