@@ -11,8 +11,6 @@ import (
 // the argument is. secretIndirect finds such a name given to n or r.
 
 var (
-	// secretName is a variable name that says it holds a secret.
-	secretName  = regexp.MustCompile(`^[A-Za-z0-9_]*(TOKEN|SECRET|PASSWORD|PASSWD|API_?KEY|ACCESS_?KEY|PRIVATE_?KEY|CREDENTIAL)[A-Za-z0-9_]*$`)
 	indirectRef = regexp.MustCompile(`\$\{!([A-Za-z_][A-Za-z0-9_]*)\}`)
 	forList     = regexp.MustCompile(`\bfor\s+([A-Za-z_][A-Za-z0-9_]*)\s+in\s([^;\n]*)`)
 )
@@ -42,7 +40,7 @@ func (ctx *scriptCtx) secretRefsOf() *secretRefs {
 			if strings.HasPrefix(w, "-") && strings.Contains(w, "n") {
 				nameref = true
 			}
-			if k, v, ok := strings.Cut(w, "="); ok && secretName.MatchString(strings.Trim(v, `"'`)) {
+			if k, v, ok := strings.Cut(w, "="); ok && secretVarNamed(v) {
 				sr.named[k] = true
 				if nameref {
 					sr.refs[k] = true
@@ -53,7 +51,7 @@ func (ctx *scriptCtx) secretRefsOf() *secretRefs {
 	if ctx.text != nil && strings.Contains(*ctx.text, "${!") {
 		for _, m := range forList.FindAllStringSubmatch(*ctx.text, -1) {
 			for _, w := range strings.Fields(m[2]) {
-				if secretName.MatchString(strings.Trim(w, `"'`)) {
+				if secretVarNamed(w) {
 					sr.named[m[1]] = true
 				}
 			}
