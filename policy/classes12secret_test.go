@@ -68,6 +68,15 @@ var classTests12Secret = []classTest{
 	{"sandbox-weaken", `git config --system --replace-all safe.directory "*"`, Deny},
 	{"sandbox-weaken", `git -c safe.directory='*' log`, Deny},
 	{"sandbox-weaken", `git config --global --add safe.directory "$PWD"`, Allow},
+
+	// Recursive removal under a variable the script never sets.
+	{"destroy", `rm -rf "$BUILD_DIR_TYPO/"*`, Deny},
+	{"destroy", `rm -r -f "${DIST}"/*`, Deny},
+	{"destroy", `rm --recursive --force $STAGING/usr`, Deny},
+	{"destroy", `chown -R nobody "$APPDIR/"`, Deny},
+	{"destroy", `OUT=dist; rm -rf "$OUT/"*`, Ask},
+	{"destroy", `rm -rf "$HOME/.cache/pip"`, Ask},
+	{"destroy", `rm -rf "${BUILD:?}"/*`, Ask},
 }
 
 func TestClasses12Secret(t *testing.T) { checkClasses(t, classTests12Secret) }

@@ -152,6 +152,7 @@ func (m *Matcher) describe() string {
 	add(m.SecretVariable != nil && !*m.SecretVariable, "expanding no secret-named variable")
 	add(m.PrintsSecretEnv != nil && *m.PrintsSecretEnv, "with code that prints a secret-named environment variable")
 	add(m.SecretTerms != nil && *m.SecretTerms, "naming secrets by a word of their names")
+	add(m.UnsetVarRoot != nil && *m.UnsetVarRoot, "on a path that is the root's if a variable the script never sets is empty")
 	add(m.TargetLocal != nil && *m.TargetLocal, "acting on a server on this machine")
 	add(m.TargetLocal != nil && !*m.TargetLocal, "acting on a server not known to be on this machine")
 	add(m.NamesListedInWorkdir != nil && *m.NamesListedInWorkdir, "given names a listing of the workdir prints")

@@ -214,6 +214,8 @@ func init() {
 			func(ctx *scriptCtx, i int, a *argv) bool {
 				return ctx.invs[i].InlineCode != nil && codePrintsSecretEnv(ctx.invs[i].InlineCode.Code)
 			}),
+		boolKey("unset_var_root", func(m *Matcher) *bool { return m.UnsetVarRoot },
+			func(ctx *scriptCtx, i int, a *argv) bool { return ctx.unsetVarRoot(i) }),
 		boolKey("secret_terms", func(m *Matcher) *bool { return m.SecretTerms },
 			func(ctx *scriptCtx, i int, a *argv) bool {
 				for _, w := range a.positionals {

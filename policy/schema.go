@@ -146,6 +146,10 @@ type Matcher struct {
 	// SecretTerms: an argument names secrets by a word the scrubber takes
 	// for one (token, PASSWORD, KEY) or a credential family (STRIPE, AWS).
 	SecretTerms *bool `toml:"secret_terms" json:"secret_terms,omitempty"`
+	// UnsetVarRoot: an argument is a variable the script never sets
+	// followed by "/" and a pattern or a system directory ("$DIR/"*): the
+	// root's when the variable is empty (unset_var_root.go).
+	UnsetVarRoot *bool `toml:"unset_var_root" json:"unset_var_root,omitempty"`
 	// TargetLocal: the command names the server it acts on and every server
 	// it names is on this machine (local_target.go): a loopback URL or host,
 	// a local cluster's context (kind-*, minikube), a registry on
