@@ -77,6 +77,23 @@ var classTests12Secret = []classTest{
 	{"destroy", `OUT=dist; rm -rf "$OUT/"*`, Ask},
 	{"destroy", `rm -rf "$HOME/.cache/pip"`, Ask},
 	{"destroy", `rm -rf "${BUILD:?}"/*`, Ask},
+
+	// Memory, disk and inodes run out by other ways.
+	{"resource", `x=$(cat /dev/urandom)`, Deny},
+	{"resource", "blob=`base64 /dev/zero`", Deny},
+	{"resource", `diff <(cat /dev/urandom) <(cat /dev/zero)`, Deny},
+	{"resource", `cat /dev/urandom | sort -u > /dev/null`, Deny},
+	{"resource", `seq 1 100000000 | xargs touch`, Deny},
+	{"resource", `seq -f 'd%g' 20000000 | xargs mkdir -p`, Deny},
+	{"resource", `while :; do head -c 1G /dev/zero > "/tmp/z.$RANDOM"; done`, Deny},
+	{"resource", `until false; do touch "f.$(date +%s%N)"; done`, Deny},
+	{"resource", `python3 -c 'l=[]; [l.extend([0]*10**6) for _ in iter(int, 1)]'`, Deny},
+	{"resource", `ruby -e 'loop { Thread.new { sleep } }'`, Deny},
+	{"resource", `node -e 'const {Worker}=require("worker_threads"); while (true) new Worker("for(;;){}", {eval:true})'`, Deny},
+	{"resource", `token=$(head -c 32 /dev/urandom | base64)`, Allow},
+	{"resource", `seq 1 5 | xargs -I{} mkdir -p shard{}`, Allow},
+	{"resource", `while true; do curl -fsS localhost:8080/health && break; sleep 1; done`, Allow},
+	{"resource", `ruby -e 'ts = 4.times.map { |i| Thread.new { i * i } }; p ts.map(&:value)'`, Allow},
 }
 
 func TestClasses12Secret(t *testing.T) { checkClasses(t, classTests12Secret) }
