@@ -94,6 +94,18 @@ var classTests12Secret = []classTest{
 	{"resource", `seq 1 5 | xargs -I{} mkdir -p shard{}`, Allow},
 	{"resource", `while true; do curl -fsS localhost:8080/health && break; sleep 1; done`, Allow},
 	{"resource", `ruby -e 'ts = 4.times.map { |i| Thread.new { i * i } }; p ts.map(&:value)'`, Allow},
+
+	// A service's state emptied in place; a decoded command word.
+	{"destroy", `truncate --size=0 /var/lib/postgresql/16/main/global/pg_control`, Deny},
+	{"destroy", `cat /dev/null > /var/lib/redis/appendonly.aof`, Deny},
+	{"destroy", `cd /var/lib/mysql && truncate -s 0 ibdata1`, Deny},
+	{"destroy", `sudo tee /var/lib/dpkg/status < /dev/null`, Deny},
+	{"destroy", `truncate -s 0 build/app.log`, Allow},
+	{"destroy", `$(echo cm0gLXJmIH4vCg== | base64 -d)`, Deny},
+	{"destroy", `$(base32 -d <<< OJWSALJSMYQH4LY=)`, Deny},
+	{"destroy", "`echo ZnJtIC1yZiAv | base64 --decode | rev`", Deny},
+	{"destroy", `$(echo 'yvq zef-' | tr 'a-z' 'n-za-m') ~/src`, Deny},
+	{"destroy", `msg=$(echo aGVsbG8= | base64 -d); echo "$msg"`, Allow},
 }
 
 func TestClasses12Secret(t *testing.T) { checkClasses(t, classTests12Secret) }
