@@ -50,6 +50,12 @@ func (ctx *scriptCtx) secretRefsOf() *secretRefs {
 	}
 	if ctx.text != nil && strings.Contains(*ctx.text, "${!") {
 		for _, m := range forList.FindAllStringSubmatch(*ctx.text, -1) {
+			if strings.Contains(m[2], "compgen") || strings.Contains(m[2], "${!") {
+				// for v in $(compgen -v), ${!AWS_*}: every variable, or
+				// every one with a prefix, secrets among them
+				sr.named[m[1]] = true
+				continue
+			}
 			for _, w := range strings.Fields(m[2]) {
 				if secretVarNamed(w) {
 					sr.named[m[1]] = true
@@ -64,7 +70,8 @@ func (ctx *scriptCtx) secretRefsOf() *secretRefs {
 // named at run time, or through a nameref, that the script points at a
 // secret-named variable (n=OPENAI_API_KEY; echo "${!n}"; for n in
 // GITHUB_TOKEN; do printf %s "${!n}"; done; declare -n r=AWS_SECRET_ACCESS_KEY;
-// echo "$r").
+// echo "$r"), or that walks all of them (for v in $(compgen -v); do echo
+// "${!v}"; done).
 func (ctx *scriptCtx) secretIndirect(i int) bool {
 	var sr *secretRefs
 	for _, w := range ctx.invs[i].Args {
