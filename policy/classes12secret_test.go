@@ -33,6 +33,8 @@ var classTests12Secret = []classTest{
 	{"secret-vars", `awk 'BEGIN { for (k in ENVIRON) if (k ~ /TOKEN/) print k, ENVIRON[k] }'`, Deny},
 	{"secret-vars", `awk 'BEGIN { print ENVIRON["HOME"] }'`, Allow},
 	{"secret-vars", `for v in $(compgen -v | grep ^LC_); do echo "$v"; done`, Allow},
+	{"secret-vars", `env | grep -E "^(STRIPE|OPENAI)_"`, Deny},
+	{"secret-vars", `env | grep XDG_SESSION_TYPE`, Allow},
 	{"secret-vars", `env | grep -i proxy`, Allow},
 	{"secret-vars", `declare -p | grep -E 'HOME|LANG'`, Allow},
 

@@ -22,7 +22,7 @@ var (
 	// printCall: a call that writes to the output.
 	printCall  = regexp.MustCompile(`\b(print|println|printf|pprint|puts|p|pp|say|echo|print_r|var_dump|console\.(log|error|info|dir|table)|System\.out\.\w+|fmt\.\w*Print\w*|sys\.stdout\.write|process\.stdout\.write|\$stdout\.\w+|STDOUT\.\w+|warn)(\s*\(|\s+["'$\w])`)
 	assignFrom = regexp.MustCompile(`(?:\b(?:const|let|var|my|local)\s+)?\$?([A-Za-z_][A-Za-z0-9_]*)\s*=[^=]`)
-	codeTokens = regexp.MustCompile(`[A-Za-z][A-Za-z0-9]*`)
+	codeTokens = regexp.MustCompile(`[A-Za-z][A-Za-z0-9_]*`)
 )
 
 // codePrintsSecretEnv reports whether inline code prints a secret-named
