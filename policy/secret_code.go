@@ -14,23 +14,29 @@ import (
 
 var (
 	// envReadCall: the name given to an environment lookup.
-	envReadCall = regexp.MustCompile(`(?:environ(?:\.get)?|ENVIRON|getenv|Getenv|get_env|ENV(?:\.fetch)?|\$_ENV|\$_SERVER|env\.get|env::var|env\.var)\s*[\[({]\s*["']?([A-Za-z_][A-Za-z0-9_]*)`)
+	envReadCall = regexp.MustCompile(`(?:environ(?:\.get)?|process\.env|Bun\.env|ENVIRON|getenv|Getenv|get_env|ENV(?:\.fetch)?|\$_ENV|\$_SERVER|env\.get|env::var|env\.var)\s*[\[({]\s*["']?([A-Za-z_][A-Za-z0-9_]*)`)
 	// envReadField: process.env.X, Bun.env.X, import.meta.env.X.
 	envReadField = regexp.MustCompile(`\benv\.([A-Za-z_][A-Za-z0-9_]*)`)
 	// envWalk: code that goes through every variable of the environment.
 	envWalk = regexp.MustCompile(`\bENV\.(each|each_pair|select|filter|find_all|keys|to_h|map|grep)\b|environ\.(items|keys)\(|\bfor\s+\w+\s+in\s+(os\.)?environ\b|(entries|keys)\(\s*process\.env\s*\)|\bfor\s*\(\s*(const|let|var)?\s*\w+\s+in\s+process\.env\b|%ENV\b|\bin\s+ENVIRON\b|getenv\(\s*\)|\$_ENV\b|System\.getenv\(\s*\)|Deno\.env\.toObject\(\)`)
-	// printCall: a call that writes to the output.
-	printCall  = regexp.MustCompile(`\b(print|println|printf|pprint|puts|p|pp|say|echo|print_r|var_dump|console\.(log|error|info|dir|table)|System\.out\.\w+|fmt\.\w*Print\w*|sys\.stdout\.write|process\.stdout\.write|\$stdout\.\w+|STDOUT\.\w+|warn)(\s*\(|\s+["'$\w])`)
-	assignFrom = regexp.MustCompile(`(?:\b(?:const|let|var|my|local)\s+)?\$?([A-Za-z_][A-Za-z0-9_]*)\s*=[^=]`)
-	codeTokens = regexp.MustCompile(`[A-Za-z][A-Za-z0-9_]*`)
+	// printCall: a call that writes to the output or to a file.
+	printCall = regexp.MustCompile(`\b(print|println|printf|pprint|puts|p|pp|say|echo|print_r|var_dump|console\.(log|error|info|dir|table)|System\.out\.\w+|fmt\.\w*Print\w*|sys\.stdout\.write|process\.stdout\.write|\$stdout\.\w+|STDOUT\.\w+|warn|write|writeFileSync|writeFile|File\.write|IO\.write|file_put_contents|fwrite|fputs)(\s*\(|\s+["'$\w])`)
+	// bareEnvRead: a program that is one environment read, whose value
+	// node -p, ruby -p or a REPL prints.
+	bareEnvRead = regexp.MustCompile(`^\s*(process\.env|Bun\.env|ENV|os\.environ)(\.[A-Za-z_][A-Za-z0-9_]*|\[\s*["']?[A-Za-z_][A-Za-z0-9_]*["']?\s*\])\s*;?\s*$`)
+	assignFrom  = regexp.MustCompile(`(?:\b(?:const|let|var|my|local)\s+)?\$?([A-Za-z_][A-Za-z0-9_]*)\s*=[^=]`)
+	codeTokens  = regexp.MustCompile(`[A-Za-z][A-Za-z0-9_]*`)
 )
 
-// codePrintsSecretEnv reports whether inline code prints a secret-named
-// environment variable, or walks the environment and prints what it picks
-// by secret names.
+// codePrintsSecretEnv reports whether inline code prints (or writes to a
+// file) a secret-named environment variable, or walks the environment and
+// prints what it picks by secret names.
 func codePrintsSecretEnv(code string) bool {
 	if !strings.Contains(code, "env") && !strings.Contains(code, "ENV") && !strings.Contains(code, "nviron") && !strings.Contains(code, "_env") {
 		return false
+	}
+	if bareEnvRead.MatchString(code) {
+		return secretEnvRead(code)
 	}
 	if !printCall.MatchString(code) {
 		return false
