@@ -50,6 +50,12 @@ var classTests12Secret = []classTest{
 	{"secret-variable", `curl -X POST --data '{"text":"done"}' "$SLACK_WEBHOOK_URL"`, Ask},
 	{"secret-variable", `aws ssm put-parameter --name /prod/k --type SecureString --value "$NEW_KEY" --overwrite`, Ask},
 	{"secret-variable", `curl -s "$API_BASE/health"`, Allow},
+	{"secret-variable", `echo "$CR_PAT" | docker login ghcr.io -u bot --password-stdin`, Ask},
+	{"secret-variable", `printf '%s' "$STRIPE_KEY" | npx wrangler secret put STRIPE_KEY`, Ask},
+	{"secret-variable", `echo "$CR_PAT" | tee /tmp/pat`, Deny},
+	{"secret-variable", `echo "token: $LINEAR_KEY"`, Deny},
+	{"secret-variable", `printenv SENTRY_DSN`, Deny},
+	{"secret-variable", `echo GITHUB_TOKEN is not set`, Allow},
 
 	// Browser, mail and password-manager stores, wherever the profile is.
 	{"browser-store", `cat ~/.thunderbird/abc.default/logins.json`, Deny},

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"path"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -210,6 +211,10 @@ func init() {
 			func(ctx *scriptCtx, i int, a *argv) bool { return ctx.secretIndirect(i) }),
 		boolKey("secret_variable", func(m *Matcher) *bool { return m.SecretVariable },
 			func(ctx *scriptCtx, i int, a *argv) bool { return sendsSecretVar(&ctx.invs[i], a) }),
+		boolKey("into_credential_store", func(m *Matcher) *bool { return m.IntoCredentialStore },
+			func(ctx *scriptCtx, i int, a *argv) bool { return ctx.pipedIntoStore(i) }),
+		boolKey("secret_name", func(m *Matcher) *bool { return m.SecretName },
+			func(ctx *scriptCtx, i int, a *argv) bool { return slices.ContainsFunc(a.positionals, secretVarNamed) }),
 		boolKey("prints_secret_env", func(m *Matcher) *bool { return m.PrintsSecretEnv },
 			func(ctx *scriptCtx, i int, a *argv) bool {
 				return ctx.invs[i].InlineCode != nil && codePrintsSecretEnv(ctx.invs[i].InlineCode.Code)

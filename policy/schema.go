@@ -139,6 +139,12 @@ type Matcher struct {
 	// (secretname.go), other than as the whole address an HTTP client
 	// sends to or as the credential of a request that writes through an API.
 	SecretVariable *bool `toml:"secret_variable" json:"secret_variable,omitempty"`
+	// IntoCredentialStore: the command's output is piped into one that
+	// logs in with it, stores it or sets it as a service's secret.
+	IntoCredentialStore *bool `toml:"into_credential_store" json:"into_credential_store,omitempty"`
+	// SecretName: an operand is the name of a secret-named variable
+	// (printenv GITHUB_TOKEN), by the same test as SecretVariable.
+	SecretName *bool `toml:"secret_name" json:"secret_name,omitempty"`
 	// PrintsSecretEnv: interpreter code prints a secret-named environment
 	// variable, or walks the environment and prints what it picks by secret
 	// names (secret_code.go).

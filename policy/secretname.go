@@ -165,3 +165,36 @@ func credentialArg(args []string, k int) bool {
 	}
 	return false
 }
+
+// pipedIntoStore reports whether invocation i's output is piped into a
+// command that keeps it as a credential: logs in with it (docker login
+// --password-stdin, gh auth login --with-token), stores it (git credential
+// approve) or sets it as a secret of a service (gh secret set, wrangler
+// secret put, vercel env add). Printing a secret into that pipe hands it
+// over; it does not show it.
+func (ctx *scriptCtx) pipedIntoStore(i int) bool {
+	if i+1 >= len(ctx.invs) || !ctx.invs[i+1].PipedInto {
+		return false
+	}
+	next, a := &ctx.invs[i+1], ctx.arg(i+1)
+	if !a.actsKnown {
+		a.acts, a.actsKnown = actsOf(next, a), true
+	}
+	if a.acts&actStoreCredentials != 0 {
+		return true
+	}
+	for k, w := range a.words {
+		switch w {
+		case "--password-stdin", "--with-token", "--token-stdin", "--password-from-stdin":
+			return true
+		case "secret", "secrets", "env":
+			if k+1 < len(a.words) {
+				switch a.words[k+1] {
+				case "set", "put", "add", "create", "versions":
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
