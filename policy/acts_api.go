@@ -20,10 +20,6 @@ import (
 // x-api-key: x, Private-Token: x), in curl's -H form or httpie's Name:value.
 var credentialHeader = regexp.MustCompile(`(?i)^\s*[a-z0-9-]*(authorization|api-?key|token|auth|secret|password)[a-z0-9-]*\s*:`)
 
-// secretVariable: a variable named like a credential ($STRIPE_SECRET_KEY,
-// ${LINEAR_KEY}, $TWILIO_TOKEN).
-var secretVariable = regexp.MustCompile(`\$\{?[A-Za-z0-9_]*(TOKEN|SECRET|PASSWORD|PASSWD|KEY|AUTH|CREDENTIALS?|_PAT)(_[A-Za-z0-9_]*)?\b`)
-
 // queryCredential: a credential in a URL's query (?key=, &api_key=, ?token=).
 var queryCredential = regexp.MustCompile(`(?i)[?&](api[_-]?key|key|token|access_token|api[_-]?token|auth|secret|password)=`)
 
@@ -61,7 +57,7 @@ func httpCredential(inv *parse.Invocation, a *argv) bool {
 		if v, ok := strings.CutPrefix(w, "--header="); ok {
 			w = v
 		}
-		if credentialHeader.MatchString(w) && !strings.Contains(w, "://") || secretVariable.MatchString(w) || queryCredential.MatchString(w) {
+		if credentialHeader.MatchString(w) && !strings.Contains(w, "://") || len(secretVarRefs(w)) > 0 || queryCredential.MatchString(w) {
 			return true
 		}
 	}
@@ -111,8 +107,8 @@ func credentialOwnService(inv *parse.Invocation, a *argv) bool {
 		if strings.HasPrefix(w, "@") || strings.Contains(w, "=@") || strings.Contains(w, "~") || strings.Contains(w, "$(") || strings.Contains(w, "`") {
 			return false // a file or a command's output sent along
 		}
-		for _, m := range secretVariable.FindAllString(w, -1) {
-			first, _, _ := strings.Cut(strings.TrimLeft(m, "${"), "_")
+		for _, m := range secretVarRefs(w) {
+			first, _, _ := strings.Cut(m, "_")
 			prefixes = append(prefixes, strings.ToLower(first))
 		}
 	}

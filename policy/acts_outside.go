@@ -193,7 +193,7 @@ func outsideActsOf(inv *parse.Invocation, a *argv, words [4]string) act {
 
 // secretVerbs, before a keyStores noun in a dashed verb, put a secret
 // into a store (put-secret-value, create-secret, update-secret).
-var secretNouns = map[string]bool{"secret": true, "secrets": true, "token": true, "tokens": true}
+var secretNouns = map[string]bool{"secret": true, "secrets": true, "token": true, "tokens": true, "parameter": true}
 var secretVerbs = map[string]bool{"put": true, "create": true, "update": true, "set": true, "add": true, "import": true, "rotate": true, "restore": true, "store": true}
 
 // accountVerb reports whether the k-th of words changes an account's

@@ -99,7 +99,9 @@ var classTests9 = []classTest{
 	{"store-credentials", "npm config set //registry.npmjs.org/:_authToken=x", Deny},
 	{"store-credentials", "printf '[default]\ncredential_process = /tmp/x\n' >> ~/.aws/config", Deny},
 	{"store-credentials", "cp k ~/.kube/config", Deny},
-	{"store-credentials", "echo \"$GH_TOKEN\" | gh auth login --with-token", Deny},
+	// Round 12: a secret piped into a login is handed over, not shown:
+	// storing it asks, as for any other credential (into_credential_store).
+	{"store-credentials", "echo \"$GH_TOKEN\" | gh auth login --with-token", Ask},
 	{"store-credentials", "pytest -k login", Allow},
 	{"store-credentials", "git checkout login", Allow},
 	{"store-credentials", "gh auth status", Allow},

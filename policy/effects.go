@@ -108,6 +108,7 @@ func (ctx *scriptCtx) computeEffects() {
 			if a.name == "find" {
 				findEffects(inv, &b)
 			}
+			ctx.foundFileReads(i, a, &b)
 			inlineCodeEffects(inv, a, &b)
 			if isVim(a.name) {
 				vimEffects(inv, &b)

@@ -126,32 +126,7 @@ func matchAny(patterns []string, name string) bool {
 
 // looksSecret tells whether a variable carries a credential, by name or by value.
 func looksSecret(name, value string) bool {
-	upper := strings.ToUpper(name)
-	if !matchAny(alwaysKept, upper) {
-		for _, p := range secretPrefixes {
-			if strings.HasPrefix(upper, p) {
-				return true
-			}
-		}
-		words := strings.FieldsFunc(upper, func(r rune) bool { return r == '_' || r == '-' || r == '.' })
-		for i, w := range words {
-			if secretWords[w] {
-				return true
-			}
-			if (w == "KEY" || w == "KEYS") && (i == 0 || keyQualifiers[words[i-1]]) {
-				return true
-			}
-			if strings.HasSuffix(w, "APIKEY") || strings.HasSuffix(w, "TOKEN") || passwordWord(w) {
-				return true
-			}
-		}
-		// DB_PWD, MYSQL_PWD, ADMIN_PW: a short spelling of password as the
-		// last word (PWD and OLDPWD alone are directories and kept above).
-		if n := len(words); n > 1 && (words[n-1] == "PWD" || words[n-1] == "PW") {
-			return true
-		}
-	}
-	return secretValue(value)
+	return secretVarName(name) || secretValue(value)
 }
 
 // ScrubEnv returns environ without the variables that look like credentials, and

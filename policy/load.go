@@ -322,9 +322,10 @@ func (p *Policy) checkWith(script string, ri int) (Decision, bool, error) {
 	if err != nil {
 		return Decision{}, false, err
 	}
-	d := p.CheckScript(s)
-	invs := expandScript(s)
+	d := p.checkScript(s, &script) // as Check judges it, with the text
+	invs := d.Invocations
 	ctx := newScriptCtx(p, invs)
+	ctx.text = &script
 	for i := range invs {
 		if p.Rules[ri].match(ctx, i, ctx.arg(i)) {
 			return d, true, nil

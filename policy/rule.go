@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"path"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -208,6 +209,27 @@ func init() {
 			func(ctx *scriptCtx, i int, a *argv) bool { return credentialOwnService(&ctx.invs[i], a) }),
 		boolKey("secret_indirect", func(m *Matcher) *bool { return m.SecretIndirect },
 			func(ctx *scriptCtx, i int, a *argv) bool { return ctx.secretIndirect(i) }),
+		boolKey("secret_variable", func(m *Matcher) *bool { return m.SecretVariable },
+			func(ctx *scriptCtx, i int, a *argv) bool { return sendsSecretVar(&ctx.invs[i], a) }),
+		boolKey("into_credential_store", func(m *Matcher) *bool { return m.IntoCredentialStore },
+			func(ctx *scriptCtx, i int, a *argv) bool { return ctx.pipedIntoStore(i) }),
+		boolKey("secret_name", func(m *Matcher) *bool { return m.SecretName },
+			func(ctx *scriptCtx, i int, a *argv) bool { return slices.ContainsFunc(a.positionals, secretVarNamed) }),
+		boolKey("prints_secret_env", func(m *Matcher) *bool { return m.PrintsSecretEnv },
+			func(ctx *scriptCtx, i int, a *argv) bool {
+				return ctx.invs[i].InlineCode != nil && codePrintsSecretEnv(ctx.invs[i].InlineCode.Code)
+			}),
+		boolKey("unset_var_root", func(m *Matcher) *bool { return m.UnsetVarRoot },
+			func(ctx *scriptCtx, i int, a *argv) bool { return ctx.unsetVarRoot(i) }),
+		boolKey("secret_terms", func(m *Matcher) *bool { return m.SecretTerms },
+			func(ctx *scriptCtx, i int, a *argv) bool {
+				for _, w := range a.positionals {
+					if namesSecretTerm(w, true) {
+						return true
+					}
+				}
+				return false
+			}),
 		boolKey("target_local", func(m *Matcher) *bool { return m.TargetLocal },
 			func(ctx *scriptCtx, i int, a *argv) bool { return ctx.targetLocal(i, a) }),
 		boolKey("names_listed_in_workdir", func(m *Matcher) *bool { return m.NamesListedInWorkdir },

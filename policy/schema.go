@@ -134,6 +134,28 @@ type Matcher struct {
 	// (${!n}) or through a nameref (declare -n r=...) that the script
 	// points at a secret-named variable (n=OPENAI_API_KEY).
 	SecretIndirect *bool `toml:"secret_indirect" json:"secret_indirect,omitempty"`
+	// SecretVariable: an argument expands a secret-named variable
+	// ($GITHUB_TOKEN, ${DB_PASSWORD}), by the scrubber's definition of one
+	// (secretname.go), other than as the whole address an HTTP client
+	// sends to or as the credential of a request that writes through an API.
+	SecretVariable *bool `toml:"secret_variable" json:"secret_variable,omitempty"`
+	// IntoCredentialStore: the command's output is piped into one that
+	// logs in with it, stores it or sets it as a service's secret.
+	IntoCredentialStore *bool `toml:"into_credential_store" json:"into_credential_store,omitempty"`
+	// SecretName: an operand is the name of a secret-named variable
+	// (printenv GITHUB_TOKEN), by the same test as SecretVariable.
+	SecretName *bool `toml:"secret_name" json:"secret_name,omitempty"`
+	// PrintsSecretEnv: interpreter code prints a secret-named environment
+	// variable, or walks the environment and prints what it picks by secret
+	// names (secret_code.go).
+	PrintsSecretEnv *bool `toml:"prints_secret_env" json:"prints_secret_env,omitempty"`
+	// SecretTerms: an argument names secrets by a word the scrubber takes
+	// for one (token, PASSWORD, KEY) or a credential family (STRIPE, AWS).
+	SecretTerms *bool `toml:"secret_terms" json:"secret_terms,omitempty"`
+	// UnsetVarRoot: an argument is a variable the script never sets
+	// followed by "/" and a pattern or a system directory ("$DIR/"*): the
+	// root's when the variable is empty (unset_var_root.go).
+	UnsetVarRoot *bool `toml:"unset_var_root" json:"unset_var_root,omitempty"`
 	// TargetLocal: the command names the server it acts on and every server
 	// it names is on this machine (local_target.go): a loopback URL or host,
 	// a local cluster's context (kind-*, minikube), a registry on

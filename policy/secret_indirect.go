@@ -11,8 +11,6 @@ import (
 // the argument is. secretIndirect finds such a name given to n or r.
 
 var (
-	// secretName is a variable name that says it holds a secret.
-	secretName  = regexp.MustCompile(`^[A-Za-z0-9_]*(TOKEN|SECRET|PASSWORD|PASSWD|API_?KEY|ACCESS_?KEY|PRIVATE_?KEY|CREDENTIAL)[A-Za-z0-9_]*$`)
 	indirectRef = regexp.MustCompile(`\$\{!([A-Za-z_][A-Za-z0-9_]*)\}`)
 	forList     = regexp.MustCompile(`\bfor\s+([A-Za-z_][A-Za-z0-9_]*)\s+in\s([^;\n]*)`)
 )
@@ -42,7 +40,7 @@ func (ctx *scriptCtx) secretRefsOf() *secretRefs {
 			if strings.HasPrefix(w, "-") && strings.Contains(w, "n") {
 				nameref = true
 			}
-			if k, v, ok := strings.Cut(w, "="); ok && secretName.MatchString(strings.Trim(v, `"'`)) {
+			if k, v, ok := strings.Cut(w, "="); ok && secretVarNamed(v) {
 				sr.named[k] = true
 				if nameref {
 					sr.refs[k] = true
@@ -52,8 +50,14 @@ func (ctx *scriptCtx) secretRefsOf() *secretRefs {
 	}
 	if ctx.text != nil && strings.Contains(*ctx.text, "${!") {
 		for _, m := range forList.FindAllStringSubmatch(*ctx.text, -1) {
+			if strings.Contains(m[2], "compgen") || strings.Contains(m[2], "${!") {
+				// for v in $(compgen -v), ${!AWS_*}: every variable, or
+				// every one with a prefix, secrets among them
+				sr.named[m[1]] = true
+				continue
+			}
 			for _, w := range strings.Fields(m[2]) {
-				if secretName.MatchString(strings.Trim(w, `"'`)) {
+				if secretVarNamed(w) {
 					sr.named[m[1]] = true
 				}
 			}
@@ -66,7 +70,8 @@ func (ctx *scriptCtx) secretRefsOf() *secretRefs {
 // named at run time, or through a nameref, that the script points at a
 // secret-named variable (n=OPENAI_API_KEY; echo "${!n}"; for n in
 // GITHUB_TOKEN; do printf %s "${!n}"; done; declare -n r=AWS_SECRET_ACCESS_KEY;
-// echo "$r").
+// echo "$r"), or that walks all of them (for v in $(compgen -v); do echo
+// "${!v}"; done).
 func (ctx *scriptCtx) secretIndirect(i int) bool {
 	var sr *secretRefs
 	for _, w := range ctx.invs[i].Args {
