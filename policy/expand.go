@@ -80,7 +80,7 @@ func codeInValue(as parse.Assignment) []parse.Invocation {
 // resolveScript returns the invocations of s with the resolved copies
 // inserted, or s.Invocations itself when there is nothing to resolve.
 func resolveScript(s *parse.Script) []parse.Invocation {
-	invs := freshTempArgs(s)
+	invs := certainVarArgs(s, freshTempArgs(s))
 	anyDyn := false
 	for i := range invs {
 		if invs[i].Dynamic || invs[i].DynamicArgs != nil || dynamicTarget(&invs[i]) {
@@ -1415,6 +1415,13 @@ func freshTempArgs(s *parse.Script) []parse.Invocation {
 	var out []parse.Invocation
 	for i := range invs {
 		inv := &invs[i]
+		if name, ok := freshTempProgram(inv, fresh); ok {
+			// "$d/app" --version: a program the script put in its fresh directory
+			if out == nil {
+				out = append([]parse.Invocation(nil), invs...)
+			}
+			out[i].Name, out[i].Dynamic = name, false
+		}
 		if inv.DynamicArgs == nil {
 			continue
 		}

@@ -269,8 +269,9 @@ func overridden(p *Policy, matched []int, name string) bool {
 
 // checkScriptPlain judges the invocations of s alone, without resolved
 // copies or effects of the script's text; the fuzz tests compare it. Paths
-// mktemp made are known in both (freshTempArgs).
+// mktemp made and variables set once for sure are known in both
+// (freshTempArgs, certainVarArgs).
 func (p *Policy) checkScriptPlain(s *parse.Script) Decision {
-	plain := &parse.Script{Invocations: freshTempArgs(s)}
+	plain := &parse.Script{Invocations: certainVarArgs(s, freshTempArgs(s))}
 	return p.checkScript(plain, nil)
 }
