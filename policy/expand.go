@@ -32,7 +32,7 @@ const maxExpansions = 256
 // judged as the declare that says the same (declare FOO=1), added at the
 // end: PROMPT_COMMAND=..., PATH=.:$PATH.
 func expandScript(s *parse.Script) []parse.Invocation {
-	invs := linkedPrograms(resolveScript(s))
+	invs := inlineProgramCalls(linkedPrograms(resolveScript(s)))
 	if len(s.Assignments) == 0 && !anyCommandArg(invs) {
 		return invs
 	}

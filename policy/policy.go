@@ -269,9 +269,10 @@ func overridden(p *Policy, matched []int, name string) bool {
 
 // checkScriptPlain judges the invocations of s alone, without resolved
 // copies or effects of the script's text; the fuzz tests compare it. Paths
-// mktemp made and variables set once for sure are known in both
-// (freshTempArgs, certainVarArgs).
+// mktemp made, variables set once for sure and programs inline code runs by
+// literals are known in both (freshTempArgs, certainVarArgs,
+// inlineProgramCalls).
 func (p *Policy) checkScriptPlain(s *parse.Script) Decision {
-	plain := &parse.Script{Invocations: certainVarArgs(s, freshTempArgs(s))}
+	plain := &parse.Script{Invocations: inlineProgramCalls(certainVarArgs(s, freshTempArgs(s)))}
 	return p.checkScript(plain, nil)
 }
