@@ -280,6 +280,11 @@ func envHandler(c *cmdCtx) {
 	for i < len(argv) {
 		w := argv[i]
 		if w.dyn && !quotedAssign(w) {
+			if i+1 < len(argv) && !argv[i+1].dyn && envFileWord(w) {
+				env = append(env, w.text) // unknown assignments from a project file
+				i++
+				continue
+			}
 			c.unknown(i, "env")
 			return
 		}
@@ -358,6 +363,11 @@ func envHandler(c *cmdCtx) {
 		default:
 			e, k := envAssigns(argv, i)
 			env = append(env, e...)
+			if k+1 < len(argv) && !argv[k+1].dyn && envFileWord(argv[k]) {
+				env = append(env, argv[k].text)
+				i = k + 1
+				continue
+			}
 			c.wrapped(k, "env", env, c.stdin)
 			return
 		}
