@@ -150,6 +150,8 @@ func (m *Matcher) describe() string {
 	add(m.SecretIndirect != nil && *m.SecretIndirect, "reading a secret-named variable through ${!n} or a nameref")
 	add(m.TargetLocal != nil && *m.TargetLocal, "acting on a server on this machine")
 	add(m.TargetLocal != nil && !*m.TargetLocal, "acting on a server not known to be on this machine")
+	add(m.KnownPackage != nil && *m.KnownPackage, "running only widely used packages")
+	add(m.KnownPackage != nil && !*m.KnownPackage, "running a package not known to be widely used")
 	add(m.DevDatabase != nil && *m.DevDatabase, "acting on a development or test database on this machine")
 	add(m.DevDatabase != nil && !*m.DevDatabase, "acting on a database not known to be for development or test")
 	add(m.NamesListedInWorkdir != nil && *m.NamesListedInWorkdir, "given names a listing of the workdir prints")
