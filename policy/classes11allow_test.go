@@ -56,7 +56,8 @@ var classTests11Allow = []classTest{
 	// (Round 12: a local redis, and a test database by its name, are
 	// allowed: classTests12Allow.)
 	{"database-local", `redis-cli -h localhost FLUSHDB`, Allow},
-	{"database-local", `psql -h 127.0.0.1 -U postgres -c 'DROP DATABASE IF EXISTS app_test'`, Ask},
+	{"database-local", `psql -h 127.0.0.1 -U postgres -c 'DROP DATABASE IF EXISTS app_test'`, Allow},
+	{"database-local", `psql -h 127.0.0.1 -U postgres -c 'DROP DATABASE IF EXISTS app'`, Ask},
 	{"database-local", `mongosh mongodb://localhost/shop --eval 'db.dropDatabase()'`, Ask},
 	{"database-local", `dropdb -h localhost --if-exists app && createdb -h localhost app`, Ask},
 	{"database-local", `dropdb -h localhost --if-exists app_test && createdb -h localhost app_test`, Allow},

@@ -182,6 +182,14 @@ var classTests12Allow = []classTest{
 	{"dev-database", `redis-cli -h cache.example.com FLUSHALL`, Deny},
 	{"dev-database", `REDISCLI_HOST=x redis-cli -h localhost FLUSHALL`, Deny},
 	{"dev-database", `mysql -u root -e 'DROP DATABASE app'`, Deny},
+	{"dev-database", `psql -h localhost -U postgres -c 'DROP DATABASE IF EXISTS app_test' -c 'CREATE DATABASE app_test'`, Allow},
+	{"dev-database", `psql -h localhost -U postgres -c 'DROP DATABASE IF EXISTS app' -c 'CREATE DATABASE app_test'`, Ask},
+	{"dev-database", `psql -h localhost -U postgres -c 'DROP DATABASE app_test; DROP DATABASE prod'`, Ask},
+	{"dev-database", `psql -h db.example -c 'DROP DATABASE IF EXISTS app_test'`, Deny},
+	{"dev-database", `redis-cli -n 15 flushdb`, Deny}, // no server named: heldout-5 asks for it
+	{"dev-database", `redis-cli -u "$REDIS_URL" FLUSHALL`, Deny},
+	{"dev-database", `redis-cli -s /tmp/redis.sock FLUSHALL`, Deny},
+	{"dev-database", `export REDISCLI_AUTH=x; redis-cli FLUSHALL`, Deny},
 
 	// env given a project file's NAME=VALUE lines runs the command after
 	// them, judged as itself; the assignments stay unknown, trusted as a

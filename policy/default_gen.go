@@ -2835,6 +2835,7 @@ var defaultRules = [...]Rule{
 			Command:     []string{"mongosh", "mongo", "psql", "mysql", "mariadb", "clickhouse-client"},
 			ArgsRegex:   []string{"(?i)(drop\\s+(database|table|schema|keyspace|collection)|dropDatabase|\\.drop\\(|truncate\\s+(table\\s+)?[\\w.\"`\\[]+\\s*(;|$|,|cascade|restart)|^flushall$|^flushdb$|delete\\s+from\\s+[\\w.\"`\\[\\]]+\\s*;?\\s*$|(deleteMany|remove)\\(\\s*\\{\\s*\\}\\s*\\))"},
 			TargetLocal: &boolTrue,
+			DevDatabase: &boolFalse,
 			c:           &defaultCells[210],
 		},
 		Examples:    []string{"mongosh 'mongodb://localhost:27017/shop' --eval 'db.orders.deleteMany({})'", "psql -h localhost -c 'DROP DATABASE app'"},

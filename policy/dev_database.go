@@ -2,8 +2,16 @@ package policy
 
 import (
 	"path"
+	"regexp"
 	"strings"
+	"sync"
 )
+
+// createDropDatabase: one statement that creates or drops one database
+// (lower case), its name in group 1.
+var createDropDatabase = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^\s*(?:drop|create)\s+database\s+(?:if\s+(?:not\s+)?exists\s+)?"?([a-z0-9_-]+)"?\s*;?\s*$`)
+})
 
 // devDatabase reports whether invocation i acts on a database that its
 // name says is for development or test (app_test, myapp_dev, dev.db,
@@ -40,8 +48,17 @@ func (ctx *scriptCtx) devDatabase(i int, a *argv) bool {
 		// psql -d DBNAME (or its first operand): a connection reaches one
 		// database, unless the SQL names another (DROP DATABASE, \c,
 		// dblink) or a program (\!, COPY ... PROGRAM)
+		dbStatements := false
 		for _, w := range inv.Args {
 			l := strings.ToLower(w)
+			if m := createDropDatabase().FindStringSubmatch(l); m != nil {
+				// DROP DATABASE IF EXISTS app_test: one statement, a test database
+				if !devName(m[1]) {
+					return false
+				}
+				dbStatements = true
+				continue
+			}
 			if strings.Contains(l, "database") || strings.Contains(l, `\c`) || strings.Contains(l, "dblink") || strings.Contains(l, "fdw") ||
 				strings.Contains(l, "program") || strings.Contains(l, `\!`) || strings.Contains(l, "://") || strings.Contains(l, "host=") || strings.Contains(l, "service=") {
 				return false
@@ -63,7 +80,7 @@ func (ctx *scriptCtx) devDatabase(i int, a *argv) bool {
 				}
 			}
 		}
-		return devName(strings.ToLower(db))
+		return devName(strings.ToLower(db)) || db == "" && dbStatements
 	case "dropdb", "createdb":
 		// dropdb [OPTIONS] DBNAME: a host given must be this machine's
 		named := false
