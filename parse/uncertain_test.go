@@ -25,6 +25,10 @@ func TestAssignmentUncertain(t *testing.T) {
 		{`X=1 | cat`, true},
 		{`X=1 &`, true},
 		{`eval 'X=1'`, true},
+		{`(( X = 1 ))`, true},
+		{`echo $((X+=2))`, true},
+		{`arr[X=3]=1`, true},
+		{`[[ $((X++)) -eq 0 ]]`, true},
 	}
 	for _, tc := range tests {
 		s, err := Parse(tc.script)

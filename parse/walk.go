@@ -462,6 +462,15 @@ func (a *analyzer) walkSubs(fv frame, n syntax.Node) {
 			g.piped = false
 			a.stmts(&g, n.Stmts)
 			return false
+		case *syntax.BinaryArithm:
+			// (( B = 1 )), $((B+=2)), arr[B=3]: arithmetic assigns B
+			if n.Op == syntax.Assgn || n.Op >= syntax.AddAssgn && n.Op <= syntax.PowAssgn {
+				a.arithAssign(f, n.X)
+			}
+		case *syntax.UnaryArithm:
+			if n.Op == syntax.Inc || n.Op == syntax.Dec {
+				a.arithAssign(f, n.X)
+			}
 		case *syntax.ExtGlob:
 			a.fail(f, n.Pos(), "extended glob "+n.Op.String()+"...) is not supported: its meaning depends on shopt extglob")
 			return false
@@ -743,4 +752,22 @@ func staticPattern(src string) bool {
 		}
 	}
 	return rest != "" && strings.ContainsAny(rest, "*?") && !strings.ContainsAny(rest, "$`'\"\\{}()<>|&;~ \t\n")
+}
+
+// arithAssign records the variable an arithmetic expression assigns as
+// assigned a value known only at run time, where the assignment may not
+// hold (it may be in a branch not taken).
+func (a *analyzer) arithAssign(f *frame, x syntax.ArithmExpr) {
+	w, ok := x.(*syntax.Word)
+	if !ok {
+		return
+	}
+	name := w.Lit()
+	if i := strings.IndexByte(name, '['); i > 0 {
+		name = name[:i]
+	}
+	if name == "" {
+		return
+	}
+	a.assigns = append(a.assigns, Assignment{Name: name, Value: "$((" + name + "=...))", Dynamic: true, Pos: f.pos(a, w.Pos()), Uncertain: true})
 }

@@ -1402,6 +1402,9 @@ func freshTempArgs(s *parse.Script) []parse.Invocation {
 		}
 	}
 	for i := range invs {
+		if assignsUnknownName(&invs[i]) {
+			return invs // declare "$n"=/: any variable may change
+		}
 		for k, a := range invs[i].Args {
 			if invs[i].DynamicArgs != nil && invs[i].DynamicArgs[k] {
 				continue

@@ -2,6 +2,7 @@ package policy
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 
@@ -32,6 +33,70 @@ var (
 		return regexp.MustCompile(`^~?[A-Za-z0-9._/+@%,:-]*$`)
 	})
 )
+
+// assignsUnknownName reports whether a builtin that sets or unsets the
+// variables its arguments name is given a name known only at run time
+// (declare "$n"=/, printf -v "$n", read "$n", unset "$n"): then any
+// variable may change. Values known only at run time (local d="$1", read
+// -p "$msg" x) name nothing.
+func assignsUnknownName(inv *parse.Invocation) bool {
+	if inv.DynamicArgs == nil || !anyTrue(inv.DynamicArgs) {
+		return false
+	}
+	var valued string // options whose value is the next word
+	switch inv.Name {
+	case "declare", "typeset", "local", "export", "readonly":
+		for k, a := range inv.Args {
+			if inv.DynamicArgs[k] && !staticNameAssign().MatchString(a) {
+				return true
+			}
+		}
+		return false
+	case "let", "unset":
+		return true
+	case "printf":
+		for k, a := range inv.Args {
+			if a == "-v" && k+1 < len(inv.Args) && inv.DynamicArgs[k+1] || strings.HasPrefix(a, "-v") && len(a) > 2 && inv.DynamicArgs[k] {
+				return true
+			}
+		}
+		return false
+	case "wait":
+		for k, a := range inv.Args {
+			if a == "-p" && k+1 < len(inv.Args) && inv.DynamicArgs[k+1] {
+				return true
+			}
+		}
+		return false
+	case "read":
+		valued = "pdtnNui"
+	case "mapfile", "readarray":
+		valued = "dnOsuCc"
+	case "getopts":
+		return len(inv.Args) > 1 && inv.DynamicArgs[1]
+	default:
+		return false
+	}
+	for k := range inv.Args {
+		if !inv.DynamicArgs[k] {
+			continue
+		}
+		if k > 0 {
+			prev := inv.Args[k-1]
+			if len(prev) == 2 && prev[0] == '-' && strings.IndexByte(valued, prev[1]) >= 0 && !inv.DynamicArgs[k-1] {
+				continue // read -p "$msg": a value
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// staticNameAssign: a declare argument whose name is written out, its
+// value known or not (d="$1", arr[0]="$x").
+var staticNameAssign = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*(\[[^]$` + "`" + `]*\])?\+?=`)
+})
 
 // certainVia: where a use is expanded by the script's own shell.
 func certainVia(via []string) bool {
@@ -69,6 +134,11 @@ func certainVarArgs(s *parse.Script, invs []parse.Invocation) []parse.Invocation
 	count := map[string]int{}
 	for _, as := range s.Assignments {
 		count[as.Name]++
+		for name := range certain {
+			if as.Name != name && (mentionsName(as.Name, name) || as.Dynamic && mentionsName(as.Value, name)) {
+				count[name]++ // arr[B=2]=1, x=$((B=3))
+			}
+		}
 	}
 	for name := range certain {
 		if count[name] != 1 {
@@ -77,8 +147,11 @@ func certainVarArgs(s *parse.Script, invs []parse.Invocation) []parse.Invocation
 	}
 	for i := range invs {
 		inv := &invs[i]
-		if inv.Dynamic || inv.Name == "source" || inv.Name == "." || inv.Name == "eval" {
+		if inv.Dynamic || inv.Name == "source" || inv.Name == "." || inv.Name == "eval" || slices.Contains(inv.Via, "coproc") {
 			return invs
+		}
+		if assignsUnknownName(inv) {
+			return invs // declare "$n"=/, printf -v "$n", read "$n": any variable
 		}
 		for name := range certain {
 			for _, a := range inv.Args {
