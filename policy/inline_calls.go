@@ -24,7 +24,7 @@ const str = `(?:'[^'\\\n]*'|"[^"\\\n]*")`
 
 var inlineCallPatterns = sync.OnceValue(func() map[string][]*regexp.Regexp {
 	list := `\[\s*` + str + `(?:\s*,\s*` + str + `)*\s*,?\s*\]`
-	pyKw := `(?:(?:check|capture_output|text|universal_newlines|shell)\s*=\s*(?:True|False)|timeout\s*=\s*\d+|(?:cwd|encoding)\s*=\s*` + str + `|(?:stdout|stderr|stdin)\s*=\s*subprocess\.(?:PIPE|DEVNULL|STDOUT))`
+	pyKw := `(?:(?:check|capture_output|text|universal_newlines|shell)\s*=\s*(?:True|False)|timeout\s*=\s*\d+|(?:cwd|encoding)\s*=\s*` + str + `|(?:stdout|stderr)\s*=\s*subprocess\.(?:PIPE|DEVNULL|STDOUT)|stdin\s*=\s*subprocess\.DEVNULL)`
 	py := []*regexp.Regexp{
 		regexp.MustCompile(`\bsubprocess\.(run|call|check_call|check_output|Popen)\(\s*(` + list + `|` + str + `)((?:\s*,\s*` + pyKw + `)*)\s*,?\s*\)`),
 		regexp.MustCompile(`\bos\.(system)\(\s*(` + str + `)()\s*\)`),
@@ -151,7 +151,8 @@ func inlineCalls(ic *parse.InlineCode) (code string, cmds []string, ok bool) {
 			return "", nil, false
 		}
 	}
-	if len(cmds) == 0 {
+	if len(cmds) == 0 || strings.Contains(code, "stdin") || strings.Contains(code, "communicate") {
+		// spawn('sh').stdin.write(CODE): the program reads code unseen
 		return "", nil, false
 	}
 	if family == "python" {
