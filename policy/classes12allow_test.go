@@ -56,6 +56,8 @@ var classTests12Allow = []classTest{
 	{"gobin-project", `GOBIN="$PWD/node_modules/.bin" go install example.com/tool@v1.0.0`, Ask},
 	{"gobin-project", `cd ~/.local && GOBIN="$PWD/bin" go install example.com/tool@v1.0.0`, Ask},
 	{"gobin-project", `cd ~; GOBIN=./bin go install example.com/tool@v1.0.0`, Ask},
+	{"gobin-project", `PWD=~/.local; GOBIN=$PWD/bin go install example.com/tool@v1.0.0`, Ask},
+	{"gobin-project", `export PWD=~/.local; GOBIN="$PWD/bin" go install example.com/tool@v1.0.0`, Ask},
 
 	// bundler's settings for the project.
 	{"bundle-local", `bundle config set --local path vendor/bundle && bundle install`, Allow},
