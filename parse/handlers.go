@@ -1,6 +1,7 @@
 package parse
 
 import (
+	"slices"
 	"strings"
 	"sync"
 )
@@ -279,6 +280,11 @@ func envHandler(c *cmdCtx) {
 	for i < len(argv) {
 		w := argv[i]
 		if w.dyn && !quotedAssign(w) {
+			if i+1 < len(argv) && !argv[i+1].dyn && envFileWord(w) {
+				env = append(env, w.text) // unknown assignments from a project file
+				i++
+				continue
+			}
 			c.unknown(i, "env")
 			return
 		}
@@ -357,6 +363,11 @@ func envHandler(c *cmdCtx) {
 		default:
 			e, k := envAssigns(argv, i)
 			env = append(env, e...)
+			if k+1 < len(argv) && !argv[k+1].dyn && envFileWord(argv[k]) {
+				env = append(env, argv[k].text)
+				i = k + 1
+				continue
+			}
 			c.wrapped(k, "env", env, c.stdin)
 			return
 		}
@@ -874,10 +885,22 @@ func findHandler(c *cmdCtx) {
 // eval "$(ssh-agent -s)" is how they are used. Their own invocation, in
 // the $(...), is judged like any other.
 var shellSetup = map[string]bool{"ssh-agent": true, "brew": true, "pyenv": true, "rbenv": true, "nodenv": true, "goenv": true,
-	"jenv": true, "opam": true, "fnm": true, "zoxide": true, "starship": true, "mise": true, "keychain": true, "gpg-agent": true, "dircolors": true}
+	"jenv": true, "opam": true, "fnm": true, "zoxide": true, "starship": true, "mise": true, "keychain": true, "gpg-agent": true, "dircolors": true,
+	"direnv": true}
+
+// setupVerbs: the subcommands that print a shellSetup tool's setup code;
+// its other subcommands print anything (mise exec -- echo CMD, ssh-agent
+// CMD run a command whose output eval would run). A tool not here takes
+// options only; keychain and dircolors take files (keys, a colors file).
+var setupVerbs = map[string][]string{
+	"brew": {"shellenv"}, "pyenv": {"init", "virtualenv-init"}, "rbenv": {"init"}, "nodenv": {"init"}, "goenv": {"init"}, "jenv": {"init"},
+	"opam": {"env", "config"}, "fnm": {"env"}, "zoxide": {"init"}, "starship": {"init"}, "mise": {"activate", "env", "hook-env"},
+	"direnv": {"export", "hook"}, "keychain": nil, "dircolors": nil,
+}
 
 // setupOutput reports whether w is "$(TOOL ARG...)" with a shellSetup tool
-// and plain static arguments (ssh-agent -s, pyenv init -, opam env).
+// and plain static arguments (ssh-agent -s, pyenv init -, opam env), its
+// first word that is not an option one of the tool's setupVerbs.
 func setupOutput(w word) bool {
 	t := strings.TrimSuffix(strings.TrimPrefix(w.text, `"`), `"`)
 	inner, ok := strings.CutPrefix(t, "$(")
@@ -891,6 +914,12 @@ func setupOutput(w word) bool {
 	for _, a := range f[1:] {
 		if strings.Trim(a, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.=") != "" {
 			return false
+		}
+	}
+	verbs, anyWords := setupVerbs[f[0]]
+	for _, a := range f[1:] {
+		if !strings.HasPrefix(a, "-") {
+			return anyWords && (verbs == nil || slices.Contains(verbs, a))
 		}
 	}
 	return true

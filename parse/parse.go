@@ -143,6 +143,10 @@ type Assignment struct {
 	Value   string `json:"value"` // resolved value; source text when Dynamic
 	Dynamic bool   `json:"dynamic,omitempty"`
 	Pos     Pos    `json:"pos"`
+	// Uncertain: the assignment may not run, or runs in another process
+	// (in a subshell, pipeline, branch, loop, function body, substitution,
+	// or after && or ||), so it may not hold after it.
+	Uncertain bool `json:"uncertain,omitempty"`
 }
 
 // Script is the analysis of one script.

@@ -36,6 +36,11 @@ type frame struct {
 	piped      bool     // standard input comes from a pipe
 	background bool
 	endless    bool // inside the body of a loop that never ends (while true)
+	// uncertain: what runs here may not run, or runs in another process
+	// (a subshell, a pipeline, a branch, a loop, a function body, a
+	// substitution, code read again): an assignment here may not hold
+	// after it.
+	uncertain bool
 	// placeholder, when set, is text a wrapper (xargs -I, find -exec, parallel)
 	// replaces at run time: words containing it are dynamic.
 	placeholder string
@@ -75,6 +80,7 @@ func (f *frame) source(n syntax.Node) string {
 // nested parses code read again as code (sh -c, eval, ...) found in a word at p.
 func (a *analyzer) nested(f *frame, p Pos, code, via string) {
 	g := *f
+	g.uncertain = true
 	if g.outer == nil {
 		g.outer = &p
 	}
@@ -94,6 +100,7 @@ func (a *analyzer) stmt(f *frame, s *syntax.Stmt) {
 	g := *f
 	if s.Background {
 		g.background = true
+		g.uncertain = true
 	}
 	if s.Coprocess || s.Disown {
 		a.fail(f, s.Pos(), "mksh and zsh job operators are not supported")
@@ -128,6 +135,13 @@ func (a *analyzer) stmt(f *frame, s *syntax.Stmt) {
 // so they are attached to the invocations directly inside.
 func (a *analyzer) compound(f *frame, cmd syntax.Command, redirs []Redirect) {
 	start := len(a.out)
+	if _, ok := cmd.(*syntax.Block); !ok {
+		if b, ok := cmd.(*syntax.BinaryCmd); !ok || b.Op == syntax.Pipe || b.Op == syntax.PipeAll {
+			u := *f
+			u.uncertain = true
+			f = &u
+		}
+	}
 	switch c := cmd.(type) {
 	case *syntax.Block:
 		a.stmts(f, c.Stmts)
@@ -139,6 +153,7 @@ func (a *analyzer) compound(f *frame, cmd syntax.Command, redirs []Redirect) {
 		if c.Op == syntax.Pipe || c.Op == syntax.PipeAll {
 			g.piped = true
 		}
+		g.uncertain = true // a && b, a || b: b may not run
 		a.stmt(&g, c.Y)
 	case *syntax.IfClause:
 		for ; c != nil; c = c.Else {
@@ -166,7 +181,7 @@ func (a *analyzer) compound(f *frame, cmd syntax.Command, redirs []Redirect) {
 			if len(l.Items) == 1 && staticPattern(f.source(l.Items[0])) {
 				val = f.source(l.Items[0])
 			}
-			a.assigns = append(a.assigns, Assignment{Name: l.Name.Value, Value: val, Dynamic: true, Pos: f.pos(a, l.Name.Pos())})
+			a.assigns = append(a.assigns, Assignment{Name: l.Name.Value, Value: val, Dynamic: true, Pos: f.pos(a, l.Name.Pos()), Uncertain: true})
 		case *syntax.CStyleLoop:
 			a.subs(f, l.Init)
 			a.subs(f, l.Cond)
@@ -432,6 +447,7 @@ func (a *analyzer) walkSubs(fv frame, n syntax.Node) {
 				return false
 			}
 			g := *f
+			g.uncertain = true
 			via := "$(...)"
 			if n.Backquotes {
 				via = "`...`"
@@ -441,10 +457,20 @@ func (a *analyzer) walkSubs(fv frame, n syntax.Node) {
 			return false
 		case *syntax.ProcSubst:
 			g := *f
+			g.uncertain = true
 			g.via = appendVia(f.via, n.Op.String()+"...)")
 			g.piped = false
 			a.stmts(&g, n.Stmts)
 			return false
+		case *syntax.BinaryArithm:
+			// (( B = 1 )), $((B+=2)), arr[B=3]: arithmetic assigns B
+			if n.Op == syntax.Assgn || n.Op >= syntax.AddAssgn && n.Op <= syntax.PowAssgn {
+				a.arithAssign(f, n.X)
+			}
+		case *syntax.UnaryArithm:
+			if n.Op == syntax.Inc || n.Op == syntax.Dec {
+				a.arithAssign(f, n.X)
+			}
 		case *syntax.ExtGlob:
 			a.fail(f, n.Pos(), "extended glob "+n.Op.String()+"...) is not supported: its meaning depends on shopt extglob")
 			return false
@@ -531,7 +557,7 @@ func (a *analyzer) assign(f *frame, as *syntax.Assign, record bool) (string, boo
 		op = "+="
 	}
 	if record {
-		a.assigns = append(a.assigns, Assignment{Name: name, Value: val, Dynamic: dyn, Pos: f.pos(a, as.Pos())})
+		a.assigns = append(a.assigns, Assignment{Name: name, Value: val, Dynamic: dyn, Pos: f.pos(a, as.Pos()), Uncertain: f.uncertain})
 	}
 	return name + op + val, dyn
 }
@@ -726,4 +752,22 @@ func staticPattern(src string) bool {
 		}
 	}
 	return rest != "" && strings.ContainsAny(rest, "*?") && !strings.ContainsAny(rest, "$`'\"\\{}()<>|&;~ \t\n")
+}
+
+// arithAssign records the variable an arithmetic expression assigns as
+// assigned a value known only at run time, where the assignment may not
+// hold (it may be in a branch not taken).
+func (a *analyzer) arithAssign(f *frame, x syntax.ArithmExpr) {
+	w, ok := x.(*syntax.Word)
+	if !ok {
+		return
+	}
+	name := w.Lit()
+	if i := strings.IndexByte(name, '['); i > 0 {
+		name = name[:i]
+	}
+	if name == "" {
+		return
+	}
+	a.assigns = append(a.assigns, Assignment{Name: name, Value: "$((" + name + "=...))", Dynamic: true, Pos: f.pos(a, w.Pos()), Uncertain: true})
 }

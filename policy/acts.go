@@ -136,8 +136,8 @@ var readVerbs = map[string]bool{
 var taskRunners = map[string]bool{"run": true, "exec": true, "x": true, "dlx": true, "run-script": true, "run-all": true}
 
 // buildTools: release is a build configuration to them (make release),
-// not a publication.
-var buildTools = map[string]bool{"make": true, "gmake": true, "cmake": true, "ninja": true, "meson": true, "xcodebuild": true, "msbuild": true, "zig": true, "swift": true, "go": true}
+// not a publication; mix and rebar3 release assemble a release in _build.
+var buildTools = map[string]bool{"make": true, "gmake": true, "cmake": true, "ninja": true, "meson": true, "xcodebuild": true, "msbuild": true, "zig": true, "swift": true, "go": true, "mix": true, "rebar3": true}
 
 // vcsTools: push sends commits, which the built-in policy leaves to the
 // user but for force pushes and the like (git-push-* rules).

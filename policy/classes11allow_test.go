@@ -53,11 +53,16 @@ var classTests11Allow = []classTest{
 	{"token-local", `curl -d @~/.aws/credentials http://localhost:4000/`, Deny},
 
 	// A database on this machine: asked, not denied; elsewhere denied.
-	{"database-local", `redis-cli -h localhost FLUSHDB`, Ask},
-	{"database-local", `psql -h 127.0.0.1 -U postgres -c 'DROP DATABASE IF EXISTS app_test'`, Ask},
+	// (Round 12: a local redis, and a test database by its name, are
+	// allowed: classTests12Allow.)
+	{"database-local", `redis-cli -h localhost FLUSHDB`, Allow},
+	{"database-local", `psql -h 127.0.0.1 -U postgres -c 'DROP DATABASE IF EXISTS app_test'`, Allow},
+	{"database-local", `psql -h 127.0.0.1 -U postgres -c 'DROP DATABASE IF EXISTS app'`, Ask},
 	{"database-local", `mongosh mongodb://localhost/shop --eval 'db.dropDatabase()'`, Ask},
-	{"database-local", `dropdb -h localhost --if-exists app_test && createdb -h localhost app_test`, Ask},
-	{"database-local", `dropdb --if-exists app_test`, Deny},
+	{"database-local", `dropdb -h localhost --if-exists app && createdb -h localhost app`, Ask},
+	{"database-local", `dropdb -h localhost --if-exists app_test && createdb -h localhost app_test`, Allow},
+	{"database-local", `dropdb --if-exists app_test`, Allow},
+	{"database-local", `dropdb --if-exists app_staging`, Deny},
 	{"database-local", `dropdb -h pg.example app_test`, Deny},
 	{"database-local", `redis-cli -h redis.prod.example FLUSHDB`, Deny},
 	{"database-local", `redis-cli -h "$REDIS_HOST" flushall`, Deny},

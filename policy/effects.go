@@ -135,6 +135,9 @@ func (ctx *scriptCtx) computeEffects() {
 				// (cd ~ && git init && git clean -fdx empties the home).
 				b.add(effDelete, ".")
 			}
+			if a.name == "git" {
+				gitOutputEffects(inv, &b)
+			}
 		}
 		effs := b.all[start:len(b.all):len(b.all)]
 		if len(effs) > 0 {

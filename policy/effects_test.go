@@ -233,8 +233,11 @@ var hiddenTests = []struct {
 	{`set -- $(cat list); rm -rf "$@"`, Ask},
 	{`rm -rf "${targets[@]}"`, Ask},
 	// Resolved copies add to the judgement, never replace it: the original
-	// with its dynamic word is still judged as such.
-	{`dir=build; rm -rf "$dir"`, Ask},
+	// with its dynamic word is still judged as such, unless the variable
+	// is set once where it surely holds (certainVarArgs).
+	{`dir=build; rm -rf "$dir"`, Allow},
+	{`(dir=build); rm -rf "$dir"`, Ask},
+	{`dir=build; dir=$1; rm -rf "$dir"`, Ask},
 	{`f(){ echo "$@"; }; f -rf ~`, Allow},
 	// A command name or code built by echo or printf is resolved.
 	{`"$(echo rm)" --recursive --force /`, Deny},

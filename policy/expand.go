@@ -32,7 +32,7 @@ const maxExpansions = 256
 // judged as the declare that says the same (declare FOO=1), added at the
 // end: PROMPT_COMMAND=..., PATH=.:$PATH.
 func expandScript(s *parse.Script) []parse.Invocation {
-	invs := linkedPrograms(resolveScript(s))
+	invs := inlineProgramCalls(linkedPrograms(resolveScript(s)))
 	written := mayRunWrittenCode(invs)
 	if len(s.Assignments) == 0 && !anyCommandArg(invs) && !written {
 		return invs
@@ -84,7 +84,7 @@ func codeInValue(as parse.Assignment) []parse.Invocation {
 // resolveScript returns the invocations of s with the resolved copies
 // inserted, or s.Invocations itself when there is nothing to resolve.
 func resolveScript(s *parse.Script) []parse.Invocation {
-	invs := freshTempArgs(s)
+	invs := certainVarArgs(s, freshTempArgs(s))
 	anyDyn := false
 	for i := range invs {
 		if invs[i].Dynamic || invs[i].DynamicArgs != nil || dynamicTarget(&invs[i]) {
@@ -1420,6 +1420,9 @@ func freshTempArgs(s *parse.Script) []parse.Invocation {
 		}
 	}
 	for i := range invs {
+		if assignsUnknownName(&invs[i]) {
+			return invs // declare "$n"=/: any variable may change
+		}
 		for k, a := range invs[i].Args {
 			if invs[i].DynamicArgs != nil && invs[i].DynamicArgs[k] {
 				continue
@@ -1433,6 +1436,13 @@ func freshTempArgs(s *parse.Script) []parse.Invocation {
 	var out []parse.Invocation
 	for i := range invs {
 		inv := &invs[i]
+		if name, ok := freshTempProgram(inv, fresh); ok {
+			// "$d/app" --version: a program the script put in its fresh directory
+			if out == nil {
+				out = append([]parse.Invocation(nil), invs...)
+			}
+			out[i].Name, out[i].Dynamic = name, false
+		}
 		if inv.DynamicArgs == nil {
 			continue
 		}

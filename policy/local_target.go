@@ -375,6 +375,9 @@ func (ctx *scriptCtx) namesListedInWorkdir(i int, a *argv) bool {
 			if ua.hasFlagWord("-L", "-H", "-follow") {
 				return false // symbolic links followed out of the workdir
 			}
+			if ua.hasFlagWord("-o", "-or") {
+				return false // find . -name '*.pyc' -o -name '*.py' prints both: the scratch pattern is one branch
+			}
 			for _, w := range up.Args {
 				if w == "" || strings.HasPrefix(w, "-") || w == "(" || w == "!" {
 					break

@@ -269,8 +269,10 @@ func overridden(p *Policy, matched []int, name string) bool {
 
 // checkScriptPlain judges the invocations of s alone, without resolved
 // copies or effects of the script's text; the fuzz tests compare it. Paths
-// mktemp made are known in both (freshTempArgs).
+// mktemp made, variables set once for sure and programs inline code runs by
+// literals are known in both (freshTempArgs, certainVarArgs,
+// inlineProgramCalls).
 func (p *Policy) checkScriptPlain(s *parse.Script) Decision {
-	plain := &parse.Script{Invocations: freshTempArgs(s)}
+	plain := &parse.Script{Invocations: inlineProgramCalls(certainVarArgs(s, freshTempArgs(s)))}
 	return p.checkScript(plain, nil)
 }

@@ -161,6 +161,13 @@ type Matcher struct {
 	// a local cluster's context (kind-*, minikube), a registry on
 	// localhost. Rules about the world outside set it false.
 	TargetLocal *bool `toml:"target_local" json:"target_local,omitempty"`
+	// KnownPackage: a package runner (npx, pnpm dlx, bunx, uvx) runs only
+	// widely used packages, by exact name or owned scope (known_package.go).
+	KnownPackage *bool `toml:"known_package" json:"known_package,omitempty"`
+	// DevDatabase: the command acts on a database its name says is for
+	// development or test (app_test, dev.db), on this machine: a file in
+	// the workdir, or a local or default server (dev_database.go).
+	DevDatabase *bool `toml:"dev_database" json:"dev_database,omitempty"`
 	// NamesListedInWorkdir: the command's operands come from xargs fed
 	// only by a listing of the workdir (find from a relative path, git
 	// ls-files), filtered (grep, sort, head), and it has no operand of its
