@@ -99,7 +99,7 @@ var classTests12Secret = []classTest{
 	{"destroy", `rm -r -f "${DIST}"/*`, Deny},
 	{"destroy", `rm --recursive --force $STAGING/usr`, Deny},
 	{"destroy", `chown -R nobody "$APPDIR/"`, Deny},
-	{"destroy", `OUT=dist; rm -rf "$OUT/"*`, Ask},
+	{"destroy", `OUT=dist; rm -rf "$OUT/"*`, Allow}, // set where it surely holds: rm -rf dist/*
 	{"destroy", `rm -rf "$HOME/.cache/pip"`, Ask},
 	{"destroy", `rm -rf "${BUILD:?}"/*`, Ask},
 
