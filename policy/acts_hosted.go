@@ -34,10 +34,11 @@ var hostedCLIs = map[string]bool{
 // remoteRunners run a program on the platform's machines, not here
 // (heroku run rails db:migrate, modal run train.py, dokku run app cmd).
 var remoteRunners = map[string]map[string]bool{
-	"heroku": {"run": true, "run:detached": true, "run:inside": true, "pg:psql": true},
-	"modal":  {"run": true, "serve": true, "shell": true},
-	"dokku":  {"run": true, "enter": true, "run:detached": true},
-	"kamal":  {"app": true},
+	"heroku": {"run": true, "run:detached": true, "run:inside": true, "pg:psql": true, "ps:exec": true},
+	"fly":    {"ssh": true, "console": true}, "flyctl": {"ssh": true, "console": true}, "railway": {"ssh": true, "connect": true}, "render": {"ssh": true},
+	"modal": {"run": true, "serve": true, "shell": true},
+	"dokku": {"run": true, "enter": true, "run:detached": true},
+	"kamal": {"app": true},
 }
 
 // hostedChangeVerbs create, change or delete what a hosted platform

@@ -88,7 +88,7 @@ var dataWords = map[string]bool{
 
 var dataReadWords = map[string]bool{
 	"status": true, "version": true, "info": true, "validate": true, "check": true, "show": true, "list": true, "showmigrations": true, "diff": true,
-	"history": true, "current": true, "heads": true, "help": true, "makemigrations": true, "new": true, "generate": true, "g": true, "create": false,
+	"history": true, "current": true, "heads": true, "help": true, "makemigrations": true, "new": true, "generate": true, "g": true,
 }
 
 // productionActs returns actProduction when invocation inv, run with env,
@@ -97,6 +97,11 @@ var dataReadWords = map[string]bool{
 func productionActs(inv *parse.Invocation, a *argv, env []string) act {
 	if httpClients[a.name] || grpcClients[a.name] {
 		return 0 // judged by the request they send (acts_api.go, grpcActs)
+	}
+	for _, p := range a.positionals {
+		if k, _, ok := strings.Cut(p, "="); ok && (envNames[k] || databaseURLName(k)) {
+			env = append(env[:len(env):len(env)], p) // rake db:migrate RAILS_ENV=production
+		}
 	}
 	target := false
 	for _, e := range env {

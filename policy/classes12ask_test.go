@@ -25,6 +25,7 @@ var classTests12Ask = []classTest{
 	{"hosted", `turso db create x`, Ask},
 	{"hosted", `neonctl branches create --name dev`, Ask},
 	{"hosted", `modal serve app.py`, Ask},
+	{"hosted", `fly ssh console -C "bin/rails db:migrate" -a api`, Ask},
 	{"hosted", `eas build -p android --auto-submit`, Ask},
 	{"hosted", `gh pr create --fill`, Ask},
 	{"hosted", `gh pr create --draft --reviewer bob`, Ask},
@@ -79,6 +80,7 @@ var classTests12Ask = []classTest{
 	// environment, settings or a database elsewhere.
 	{"production", `export RAILS_ENV=production; bundle exec rake db:seed`, Ask},
 	{"production", `MIX_ENV=prod mix ecto.migrate`, Ask},
+	{"production", `bin/rake db:migrate RAILS_ENV=production`, Ask},
 	{"production", `python manage.py migrate --settings=app.settings.production`, Ask},
 	{"production", `php artisan migrate --env=production --force`, Ask},
 	{"production", `liquibase --url=jdbc:mysql://db.example.com/app update`, Ask},
@@ -89,6 +91,7 @@ var classTests12Ask = []classTest{
 	{"production", `redis-cli -n 2 unlink k`, Ask},
 	{"production", `RAILS_ENV=production bundle exec rails assets:precompile`, Allow},
 	{"production", `RAILS_ENV=test bin/rails db:migrate`, Allow},
+	{"production", `rake db:migrate RAILS_ENV=test`, Allow},
 	{"production", `MIX_ENV=prod mix compile`, Allow},
 	{"production", `NODE_ENV=production npm run build`, Allow},
 	{"production", `DATABASE_URL=postgres://postgres@db:5432/app alembic upgrade head`, Allow},
