@@ -56,6 +56,12 @@ const (
 	// (acts_api.go; inline code that sends requests is denied as a whole): whatever the service, it acts in the
 	// user's name.
 	actAPIWrite
+	// actRemoteChange: creates, changes or deletes something a hosted
+	// platform manages, or works on another host (acts_hosted.go).
+	actRemoteChange
+	// actProduction: changes production's data or runs code against it
+	// (acts_production.go).
+	actProduction
 )
 
 // actNames are the names rules use for acts.
@@ -64,7 +70,7 @@ var actNames = [...]struct {
 	name string
 }{{actPublish, "publish"}, {actFlash, "flash"}, {actInstallGlobal, "install-global"}, {actDestroy, "destroy"}, {actStoreCredentials, "store-credentials"},
 	{actSend, "send"}, {actScale, "scale"}, {actSpend, "spend"}, {actAccount, "account"},
-	{actAPIWrite, "api-write"}}
+	{actAPIWrite, "api-write"}, {actRemoteChange, "remote-change"}, {actProduction, "production"}}
 
 // loginVerbs log in or store a credential wherever they stand among the
 // leading words but the first, or as the first word given (uv auth login,
@@ -584,7 +590,7 @@ func (a *argv) hasFlagWord(words ...string) bool {
 // actsMatch reports whether invocation i does one of the acts globs name.
 func (ctx *scriptCtx) actsMatch(i int, a *argv, g []glob) bool {
 	if !a.actsKnown {
-		a.acts, a.actsKnown = actsOf(&ctx.invs[i], a), true
+		a.acts, a.actsKnown = actsOf(&ctx.invs[i], a)|ctx.remoteActs(i, a), true
 	}
 	acts := a.acts
 	if acts == 0 {

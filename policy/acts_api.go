@@ -77,7 +77,7 @@ func remoteURL(inv *parse.Invocation) bool {
 			return true // "$API_URL/v1/refunds"
 		}
 		host, _, ok := urlParts(w)
-		if ok && !localHost(host) {
+		if ok && !loopbackHost(host) {
 			return true
 		}
 	}

@@ -292,7 +292,7 @@ func httpSends(inv *parse.Invocation, a *argv) act {
 			w = strings.Trim(w, `"'`)
 		}
 		host, path, ok := urlParts(w)
-		if !ok || localHost(host) || strings.ContainsAny(host, "$`") {
+		if !ok || loopbackHost(host) || strings.ContainsAny(host, "$`") {
 			continue
 		}
 		if strings.HasPrefix(host, "hooks.") || strings.HasSuffix(host, "webhook.office.com") {
@@ -346,13 +346,12 @@ func urlParts(w string) (host, path string, ok bool) {
 	if at := strings.LastIndexByte(host, '@'); at >= 0 {
 		host = host[at+1:]
 	}
-	if h, _, found := strings.Cut(host, ":"); found {
+	if strings.HasPrefix(host, "[") {
+		if end := strings.IndexByte(host, ']'); end > 0 {
+			host = host[:end+1] // [::1]:8080
+		}
+	} else if h, _, found := strings.Cut(host, ":"); found {
 		host = h
 	}
 	return strings.ToLower(host), path, host != ""
-}
-
-// localHost reports whether a URL's host is this machine.
-func localHost(h string) bool {
-	return h == "localhost" || h == "" || strings.HasPrefix(h, "127.") || h == "0.0.0.0" || h == "[::1]" || strings.HasSuffix(h, ".localhost")
 }

@@ -106,7 +106,7 @@ var actTests = []struct {
 	// send, scale, spend, account: acts on people and accounts
 	{"stripe invoices send in_1", "send"},
 	{"gh issue create -t x", "send"},
-	{"gh pr create --fill", ""},
+	{"gh pr create --fill --draft", ""},
 	{"swaks --to a@example.com", "send"},
 	{"fly scale count 3", "scale"},
 	{"tmux resize-pane -D 5", ""},

@@ -124,12 +124,21 @@ func localAddress(w string) bool {
 		}
 		host = h
 	}
+	return loopbackHost(host)
+}
+
+// loopbackHost reports whether a host name or address, without a port, is
+// this machine: localhost, ::1 or 127.x.y.z. It is the one definition the
+// acts (acts_outside.go, acts_api.go) and targetLocal share. Names that
+// only a resolver maps here (x.localhost) and 0.0.0.0 are not in it: what
+// they reach depends on more than the command.
+func loopbackHost(host string) bool {
 	host = strings.ToLower(host)
 	if host == "localhost" || host == "[::1]" || host == "::1" {
 		return true
 	}
 	if rest, ok := strings.CutPrefix(host, "127."); ok {
-		return strings.Trim(rest, "0123456789.") == "" && strings.Count(rest, ".") == 2
+		return rest != "" && strings.Trim(rest, "0123456789.") == "" && strings.Count(rest, ".") == 2 && !strings.Contains(rest, "..") && !strings.HasSuffix(rest, ".")
 	}
 	return false
 }
