@@ -587,12 +587,17 @@ func (a *argv) hasFlagWord(words ...string) bool {
 	return false
 }
 
-// actsMatch reports whether invocation i does one of the acts globs name.
-func (ctx *scriptCtx) actsMatch(i int, a *argv, g []glob) bool {
+// actsAt returns the acts of invocation i, derived once per invocation.
+func (ctx *scriptCtx) actsAt(i int, a *argv) act {
 	if !a.actsKnown {
 		a.acts, a.actsKnown = actsOf(&ctx.invs[i], a)|ctx.remoteActs(i, a), true
 	}
-	acts := a.acts
+	return a.acts
+}
+
+// actsMatch reports whether invocation i does one of the acts globs name.
+func (ctx *scriptCtx) actsMatch(i int, a *argv, g []glob) bool {
+	acts := ctx.actsAt(i, a)
 	if acts == 0 {
 		return false
 	}

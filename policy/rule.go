@@ -210,7 +210,7 @@ func init() {
 		boolKey("secret_indirect", func(m *Matcher) *bool { return m.SecretIndirect },
 			func(ctx *scriptCtx, i int, a *argv) bool { return ctx.secretIndirect(i) }),
 		boolKey("secret_variable", func(m *Matcher) *bool { return m.SecretVariable },
-			func(ctx *scriptCtx, i int, a *argv) bool { return sendsSecretVar(&ctx.invs[i], a) }),
+			func(ctx *scriptCtx, i int, a *argv) bool { return ctx.sendsSecretVar(i, a) }),
 		boolKey("into_credential_store", func(m *Matcher) *bool { return m.IntoCredentialStore },
 			func(ctx *scriptCtx, i int, a *argv) bool { return ctx.pipedIntoStore(i) }),
 		boolKey("secret_name", func(m *Matcher) *bool { return m.SecretName },

@@ -2,8 +2,6 @@ package policy
 
 import (
 	"strings"
-
-	"github.com/stockade/stockade/parse"
 )
 
 // One definition of a secret-named variable. The scrubber removes such
@@ -104,11 +102,9 @@ func secretVarNamed(w string) bool {
 // or as the credential of a request that writes through an API (that is
 // using the key, and asks as a write: acts_api.go), nor by a command that
 // stores credentials (gh secret set, aws ssm put-parameter: that asks).
-func sendsSecretVar(inv *parse.Invocation, a *argv) bool {
-	if !a.actsKnown {
-		a.acts, a.actsKnown = actsOf(inv, a), true
-	}
-	if a.acts&actStoreCredentials != 0 {
+func (ctx *scriptCtx) sendsSecretVar(i int, a *argv) bool {
+	inv := &ctx.invs[i]
+	if ctx.actsAt(i, a)&actStoreCredentials != 0 {
 		return false // stored in a credential store: that asks (store-credentials)
 	}
 	var operands []string
@@ -176,11 +172,8 @@ func (ctx *scriptCtx) pipedIntoStore(i int) bool {
 	if i+1 >= len(ctx.invs) || !ctx.invs[i+1].PipedInto {
 		return false
 	}
-	next, a := &ctx.invs[i+1], ctx.arg(i+1)
-	if !a.actsKnown {
-		a.acts, a.actsKnown = actsOf(next, a), true
-	}
-	if a.acts&actStoreCredentials != 0 {
+	a := ctx.arg(i + 1)
+	if ctx.actsAt(i+1, a)&actStoreCredentials != 0 {
 		return true
 	}
 	for k, w := range a.words {
