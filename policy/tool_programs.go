@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/stockade/stockade/parse"
@@ -115,6 +116,7 @@ func toolProgramEffects(inv *parse.Invocation, a *argv, b *effectBuilder) {
 		loaderEffects(inv, b)
 		return
 	}
+	projectRunEffects(a, b)
 	sig := toolSigMap[name]
 	if sig == nil {
 		sig = toolSigMap[a.name]
@@ -253,7 +255,7 @@ func operandEffects(tool, w string, b *effectBuilder) {
 		// pip install /tmp/pkg builds it, running its setup code; npm
 		// install ../x runs its install scripts; gem install x.gem builds
 		// its extensions.
-		if p := strings.TrimPrefix(w, "file:"); strings.HasPrefix(p, "/") || strings.HasPrefix(p, "./") || strings.HasPrefix(p, "../") || strings.HasPrefix(p, "~") {
+		if p := strings.TrimPrefix(w, "file:"); p == "." || strings.HasPrefix(p, "/") || strings.HasPrefix(p, "./") || strings.HasPrefix(p, "../") || strings.HasPrefix(p, "~") {
 			b.add(effExec, strings.TrimSuffix(p, "/")+"/*")
 		}
 		return
@@ -684,4 +686,30 @@ func loaderEffects(inv *parse.Invocation, b *effectBuilder) {
 			return
 		}
 	}
+}
+
+// projectRunners are build tools and task runners that run the project
+// files of the directory they work in (a Makefile, build.rs, package.json's
+// scripts, conftest.py, a Rakefile), with the subcommands that do (none
+// listed: any).
+var projectRunners = map[string][]string{
+	"make": nil, "gmake": nil, "cargo": {"build", "b", "run", "r", "test", "t", "check", "c", "bench", "install"}, "npm": {"install", "i", "ci", "run", "run-script", "test", "t", "start", "rebuild", "exec"},
+	"pnpm": {"install", "i", "run", "test", "start", "exec"}, "yarn": nil, "bun": {"install", "i", "run", "test"}, "go": {"run", "test", "generate"},
+	"gradle": nil, "gradlew": nil, "mvn": nil, "mvnw": nil, "ant": nil, "sbt": nil, "rake": nil, "bundle": {"exec"}, "composer": {"install", "update", "run", "run-script", "test"},
+	"pytest": nil, "tox": nil, "nox": nil, "just": nil, "task": nil, "mix": {"compile", "test", "run", "deps.compile"}, "dotnet": {"build", "run", "test"},
+	"swift": {"build", "run", "test"}, "cmake": nil, "meson": {"setup"}, "ninja": nil, "scons": nil, "waf": nil, "invoke": nil, "poetry": {"install", "run"},
+}
+
+// projectRunEffects: a build tool run after a cd out of the workdir (cd
+// /tmp/x && make) runs the project files of that directory: their
+// directory is taken as run.
+func projectRunEffects(a *argv, b *effectBuilder) {
+	if !b.cwdKnown || b.cwd == "" || b.cwd[0] != '/' && b.cwd[0] != '~' || under(b.cwd, []string{freshTempPath}) {
+		return // in the workdir, or in a directory mktemp just made for the script
+	}
+	subs, ok := projectRunners[a.name]
+	if !ok || subs != nil && !slices.Contains(subs, a.subcommand) {
+		return
+	}
+	b.add(effExec, "*")
 }
