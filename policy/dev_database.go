@@ -136,16 +136,20 @@ func firstOperand(args []string, valued ...string) string {
 
 // devName: a database name that says development or test: test, dev,
 // development, ci, or one of them as a part of the name (app_test,
-// myapp-dev, test_app, app_test_2, dev.db's stem dev).
+// myapp-dev, test_app, app_test_2, dev.db's stem dev), and no part that
+// says production, staging or a backup.
 func devName(n string) bool {
 	if n == "" {
 		return false
 	}
+	dev := false
 	for part := range strings.FieldsFuncSeq(n, func(r rune) bool { return r == '_' || r == '-' || r == '.' }) {
 		switch strings.TrimRight(part, "0123456789") {
 		case "test", "tests", "testing", "dev", "development", "ci", "e2e", "spec":
-			return true
+			dev = true
+		case "prod", "production", "staging", "stage", "live", "main", "master", "primary", "backup":
+			return false // test_prod, app_dev_backup: not only a test's
 		}
 	}
-	return false
+	return dev
 }
