@@ -200,14 +200,7 @@ func certainVarArgs(s *parse.Script, invs []parse.Invocation) []parse.Invocation
 		if args == nil {
 			continue
 		}
-		if out == nil {
-			out = append([]parse.Invocation(nil), invs...)
-		}
-		out[i].Args = args
-		out[i].DynamicArgs = dyn
-		if !anyTrue(dyn) {
-			out[i].DynamicArgs = nil
-		}
+		out = withArgs(out, invs, i, args, dyn)
 	}
 	if out == nil {
 		return invs

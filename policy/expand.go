@@ -1465,17 +1465,25 @@ func freshTempArgs(s *parse.Script) []parse.Invocation {
 		if args == nil {
 			continue
 		}
-		if out == nil {
-			out = append([]parse.Invocation(nil), invs...)
-		}
-		out[i].Args = args
-		out[i].DynamicArgs = dyn
-		if !anyTrue(dyn) {
-			out[i].DynamicArgs = nil
-		}
+		out = withArgs(out, invs, i, args, dyn)
 	}
 	if out == nil {
 		return invs
+	}
+	return out
+}
+
+// withArgs returns invs with invocation i's arguments and their dynamic
+// marks replaced, copying invs on the first replacement (out is nil until
+// then), so that the caller's slice is never written.
+func withArgs(out, invs []parse.Invocation, i int, args []string, dyn []bool) []parse.Invocation {
+	if out == nil {
+		out = append([]parse.Invocation(nil), invs...)
+	}
+	out[i].Args = args
+	out[i].DynamicArgs = dyn
+	if !anyTrue(dyn) {
+		out[i].DynamicArgs = nil
 	}
 	return out
 }
