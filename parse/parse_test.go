@@ -248,6 +248,11 @@ var parseTests = []struct {
 
 	// Positions and nesting.
 	{"multiline", "a\n  b |\n  c", []string{"a", "b", "c {piped}"}},
+	// zsh's =name is the command name found on PATH, so =bash and =env are
+	// read as bash and env: their code and the command they wrap are seen.
+	{"zsh equals bash", "=bash -c 'rm -rf x'", []string{"=bash -c rm -rf x {code bash: rm -rf x}", "rm -rf x {via bash -c}"}},
+	{"zsh equals env", "=env rm -rf x", []string{"=env rm -rf x", "rm -rf x {via env}"}},
+	{"an equals sign in an argument", "echo =x", []string{"echo =x"}},
 }
 
 func TestParse(t *testing.T) {
