@@ -229,20 +229,44 @@ func localContext(c string) bool {
 // scriptEnv returns the variables invocation i runs with that the script
 // sets: its own assignments, and those exported by earlier commands.
 func (ctx *scriptCtx) scriptEnv(i int) []string {
+	if ctx.exports == nil {
+		ctx.exports = ctx.exportsOf()
+	}
 	env := ctx.invs[i].Env
-	for j := 0; j < i; j++ {
+	for _, e := range *ctx.exports {
+		if e.at >= i {
+			break
+		}
+		env = append(env[:len(env):len(env)], e.kv)
+	}
+	return env
+}
+
+// scriptExport is a NAME=VALUE the script sets for the commands after
+// invocation at.
+type scriptExport struct {
+	at int
+	kv string
+}
+
+// exportsOf lists, in the script's order, what scriptEnv adds: the
+// variables export, declare and typeset set, and docker context use (later
+// docker commands go to that context).
+func (ctx *scriptCtx) exportsOf() *[]scriptExport {
+	var out []scriptExport
+	for j := range ctx.invs {
 		if inv := &ctx.invs[j]; commandName(inv.Name) == "docker" && len(inv.Args) == 3 && inv.Args[0] == "context" && inv.Args[1] == "use" {
-			env = append(env[:len(env):len(env)], "DOCKER_CONTEXT="+inv.Args[2]) // docker context use prod: later commands go there
+			out = append(out, scriptExport{j, "DOCKER_CONTEXT=" + inv.Args[2]})
 		}
 		if n := ctx.invs[j].Name; n == "export" || n == "declare" || n == "typeset" {
 			for _, w := range ctx.invs[j].Args {
 				if strings.Contains(w, "=") && !strings.HasPrefix(w, "-") {
-					env = append(env[:len(env):len(env)], w)
+					out = append(out, scriptExport{j, w})
 				}
 			}
 		}
 	}
-	return env
+	return &out
 }
 
 // remoteActs returns the acts of invocation i on hosted platforms, remote

@@ -697,6 +697,8 @@ type scriptCtx struct {
 	secretRefs *secretRefs
 	// serverEnvSet caches scriptSetsServerEnv: 0 unknown, 1 no, 2 yes.
 	serverEnvSet int8
+	// exports is exportsOf the script, built on first use (scriptEnv).
+	exports *[]scriptExport
 }
 
 func newScriptCtx(p *Policy, invs []parse.Invocation) *scriptCtx {
