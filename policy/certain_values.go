@@ -176,27 +176,17 @@ func certainVarArgs(s *parse.Script, invs []parse.Invocation) []parse.Invocation
 		if inv.DynamicArgs == nil || !certainVia(inv.Via) {
 			continue
 		}
-		var args []string
-		var dyn []bool
-		for k, a := range inv.Args {
-			if !inv.DynamicArgs[k] {
-				continue
-			}
+		args, dyn := resolvedArgs(inv, func(a string) (string, bool) {
 			m := certainUse().FindStringSubmatch(strings.ReplaceAll(a, `"`, ""))
 			if m == nil {
-				continue
+				return "", false
 			}
-			name := m[1] + m[2]
-			as, ok := certain[name]
+			as, ok := certain[m[1]+m[2]]
 			if !ok || !before(as.Pos, inv.Pos) || strings.Contains(m[3], "..") {
-				continue
+				return "", false
 			}
-			if args == nil {
-				args = append([]string(nil), inv.Args...)
-				dyn = append([]bool(nil), inv.DynamicArgs...)
-			}
-			args[k], dyn[k] = as.Value+m[3], false
-		}
+			return as.Value + m[3], true
+		})
 		if args == nil {
 			continue
 		}
@@ -211,23 +201,9 @@ func certainVarArgs(s *parse.Script, invs []parse.Invocation) []parse.Invocation
 // mentionsName reports whether a word names the variable other than by
 // expanding it ($X, ${X...}): read X, unset X, declare -n r=X, $((X=1)).
 func mentionsName(w, name string) bool {
-	for i := 0; ; {
-		j := strings.Index(w[i:], name)
-		if j < 0 {
-			return false
-		}
-		j += i
-		end := j + len(name)
-		startOK := j == 0 || !isNameByte(w[j-1], false)
-		endOK := end == len(w) || !isNameByte(w[end], false)
-		if startOK && endOK {
-			expanded := j > 0 && w[j-1] == '$' || j > 1 && w[j-1] == '{' && w[j-2] == '$'
-			if !expanded {
-				return true
-			}
-		}
-		i = end
-	}
+	return wholeWord(w, name, func(k int) bool {
+		return !(k > 0 && w[k-1] == '$' || k > 1 && w[k-1] == '{' && w[k-2] == '$')
+	})
 }
 
 // freshTempProgram returns the path a dynamic command word names when it is

@@ -722,6 +722,26 @@ func isWordByte(c byte) bool {
 	return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
 }
 
+// wholeWord reports whether name stands in text as a whole word (no
+// letter, digit or underscore on either side) at an offset keep accepts.
+func wholeWord(text, name string, keep func(k int) bool) bool {
+	if name == "" {
+		return false
+	}
+	for k := strings.Index(text, name); k >= 0; {
+		end := k + len(name)
+		if (k == 0 || !isWordByte(text[k-1])) && (end == len(text) || !isWordByte(text[end])) && keep(k) {
+			return true
+		}
+		n := strings.Index(text[end:], name)
+		if n < 0 {
+			return false
+		}
+		k = end + n
+	}
+	return false
+}
+
 // handedCreated: a program the signatures table does not know, handed a
 // file the script downloaded (as an operand or an option's value: runghc
 // x.hs, java -jar x.jar, scons -f x), is taken to run it, as an

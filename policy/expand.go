@@ -1176,15 +1176,12 @@ func commandArgCode(inv *parse.Invocation) (out []parse.Invocation) {
 		}
 	}
 	for _, c := range code {
-		inner, err := parseScript(c)
-		if err != nil {
+		inner, ok := codeRunBy(inv, c, via)
+		if !ok {
 			out = append(out, parse.Invocation{Name: c, Dynamic: true, Pos: inv.Pos, Via: []string{via}})
 			continue
 		}
-		for _, x := range inner.Invocations {
-			x.Pos = inv.Pos
-			x.Env = inheritEnv(inv.Env, x.Env)
-			x.Via = append(append([]string(nil), inv.Via...), append([]string{via}, x.Via...)...)
+		for _, x := range inner {
 			out = append(out, x)
 			if len(x.Via) < 8 && len(out) < maxExpansions && anyCommandArg([]parse.Invocation{x}) {
 				out = append(out, commandArgCode(&x)...) // a launcher launching a launcher
@@ -1192,6 +1189,25 @@ func commandArgCode(inv *parse.Invocation) (out []parse.Invocation) {
 		}
 	}
 	return out
+}
+
+// codeRunBy parses code that inv runs and returns its invocations as inv
+// runs them: at inv's place, with inv's environment under their own, and
+// inv's chain, then via, before their own. ok is false when the code does
+// not parse.
+func codeRunBy(inv *parse.Invocation, code, via string) (invs []parse.Invocation, ok bool) {
+	inner, err := parseScript(code)
+	if err != nil {
+		return nil, false
+	}
+	invs = make([]parse.Invocation, 0, len(inner.Invocations))
+	for _, x := range inner.Invocations {
+		x.Pos = inv.Pos
+		x.Env = inheritEnv(inv.Env, x.Env)
+		x.Via = append(append([]string(nil), inv.Via...), append([]string{via}, x.Via...)...)
+		invs = append(invs, x)
+	}
+	return invs, true
 }
 
 // inheritEnv is the environment given to a command a launcher or wrapper
@@ -1446,22 +1462,13 @@ func freshTempArgs(s *parse.Script) []parse.Invocation {
 		if inv.DynamicArgs == nil {
 			continue
 		}
-		var args []string
-		var dyn []bool
-		for k, a := range inv.Args {
-			if !inv.DynamicArgs[k] {
-				continue
-			}
+		args, dyn := resolvedArgs(inv, func(a string) (string, bool) {
 			m := varWord().FindStringSubmatch(strings.ReplaceAll(a, `"`, ""))
 			if m == nil || !fresh[m[1]] || strings.Contains(m[2], "..") {
-				continue
+				return "", false
 			}
-			if args == nil {
-				args = append([]string(nil), inv.Args...)
-				dyn = append([]bool(nil), inv.DynamicArgs...)
-			}
-			args[k], dyn[k] = freshTempPath+m[2], false
-		}
+			return freshTempPath + m[2], true
+		})
 		if args == nil {
 			continue
 		}
@@ -1471,6 +1478,27 @@ func freshTempArgs(s *parse.Script) []parse.Invocation {
 		return invs
 	}
 	return out
+}
+
+// resolvedArgs returns inv's arguments, with each dynamic one that resolve
+// knows replaced by its value and marked static, or nils when it knows none.
+// inv.DynamicArgs must not be nil.
+func resolvedArgs(inv *parse.Invocation, resolve func(arg string) (string, bool)) (args []string, dyn []bool) {
+	for k, a := range inv.Args {
+		if !inv.DynamicArgs[k] {
+			continue
+		}
+		v, ok := resolve(a)
+		if !ok {
+			continue
+		}
+		if args == nil {
+			args = append([]string(nil), inv.Args...)
+			dyn = append([]bool(nil), inv.DynamicArgs...)
+		}
+		args[k], dyn[k] = v, false
+	}
+	return args, dyn
 }
 
 // withArgs returns invs with invocation i's arguments and their dynamic

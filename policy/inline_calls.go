@@ -190,17 +190,12 @@ func inlineProgramCalls(invs []parse.Invocation) []parse.Invocation {
 		out = append(out, c)
 		via := commandName(ic.Interpreter) + " code"
 		for _, text := range cmds {
-			inner, err := parseScript(text)
-			if err != nil {
+			inner, ok := codeRunBy(inv, text, via)
+			if !ok {
 				out = append(out, parse.Invocation{Name: text, Dynamic: true, Pos: inv.Pos, Via: append(append([]string(nil), inv.Via...), via)})
 				continue
 			}
-			for _, x := range inner.Invocations {
-				x.Pos = inv.Pos
-				x.Env = inheritEnv(inv.Env, x.Env)
-				x.Via = append(append([]string(nil), inv.Via...), append([]string{via}, x.Via...)...)
-				out = append(out, x)
-			}
+			out = append(out, inner...)
 		}
 	}
 	if out == nil {

@@ -84,18 +84,7 @@ func secretEnvRead(s string) bool {
 
 // printsName reports whether a statement that prints names variable v.
 func printsName(st, v string) bool {
-	for k := strings.Index(st, v); k >= 0; {
-		end := k + len(v)
-		if (k == 0 || !isWordByte(st[k-1]) || st[k-1] == '$' || st[k-1] == '{') && (end == len(st) || !isWordByte(st[end])) {
-			return true
-		}
-		n := strings.Index(st[end:], v)
-		if n < 0 {
-			return false
-		}
-		k = end + n
-	}
-	return false
+	return wholeWord(st, v, func(int) bool { return true })
 }
 
 // namesSecretTerm reports whether text names secrets by a word: a name part

@@ -78,7 +78,7 @@ func secretVarRefs(w string) []string {
 // isNameByte tells whether c can be part of a shell variable's name (its
 // first byte when first).
 func isNameByte(c byte, first bool) bool {
-	return c == '_' || 'A' <= c && c <= 'Z' || 'a' <= c && c <= 'z' || !first && '0' <= c && c <= '9'
+	return isWordByte(c) && !(first && '0' <= c && c <= '9')
 }
 
 // secretVarNamed tells whether w, quotes aside, is itself the name of a

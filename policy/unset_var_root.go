@@ -46,20 +46,5 @@ func (ctx *scriptCtx) unsetVarRoot(i int) bool {
 // namedOutsideExpansions reports whether name occurs in text other than
 // right after "$" or "${": set (X=, for X in, read X), exported or listed.
 func namedOutsideExpansions(text, name string) bool {
-	for k := strings.Index(text, name); k >= 0; {
-		end := k + len(name)
-		before := byte(' ')
-		if k > 0 {
-			before = text[k-1]
-		}
-		if before != '$' && before != '{' && !isWordByte(before) && (end == len(text) || !isWordByte(text[end])) {
-			return true
-		}
-		n := strings.Index(text[end:], name)
-		if n < 0 {
-			return false
-		}
-		k = end + n
-	}
-	return false
+	return wholeWord(text, name, func(k int) bool { return k == 0 || text[k-1] != '$' && text[k-1] != '{' })
 }

@@ -157,16 +157,8 @@ func runsWritten(inv *parse.Invocation, files map[string]string, key func(string
 			code = file
 		}
 	}
-	inner, err := parseScript(code)
-	if err != nil {
-		return []parse.Invocation{{Name: file, Dynamic: true, Pos: inv.Pos, Via: append(append([]string(nil), inv.Via...), "written file")}}, true
+	if invs, ok := codeRunBy(inv, code, "written file"); ok {
+		return invs, true
 	}
-	out := make([]parse.Invocation, 0, len(inner.Invocations))
-	for _, x := range inner.Invocations {
-		x.Pos = inv.Pos
-		x.Env = inheritEnv(inv.Env, x.Env)
-		x.Via = append(append([]string(nil), inv.Via...), append([]string{"written file"}, x.Via...)...)
-		out = append(out, x)
-	}
-	return out, true
+	return []parse.Invocation{{Name: file, Dynamic: true, Pos: inv.Pos, Via: append(append([]string(nil), inv.Via...), "written file")}}, true
 }
