@@ -164,7 +164,9 @@ func Parse(src string) (s *Script, err error) {
 	if len(src) > MaxScriptSize {
 		return nil, &Error{Pos: Pos{1, 1}, Msg: fmt.Sprintf("script is larger than %d bytes", MaxScriptSize)}
 	}
-	a := &analyzer{src: src, funcs: map[string]bool{}, out: make([]Invocation, 0, 4+len(src)/24)}
+	// About one invocation per 40 bytes of script, two at least: an
+	// Invocation is 184 bytes, and most scripts are one or two commands.
+	a := &analyzer{src: src, funcs: map[string]bool{}, out: make([]Invocation, 0, 2+len(src)/40)}
 	defer func() {
 		// A panic here is a bug; fail closed with an error that says so.
 		if r := recover(); r != nil {

@@ -579,7 +579,7 @@ func taskVerbs(w string) [2]string {
 func (a *argv) hasFlagWord(words ...string) bool {
 	for _, w := range a.words {
 		for _, f := range words {
-			if w == f || strings.HasPrefix(w, f+"=") && strings.HasPrefix(f, "--") {
+			if w == f || len(w) > len(f) && w[len(f)] == '=' && strings.HasPrefix(f, "--") && strings.HasPrefix(w, f) {
 				return true
 			}
 		}

@@ -393,7 +393,7 @@ func normPath(s, home string) string {
 		s = "~" + s[len("$HOME"):]
 	case strings.HasPrefix(s, "${HOME}"):
 		s = "~" + s[len("${HOME}"):]
-	case home != "" && home != "/" && (s == home || strings.HasPrefix(s, home+"/")):
+	case home != "" && home != "/" && (s == home || below(s, home)):
 		s = "~" + s[len(home):]
 	}
 	return path.Clean(s)

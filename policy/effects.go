@@ -462,6 +462,12 @@ func containsLong(longs []string, name string) bool {
 
 func hasWgetOutput(a *argv) bool { return a.hasShort('O') || containsLong(a.longs, "output-document") }
 
+// below reports whether path p is inside directory dir (not dir itself),
+// comparing in place: no "dir/" string is built on this hot path.
+func below(p, dir string) bool {
+	return len(p) > len(dir) && p[len(dir)] == '/' && strings.HasPrefix(p, dir)
+}
+
 // under reports whether p is one of dirs or inside one; "." stands for
 // every path relative to the workdir.
 func under(p string, dirs []string) bool {
@@ -472,7 +478,7 @@ func under(p string, dirs []string) bool {
 			}
 			continue
 		}
-		if p == d || strings.HasPrefix(p, d+"/") {
+		if p == d || below(p, d) {
 			return true
 		}
 	}
@@ -910,7 +916,7 @@ func holdsAny(p string, dirs []string) bool {
 		return false
 	}
 	for _, d := range dirs {
-		if strings.HasPrefix(d, p+"/") {
+		if below(d, p) {
 			return true
 		}
 	}

@@ -2,6 +2,7 @@ package policy
 
 import (
 	"regexp/syntax"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -14,23 +15,74 @@ type literal struct {
 	fold bool
 }
 
-// requiredText returns strings one of which every text that the regular
-// expression expr matches contains, or nil when it finds none. A text that
-// contains none of them cannot match, which a substring search tells far
-// faster than the expression: most arguments and code that rules for any
-// command look at contain none of the words their patterns look for.
-func requiredText(expr string) []literal {
+// requirement is what every text a regular expression matches contains:
+// all the strings of one of its ways, nil when nothing is known. A text
+// that holds no way cannot match, which substring searches tell far faster
+// than the expression: most arguments and code that rules for any command
+// look at contain none of the words their patterns look for. An expression
+// whose top is an alternation has a way per alternative.
+type requirement []way
+
+// way is sets of strings: a text holds it when it contains one string of
+// each set. Sets come most selective first, so a text is usually turned
+// away by the first.
+type way [][]literal
+
+// requiredText returns the requirement of the regular expression expr.
+func requiredText(expr string) requirement {
 	re, err := syntax.Parse(expr, syntax.Perl) // as regexp.Compile parses it
 	if err != nil {
 		return nil
 	}
-	return required(re)
+	for re.Op == syntax.OpCapture {
+		re = re.Sub[0]
+	}
+	alternatives := []*syntax.Regexp{re}
+	if re.Op == syntax.OpAlternate {
+		alternatives = re.Sub
+	}
+	var need requirement
+	for _, alt := range alternatives {
+		w := required(alt)
+		if w == nil {
+			return nil
+		}
+		slices.SortStableFunc(w, func(a, b []literal) int { return selective(b) - selective(a) })
+		need = append(need, w)
+	}
+	return need
 }
 
-func required(re *syntax.Regexp) []literal {
+// holds reports whether s may match: nothing is known, or s holds a way.
+func (need requirement) holds(s string) bool {
+	if need == nil {
+		return true
+	}
+	for _, w := range need {
+		if w.holds(s) {
+			return true
+		}
+	}
+	return false
+}
+
+// holds reports whether s contains one string of every set of w.
+func (w way) holds(s string) bool {
+	for _, set := range w {
+		if !containsAny(s, set) {
+			return false
+		}
+	}
+	return true
+}
+
+// required is what a match of re contains, nil when nothing is known.
+func required(re *syntax.Regexp) way {
 	switch re.Op {
 	case syntax.OpLiteral:
-		return literalOf(re.Rune, re.Flags&syntax.FoldCase != 0)
+		if l := literalOf(re.Rune, re.Flags&syntax.FoldCase != 0); l != nil {
+			return way{l}
+		}
 	case syntax.OpCapture, syntax.OpPlus:
 		return required(re.Sub[0])
 	case syntax.OpRepeat:
@@ -38,25 +90,24 @@ func required(re *syntax.Regexp) []literal {
 			return required(re.Sub[0])
 		}
 	case syntax.OpConcat:
-		// Every part is in the match: take the part whose strings say most.
-		var best []literal
+		// Every part is in the match, so is what each part requires.
+		var all way
 		for _, sub := range re.Sub {
-			if r := required(sub); r != nil && (best == nil || selective(r) > selective(best)) {
-				best = r
-			}
+			all = append(all, required(sub)...)
 		}
-		return best
+		return all
 	case syntax.OpAlternate:
-		// One alternative is in the match: any of their strings.
-		var all []literal
+		// One alternative is in the match: any of the strings of one set
+		// each alternative requires (the set that says most).
+		var oneOf []literal
 		for _, sub := range re.Sub {
 			r := required(sub)
 			if r == nil {
 				return nil
 			}
-			all = append(all, r...)
+			oneOf = append(oneOf, slices.MaxFunc(r, func(a, b []literal) int { return selective(a) - selective(b) })...)
 		}
-		return all
+		return way{oneOf}
 	}
 	return nil
 }

@@ -2,13 +2,14 @@ package policy
 
 import (
 	"regexp"
+	"slices"
 	"testing"
 
 	"github.com/stockade/stockade/parse"
 )
 
 // TestRequiredTextNeverRejectsAMatch: whenever an expression matches a text,
-// the text contains one of the strings requiredText gives for it, so the
+// the text holds the requirement requiredText gives for it, so the
 // quick test never turns a match into none. Tried on hand-picked cases
 // (case folding with the Kelvin sign and the long s, alternations, optional
 // and repeated parts) and on every expression of the built-in policy
@@ -67,7 +68,7 @@ func TestRequiredTextNeverRejectsAMatch(t *testing.T) {
 	}
 	matched := 0
 	compiled := map[string]*regexp.Regexp{}
-	needs := map[string][]literal{}
+	needs := map[string]requirement{}
 	for _, c := range cases {
 		re := compiled[c.expr]
 		if re == nil {
@@ -80,8 +81,8 @@ func TestRequiredTextNeverRejectsAMatch(t *testing.T) {
 			continue
 		}
 		matched++
-		if need != nil && !containsAny(c.text, need) {
-			t.Errorf("%q matches %q, which contains none of %v", c.expr, c.text, need)
+		if !need.holds(c.text) {
+			t.Errorf("%q matches %q, which does not hold %v", c.expr, c.text, need)
 		}
 	}
 	t.Logf("%d cases, %d of them matches", len(cases), matched)
@@ -91,16 +92,20 @@ func TestRequiredTextNeverRejectsAMatch(t *testing.T) {
 }
 
 // TestRequiredText: what the quick test looks for, for a few shapes of
-// expression; nil when it cannot tell.
+// expression (a way per alternative at the top, every part of a sequence,
+// most selective first); nil when it cannot tell.
 func TestRequiredText(t *testing.T) {
 	for _, c := range []struct {
 		expr string
-		want []literal
+		want requirement
 	}{
-		{`os\.system|subprocess`, []literal{{"os.system", false}, {"subprocess", false}}},
-		{`\bcurl\b.*\|\s*sh`, []literal{{"curl", false}}},
-		{`(?i)token`, []literal{{"to", true}}},
-		{`(?i)credential`, []literal{{"credential", true}}},
+		{`os\.system|subprocess`, requirement{{{{"os.system", false}}}, {{{"subprocess", false}}}}},
+		{`\bcurl\b.*\|\s*sh`, requirement{{{{"curl", false}}, {{"sh", false}}, {{"|", false}}}}},
+		{`(?i)token`, requirement{{{{"to", true}}}}},
+		{`(?i)credential`, requirement{{{{"credential", true}}}}},
+		{`(stripe|twilio)\S*\.(send|post)\(`, requirement{{{{"stripe", false}, {"twilio", false}}, {{"send", false}, {"post", false}}, {{".", false}}, {{"(", false}}}}},
+		{`(x|require\(["'](net|tls)["']\))`, requirement{{{{"x", false}}}, {{{"require(", false}}, {{"net", false}, {"tls", false}}, {{")", false}}}}},
+		{`x|y?`, nil},
 		{`x?`, nil},
 		{`[a-z]+`, nil},
 		{`(a|b*)`, nil},
@@ -111,7 +116,7 @@ func TestRequiredText(t *testing.T) {
 			continue
 		}
 		for i := range got {
-			if got[i] != c.want[i] {
+			if !slices.EqualFunc(got[i], c.want[i], slices.Equal) {
 				t.Errorf("%q: got %v, want %v", c.expr, got, c.want)
 			}
 		}

@@ -342,12 +342,12 @@ type lazyRegexps struct {
 	re   []filteredRegexp
 }
 
-// filteredRegexp is an expression with the strings one of which any text
-// it matches contains (requiredText), nil when none is known. It is
-// compiled when a text first contains one of them: most never meet one.
+// filteredRegexp is an expression with what any text it matches contains
+// (requiredText), nil when nothing is known. It is compiled when a text
+// first holds that: most never do.
 type filteredRegexp struct {
 	src  string
-	need []literal
+	need requirement
 	once sync.Once
 	re   *regexp.Regexp
 }
@@ -366,7 +366,7 @@ func (l *lazyRegexps) any(s string) bool {
 	res := l.get()
 	for i := range res {
 		f := &res[i]
-		if f.need != nil && !containsAny(s, f.need) {
+		if !f.need.holds(s) {
 			continue
 		}
 		f.once.Do(func() { f.re = regexp.MustCompile(f.src) }) // validated at load
