@@ -180,6 +180,15 @@ type Matcher struct {
 	// uncommitted change, in the same repository (git stash && git reset
 	// --hard).
 	WorkStashed *bool `toml:"work_stashed" json:"work_stashed,omitempty"`
+	// EnvironmentShown: the command prints the whole environment (env,
+	// printenv, export -p, declare -x, set) to its output, which no later
+	// stage of its pipeline narrows to some names (environment_shown.go).
+	EnvironmentShown *bool `toml:"environment_shown" json:"environment_shown,omitempty"`
+	// CommandAssembled: the command word is put together at run time from
+	// pieces: a slice or edit of a value (${s:1:2}), the script's
+	// arguments spliced in (c$@at), or letters glued to a variable in a
+	// word with no slash (c${x}at) (assembled_command.go).
+	CommandAssembled *bool `toml:"command_assembled" json:"command_assembled,omitempty"`
 	// Acts: globs on what the command does outside the machine's files, as
 	// the analysis reads it from the verbs it is given (acts.go): "publish"
 	// (publishes, deploys, uploads, releases), "flash" (writes to or erases
