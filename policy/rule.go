@@ -245,7 +245,9 @@ func init() {
 		boolKey("environment_shown", func(m *Matcher) *bool { return m.EnvironmentShown },
 			func(ctx *scriptCtx, i int, a *argv) bool { return ctx.environmentShown(i, a) }),
 		boolKey("command_assembled", func(m *Matcher) *bool { return m.CommandAssembled },
-			func(ctx *scriptCtx, i int, a *argv) bool { return ctx.invs[i].Dynamic && commandAssembled(ctx.invs[i].Name) }),
+			func(ctx *scriptCtx, i int, a *argv) bool {
+				return ctx.invs[i].Dynamic && commandAssembled(ctx.invs[i].Name)
+			}),
 		globKey("acts", func(m *Matcher) []string { return m.Acts },
 			func(ctx *scriptCtx, i int, a *argv, g []glob) bool { return ctx.actsMatch(i, a, g) }),
 		regexpKey("code", func(m *Matcher) []string { return m.Code },
