@@ -172,6 +172,8 @@ func (m *Matcher) describe() string {
 	add(m.EnvironmentShown != nil && !*m.EnvironmentShown, "not printing the whole environment")
 	add(m.CommandAssembled != nil && *m.CommandAssembled, "whose name is put together from pieces at run time")
 	add(m.CommandAssembled != nil && !*m.CommandAssembled, "whose name is not put together from pieces")
+	add(m.GrowsItself != nil && *m.GrowsItself, "doubling a file and putting it back in its place")
+	add(m.GrowsItself != nil && !*m.GrowsItself, "not doubling a file in its place")
 	add(len(m.Script) > 0, "in a script that is exactly "+strings.Join(m.Script, " or "))
 	add(len(m.Code) > 0, "inline code matching /"+strings.Join(m.Code, "/ or /")+"/")
 	add(len(m.Env) > 0, "an environment assignment matching /"+strings.Join(m.Env, "/ or /")+"/")

@@ -248,6 +248,8 @@ func init() {
 			func(ctx *scriptCtx, i int, a *argv) bool {
 				return ctx.invs[i].Dynamic && commandAssembled(ctx.invs[i].Name)
 			}),
+		boolKey("grows_itself", func(m *Matcher) *bool { return m.GrowsItself },
+			func(ctx *scriptCtx, i int, a *argv) bool { return ctx.growsItself(i, a) }),
 		globKey("acts", func(m *Matcher) []string { return m.Acts },
 			func(ctx *scriptCtx, i int, a *argv, g []glob) bool { return ctx.actsMatch(i, a, g) }),
 		regexpKey("code", func(m *Matcher) []string { return m.Code },

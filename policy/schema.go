@@ -189,6 +189,10 @@ type Matcher struct {
 	// arguments spliced in (c$@at), or letters glued to a variable in a
 	// word with no slash (c${x}at) (assembled_command.go).
 	CommandAssembled *bool `toml:"command_assembled" json:"command_assembled,omitempty"`
+	// GrowsItself: the command writes an operand it is given twice to a
+	// file through its output, and a later command moves or copies that
+	// file back over the operand (cat f f > g && mv g f) (grows_itself.go).
+	GrowsItself *bool `toml:"grows_itself" json:"grows_itself,omitempty"`
 	// Acts: globs on what the command does outside the machine's files, as
 	// the analysis reads it from the verbs it is given (acts.go): "publish"
 	// (publishes, deploys, uploads, releases), "flash" (writes to or erases
