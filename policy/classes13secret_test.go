@@ -32,6 +32,8 @@ var classTests13Secret = []classTest{
 	{"env-shown", `set -euo pipefail; export CI=1; declare -a xs=(a b)`, Allow},
 	{"env-shown", `env > /dev/null && echo ok`, Allow},
 	{"env-shown", `compgen -v | wc -l`, Allow},
+	{"env-shown", `kubectl exec deploy/api -- printenv | grep -E '^(PORT|NODE_ENV)='`, Ask},
+	{"env-shown", `kubectl exec deploy/api -- printenv | sort`, Deny},
 
 	// Keyrings and editors' secret stores.
 	{"keyring", `python3 -c "import keyring; print(keyring.get_password('github', 'dev'))"`, Deny},
@@ -100,6 +102,7 @@ var classTests13Secret = []classTest{
 	{"exhaust", `head -c 16 /dev/zero | od -An`, Allow},
 	{"exhaust", `while true; do curl -s localhost:8080/health && break; sleep 1; done`, Allow},
 	{"exhaust", `for i in $(seq 1 5); do touch "f$i"; done`, Allow},
+	{"exhaust", `while true; do :; sleep 1; done`, Allow},
 
 	// Hiding the program or its arguments.
 	{"hide", `s=xrmx; ${s:1:2} -rf ~/projects`, Deny},

@@ -6151,12 +6151,12 @@ var defaultRules = [...]Rule{
 		Decision: Verdict("deny"),
 		Reason:   "a loop that never ends and only spins: it burns a CPU until killed",
 		Matcher: Matcher{
-			Command:     []string{":", "true", "continue"},
-			EndlessLoop: &boolTrue,
-			c:           &defaultCells[452],
+			Command:   []string{":", "true", "continue"},
+			SpinsOnly: &boolTrue,
+			c:         &defaultCells[452],
 		},
 		Examples:    []string{"while :; do :; done", "while true; do true; done &", "until false; do :; done"},
-		NotExamples: []string{"while true; do sleep 1; done", "until curl -s localhost:8080; do :; done"},
+		NotExamples: []string{"while true; do sleep 1; done", "until curl -s localhost:8080; do :; done", "while true; do :; sleep 1; done", "while :; do : > /tmp/heartbeat; sleep 5; done"},
 	},
 	{
 		Origin:   LayerBuiltin,

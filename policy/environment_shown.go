@@ -30,13 +30,26 @@ func (ctx *scriptCtx) environmentShown(i int, a *argv) bool {
 		}
 	}
 	level := pipelineLevel(inv.Via)
-	for j := i + 1; j < len(ctx.invs); j++ {
+	// A wrapped command (kubectl exec pod -- printenv) is reported after
+	// its wrapper's later stages: they start after the wrapper.
+	start := i
+	for k := i - 1; k >= 0; k-- {
+		if ctx.invs[k].Pos == inv.Pos {
+			start = k
+		}
+	}
+	for j := start + 1; j < len(ctx.invs); j++ {
 		next := &ctx.invs[j]
+		if next.Pos == inv.Pos {
+			continue // the wrapper's own words
+		}
 		nl := pipelineLevel(next.Via)
 		if len(nl) > len(level) && sameVia(nl[:len(level)], level) {
 			continue // inside a substitution of a later stage
 		}
-		if !sameVia(nl, level) || !next.PipedInto {
+		// A later stage of its pipeline, or of the pipeline of the
+		// command it runs in (kubectl exec pod -- printenv | grep DB).
+		if len(nl) > len(level) || !sameVia(level[:len(nl)], nl) || !next.PipedInto {
 			break
 		}
 		if narrowsByName(next) {

@@ -174,6 +174,8 @@ func (m *Matcher) describe() string {
 	add(m.CommandAssembled != nil && !*m.CommandAssembled, "whose name is not put together from pieces")
 	add(m.GrowsItself != nil && *m.GrowsItself, "doubling a file and putting it back in its place")
 	add(m.GrowsItself != nil && !*m.GrowsItself, "not doubling a file in its place")
+	add(m.SpinsOnly != nil && *m.SpinsOnly, "in endless loops that do nothing else")
+	add(m.SpinsOnly != nil && !*m.SpinsOnly, "not only in endless loops that do nothing else")
 	add(len(m.Script) > 0, "in a script that is exactly "+strings.Join(m.Script, " or "))
 	add(len(m.Code) > 0, "inline code matching /"+strings.Join(m.Code, "/ or /")+"/")
 	add(len(m.Env) > 0, "an environment assignment matching /"+strings.Join(m.Env, "/ or /")+"/")

@@ -40,3 +40,22 @@ func (ctx *scriptCtx) growsItself(i int, a *argv) bool {
 	}
 	return false
 }
+
+// spinsOnly reports whether every command in the script's endless loops
+// does nothing (:, true, continue): the loop only burns a CPU. It holds
+// for the first such command, so that a script is judged once.
+func (ctx *scriptCtx) spinsOnly(i int) bool {
+	if !ctx.invs[i].EndlessLoop {
+		return false
+	}
+	for j := range ctx.invs {
+		if ctx.invs[j].EndlessLoop {
+			switch ctx.invs[j].Name {
+			case ":", "true", "continue":
+			default:
+				return false
+			}
+		}
+	}
+	return true
+}

@@ -250,6 +250,8 @@ func init() {
 			}),
 		boolKey("grows_itself", func(m *Matcher) *bool { return m.GrowsItself },
 			func(ctx *scriptCtx, i int, a *argv) bool { return ctx.growsItself(i, a) }),
+		boolKey("spins_only", func(m *Matcher) *bool { return m.SpinsOnly },
+			func(ctx *scriptCtx, i int, a *argv) bool { return ctx.spinsOnly(i) }),
 		globKey("acts", func(m *Matcher) []string { return m.Acts },
 			func(ctx *scriptCtx, i int, a *argv, g []glob) bool { return ctx.actsMatch(i, a, g) }),
 		regexpKey("code", func(m *Matcher) []string { return m.Code },
