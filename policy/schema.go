@@ -191,11 +191,11 @@ type Matcher struct {
 	CommandAssembled *bool `toml:"command_assembled" json:"command_assembled,omitempty"`
 	// GrowsItself: the command writes an operand it is given twice to a
 	// file through its output, and a later command moves or copies that
-	// file back over the operand (cat f f > g && mv g f) (grows_itself.go).
+	// file back over the operand (cat f f > g && mv g f) (exhaustion.go).
 	GrowsItself *bool `toml:"grows_itself" json:"grows_itself,omitempty"`
 	// SpinsOnly: the command is in a loop that never ends, and every
 	// command in the script's endless loops does nothing (:, true,
-	// continue) (grows_itself.go).
+	// continue) (exhaustion.go).
 	SpinsOnly *bool `toml:"spins_only" json:"spins_only,omitempty"`
 	// Acts: globs on what the command does outside the machine's files, as
 	// the analysis reads it from the verbs it is given (acts.go): "publish"

@@ -1,8 +1,9 @@
 package policy
 
-// Round 13: a file concatenated with itself and put back in its place
-// (cat f f > g && mv g f), the step of a loop that doubles it each time
-// until the disk is full: a bomb made without an archive.
+// Round 13: resources exhausted by spelling the analysis did not know: a
+// file concatenated with itself and put back in its place (cat f f > g &&
+// mv g f), the step of a loop that doubles it each time until the disk is
+// full, a bomb made without an archive; and loops that only spin.
 
 // growsItself reports whether invocation i writes to a file, through its
 // standard output, an operand given more than once, and a later command
