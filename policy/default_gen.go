@@ -2081,13 +2081,13 @@ var defaultRules = [...]Rule{
 		Decision: Verdict("deny"),
 		Reason:   "a command whose name is put together from pieces at run time (${s:1:2}, c$@at, r${x}m) is given the home directory, a system directory, a secret or a recursive option: a way to hide what runs",
 		Matcher: Matcher{
-			ArgsRegex:        []string{"^(~|\\$HOME|\\$\\{HOME\\}|/home|/root)(/|$)", "^/(etc|usr|var|boot|opt|srv|bin|sbin|lib|lib64)?(/|$)", "^-[a-zA-Z]*[rRf][a-zA-Z]*$", "^--(recursive|force|no-preserve-root)$", "(^|/)\\.(env|netrc|git-credentials|npmrc|pypirc|pgpass|ssh|aws|gnupg|kube)(\\.|/|$)", "(^|/)id_(rsa|ed25519|ecdsa)$"},
+			ArgsRegex:        []string{"^(~|\\$HOME|\\$\\{HOME\\}|/home|/root)(/|$)", "^/(etc|usr|var|boot|opt|srv|bin|sbin|lib|lib64)?(/|$)", "^-(r|R|f|rf|fr|Rf|fR|rF|Fr|rv|vr|rfv|fv)$", "^--?(recursive|force|no-preserve-root|delete)$", "(^|/)\\.(env|netrc|git-credentials|npmrc|pypirc|pgpass|ssh|aws|gnupg|kube)(\\.|/|$)", "(^|/)id_(rsa|ed25519|ecdsa)$"},
 			CommandAssembled: &boolTrue,
 			Dynamic:          &boolTrue,
 			c:                &defaultCells[153],
 		},
 		Examples:    []string{"s=xrmx; ${s:1:2} -rf ~/projects", "c$@at ~/.netrc", "c$*at ~/.ssh/id_rsa", "r${x}m -rf build", "x=abcat; ${x:2} /etc/shadow"},
-		NotExamples: []string{"${CROSS_COMPILE}gcc -o app main.c", "$EDITOR ~/notes.txt", "\"${PYTHON:-python3}\" -m pytest", "$VENV/bin/python -m pip install -r requirements.txt", "./node_modules/.bin/$tool --version"},
+		NotExamples: []string{"${CROSS_COMPILE}gcc -o app main.c", "${CROSS_COMPILE}gcc -fPIC -c x.c", "$EDITOR ~/notes.txt", "\"${PYTHON:-python3}\" -m pytest", "$VENV/bin/python -m pip install -r requirements.txt", "./node_modules/.bin/$tool --version"},
 	},
 	{
 		Origin:   LayerBuiltin,
