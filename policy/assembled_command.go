@@ -11,9 +11,10 @@ import "strings"
 // ./node_modules/.bin/$tool) is configuration, not hiding.
 
 // commandAssembled reports whether the dynamic command word src (its
-// source text) is assembled from pieces: a slice or edit of a value, or
-// positional parameters spliced into it, anywhere; or literal text glued
-// to an expansion, in a word with no slash.
+// source text) is assembled from pieces: positional parameters spliced
+// into it anywhere; in a word that is not a path (no slash outside
+// ${...}), a slice or edit of a value, or literal text glued to an
+// expansion.
 func commandAssembled(src string) bool {
 	w := strings.Trim(src, `"'`)
 	if !strings.ContainsAny(w, "$`") {
@@ -21,6 +22,9 @@ func commandAssembled(src string) bool {
 	}
 	if strings.Contains(w, "$@") || strings.Contains(w, "$*") || strings.Contains(w, "${@") || strings.Contains(w, "${*") {
 		return true
+	}
+	if pathOutsideBraces(w) {
+		return false // a path: ${DIR%/}/run.sh, $VENV/bin/python
 	}
 	for k := 0; k+1 < len(w); k++ {
 		if w[k] != '$' || w[k+1] != '{' {
@@ -34,10 +38,24 @@ func commandAssembled(src string) bool {
 			return true
 		}
 	}
-	if strings.Contains(w, "/") {
-		return false
-	}
 	return gluedToExpansion(w)
+}
+
+// pathOutsideBraces reports whether w has a slash outside any ${...}.
+func pathOutsideBraces(w string) bool {
+	depth := 0
+	for k := 0; k < len(w); k++ {
+		switch {
+		case w[k] == '$' && k+1 < len(w) && w[k+1] == '{':
+			depth++
+			k++
+		case w[k] == '}' && depth > 0:
+			depth--
+		case w[k] == '/' && depth == 0:
+			return true
+		}
+	}
+	return false
 }
 
 // valueEdited reports whether the inside of ${...} slices or edits the

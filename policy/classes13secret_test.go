@@ -116,6 +116,7 @@ var classTests13Secret = []classTest{
 	{"hide", `p=rm${IFS}-rf; $p ~/`, Deny},
 	{"hide", `${CROSS_COMPILE}gcc -o app main.c`, Ask},
 	{"hide", `"${PYTHON:-python3}" -m pytest -q`, Ask},
+	{"hide", `"${SCRIPT_DIR%/}/run.sh" -f config.yml`, Ask},
 	{"hide", "read -r name <<EOF\nworld\nEOF\necho \"hello $name\"", Allow},
 
 	// Destruction by other tools.

@@ -185,9 +185,9 @@ type Matcher struct {
 	// stage of its pipeline narrows to some names (environment_shown.go).
 	EnvironmentShown *bool `toml:"environment_shown" json:"environment_shown,omitempty"`
 	// CommandAssembled: the command word is put together at run time from
-	// pieces: a slice or edit of a value (${s:1:2}), the script's
-	// arguments spliced in (c$@at), or letters glued to a variable in a
-	// word with no slash (c${x}at) (assembled_command.go).
+	// pieces: the script's arguments spliced in (c$@at), or, in a word
+	// that is not a path, a slice or edit of a value (${s:1:2}) or
+	// letters glued to a variable (c${x}at) (assembled_command.go).
 	CommandAssembled *bool `toml:"command_assembled" json:"command_assembled,omitempty"`
 	// GrowsItself: the command writes an operand it is given twice to a
 	// file through its output, and a later command moves or copies that
