@@ -78,7 +78,9 @@ var classTests9Deny = []classTest{
 	{"secret-env", `declare -px >> build/vars.txt`, Deny},
 	{"secret-env", `python3 -c 'import os, pprint; pprint.pprint(os.environ.items())'`, Deny},
 	{"secret-env", `bun -e 'console.log(JSON.stringify(process.env, null, 2))'`, Deny},
-	{"secret-env", `env | sort | head -5; printenv HOME > home.txt`, Allow},
+	// Round 13: five variables of a whole dump, whichever sort first, are not narrowed by name (environment-printed).
+	{"secret-env", `env | sort | head -5; printenv HOME > home.txt`, Deny},
+	{"secret-env", `env | sort | grep ^LC_; printenv HOME > home.txt`, Allow},
 	{"secret-env", `node -p 'process.env.CI ? "ci" : "local"'`, Allow},
 	{"cred-helper", `git credential-libsecret get <<< "host=github.com"`, Deny},
 	{"cred-helper", `pnpm c get //registry.npmjs.org/:_authToken`, Deny},

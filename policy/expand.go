@@ -401,6 +401,12 @@ func (x *expander) value(name string, p parse.Pos) (val string, array []string, 
 			if ok && len(ws) == 1 {
 				return ws[0], nil, true
 			}
+			// Round 13: X=rm${IFS}-rf${IFS}~: an assignment splits nothing,
+			// so the value is the words together; the default IFS
+			// separates them again where $X is used unquoted.
+			if ok && len(ws) > 1 && !x.ifs {
+				return strings.Join(ws, " "), nil, true
+			}
 		}
 		return "", nil, false
 	}
@@ -1668,7 +1674,8 @@ func (x *expander) scanMapfile(inv *parse.Invocation) {
 	}
 }
 
-// scanRead records what read assigns from a here-string (read -r a b <<< "x y z").
+// scanRead records what read assigns from a here-string (read -r a b <<< "x y z")
+// or the first line of a here-document.
 func (x *expander) scanRead(inv *parse.Invocation) {
 	var names []string
 	array := false // read -a NAME (-ra NAME): the words are NAME's elements
@@ -1704,6 +1711,11 @@ func (x *expander) scanRead(inv *parse.Invocation) {
 					text, ok = ws[0], true
 				}
 			}
+		}
+		// Round 13: a here-document gives read its first line.
+		if (r.Op == "<<" || r.Op == "<<-") && r.FD == "" {
+			text, _, _ = strings.Cut(r.Target, "\n")
+			ok = !r.Dynamic
 		}
 	}
 	fields := strings.Fields(text)

@@ -242,6 +242,16 @@ func init() {
 			func(ctx *scriptCtx, i int, a *argv) bool { return pidFromPort(&ctx.invs[i]) }),
 		boolKey("work_stashed", func(m *Matcher) *bool { return m.WorkStashed },
 			func(ctx *scriptCtx, i int, a *argv) bool { return ctx.workStashed(i) }),
+		boolKey("environment_shown", func(m *Matcher) *bool { return m.EnvironmentShown },
+			func(ctx *scriptCtx, i int, a *argv) bool { return ctx.environmentShown(i, a) }),
+		boolKey("command_assembled", func(m *Matcher) *bool { return m.CommandAssembled },
+			func(ctx *scriptCtx, i int, a *argv) bool {
+				return ctx.invs[i].Dynamic && commandAssembled(ctx.invs[i].Name)
+			}),
+		boolKey("grows_itself", func(m *Matcher) *bool { return m.GrowsItself },
+			func(ctx *scriptCtx, i int, a *argv) bool { return ctx.growsItself(i, a) }),
+		boolKey("spins_only", func(m *Matcher) *bool { return m.SpinsOnly },
+			func(ctx *scriptCtx, i int, a *argv) bool { return ctx.spinsOnly(i) }),
 		globKey("acts", func(m *Matcher) []string { return m.Acts },
 			func(ctx *scriptCtx, i int, a *argv, g []glob) bool { return ctx.actsMatch(i, a, g) }),
 		regexpKey("code", func(m *Matcher) []string { return m.Code },

@@ -180,6 +180,23 @@ type Matcher struct {
 	// uncommitted change, in the same repository (git stash && git reset
 	// --hard).
 	WorkStashed *bool `toml:"work_stashed" json:"work_stashed,omitempty"`
+	// EnvironmentShown: the command prints the whole environment (env,
+	// printenv, export -p, declare -x, set) to its output, which no later
+	// stage of its pipeline narrows to some names (environment_shown.go).
+	EnvironmentShown *bool `toml:"environment_shown" json:"environment_shown,omitempty"`
+	// CommandAssembled: the command word is put together at run time from
+	// pieces: the script's arguments spliced in (c$@at), or, in a word
+	// that is not a path, a slice or edit of a value (${s:1:2}) or
+	// letters glued to a variable (c${x}at) (assembled_command.go).
+	CommandAssembled *bool `toml:"command_assembled" json:"command_assembled,omitempty"`
+	// GrowsItself: the command writes an operand it is given twice to a
+	// file through its output, and a later command moves or copies that
+	// file back over the operand (cat f f > g && mv g f) (exhaustion.go).
+	GrowsItself *bool `toml:"grows_itself" json:"grows_itself,omitempty"`
+	// SpinsOnly: the command is in a loop that never ends, and every
+	// command in the script's endless loops does nothing (:, true,
+	// continue) (exhaustion.go).
+	SpinsOnly *bool `toml:"spins_only" json:"spins_only,omitempty"`
 	// Acts: globs on what the command does outside the machine's files, as
 	// the analysis reads it from the verbs it is given (acts.go): "publish"
 	// (publishes, deploys, uploads, releases), "flash" (writes to or erases
