@@ -54,6 +54,9 @@ var hostedChangeVerbs = map[string]bool{
 	"approve": true, "merge": true, "close": true, "reopen": true, "register": true, "deregister": true, "associate": true, "disassociate": true,
 	"replace": true, "restore": true, "reboot": true, "scale": true, "resize": true, "provision": true, "launch": true, "write": true,
 	"insert": true, "upsert": true, "publish": true, "deploy": true, "up": true, "maintenance": true, "on": true, "off": true,
+	// Round 13: data loaded into or wiped from a hosted store
+	// (firebase firestore:import, gcloud sql import, bq-like loads)
+	"import": true, "load": true, "truncate": true, "flush": true, "reindex": true, "overwrite": true,
 }
 
 // hostedLocalWords are verbs and groups of hosted CLIs that work on this
@@ -109,6 +112,9 @@ func hostedActs(a *argv, words [4]string) act {
 			// create-invalidation, put-bucket-policy: the verb comes first
 			if hostedChangeVerbs[parts[0]] {
 				return actRemoteChange
+			}
+			if k > 0 && hostedChangeVerbs[parts[len(parts)-1]] && !readPrefix(parts[0]) {
+				return actRemoteChange // a group's noun-verb: gh project item-add, field-delete
 			}
 			continue
 		}
@@ -278,7 +284,7 @@ func (ctx *scriptCtx) remoteActs(i int, a *argv) act {
 		return 0
 	}
 	env := ctx.scriptEnv(i)
-	acts := productionActs(inv, a, env) | remoteHostActs(inv, a, env) | grpcActs(inv, a) | redisActs(inv, a)
+	acts := productionActs(inv, a, env) | remoteHostActs(inv, a, env) | grpcActs(inv, a) | redisActs(inv, a) | remoteDataActs(inv, a)
 	if a.name == "git" {
 		return acts
 	}

@@ -143,7 +143,7 @@ func outsideActsOf(inv *parse.Invocation, a *argv, words [4]string) act {
 		acts |= actSend
 	}
 	if httpClients[name] {
-		return acts | httpSends(inv, a) | httpAPIWrites(inv, a)
+		return acts | httpSends(inv, a) | httpAPIWrites(inv, a) | httpDataWrites(inv, a)
 	}
 	n := 0
 	for n < len(words) && words[n] != "" {
@@ -301,7 +301,7 @@ func httpSends(inv *parse.Invocation, a *argv) act {
 		segs := strings.Split(strings.ToLower(path), "/")
 		for j, s := range segs {
 			if s, _, _ = strings.Cut(s, "?"); sendEndpoints[s] || s == "webhooks" && j+1 < len(segs) ||
-				posts && postEndpoints[s] {
+				posts && (postEndpoints[s] || s == "hooks" && j+1 < len(segs) && segs[j+1] != "") {
 				return actSend
 			}
 		}
