@@ -295,7 +295,7 @@ func httpSends(inv *parse.Invocation, a *argv) act {
 		if !ok || loopbackHost(host) || strings.ContainsAny(host, "$`") {
 			continue
 		}
-		if strings.HasPrefix(host, "hooks.") || strings.HasSuffix(host, "webhook.office.com") {
+		if strings.HasPrefix(host, "hooks.") || strings.HasSuffix(host, "webhook.office.com") || posts && notifyHost(host) {
 			return actSend
 		}
 		segs := strings.Split(strings.ToLower(path), "/")

@@ -179,7 +179,9 @@ func productionOption(opt string) bool {
 // databaseWriters write a whole database from a dump, or drop its objects
 // first (pg_restore --clean -d ..., mongorestore --drop): aimed at a
 // database elsewhere, what was there is gone.
-var databaseWriters = map[string]bool{"pg_restore": true, "mongorestore": true, "myloader": true, "pgloader": true}
+var databaseWriters = map[string]bool{"pg_restore": true, "mongorestore": true, "myloader": true, "pgloader": true,
+	// Round 13: loaders that write a file's rows into a collection or table
+	"mongoimport": true, "mysqlimport": true}
 
 // grpcClients call a method on a gRPC server (grpcurl host:443 pkg.Svc/Method).
 var grpcClients = map[string]bool{"grpcurl": true, "grpc_cli": true, "buf": true, "evans": true}

@@ -23,14 +23,15 @@ import (
 type remoteDataKind uint8
 
 const (
-	kindProducer    remoteDataKind = iota + 1 // sends whatever it runs (kafka-console-producer, mosquitto_pub)
-	kindKcat                                  // produces with -P
-	kindKafkaAdmin                            // changes topics, configs, offsets with --create, --alter, --delete, --execute
-	kindBrokerVerbs                           // a CLI whose verbs produce or change (rpk topic produce, nats pub, rabbitmqadmin publish)
-	kindRedis                                 // redis-cli and its forks
-	kindWarehouse                             // bq
-	kindRemoteShell                           // ssh and its parallel forms
-	kindNotifier                              // sends a notification whenever it runs (apprise, telegram-send)
+	kindProducer     remoteDataKind = iota + 1 // sends whatever it runs (kafka-console-producer, mosquitto_pub)
+	kindKcat                                   // produces with -P
+	kindKafkaAdmin                             // changes topics, configs, offsets with --create, --alter, --delete, --execute
+	kindBrokerVerbs                            // a CLI whose verbs produce or change (rpk topic produce, nats pub, rabbitmqadmin publish)
+	kindRedis                                  // redis-cli and its forks
+	kindWarehouse                              // bq
+	kindRemoteShell                            // ssh and its parallel forms
+	kindNotifier                               // sends a notification whenever it runs (apprise, telegram-send)
+	kindFileTransfer                           // sftp, lftp, ftp: their commands upload or delete
 )
 
 // remoteDataTools are the tools remoteDataActs knows, looked up once by
@@ -41,9 +42,10 @@ var remoteDataTools = map[string]remoteDataKind{
 	"kafka-topics": kindKafkaAdmin, "kafka-configs": kindKafkaAdmin, "kafka-consumer-groups": kindKafkaAdmin, "kafka-acls": kindKafkaAdmin,
 	"kafka-delete-records": kindKafkaAdmin, "kafka-reassign-partitions": kindKafkaAdmin, "kafka-leader-election": kindKafkaAdmin,
 	"rpk": kindBrokerVerbs, "kaf": kindBrokerVerbs, "nats": kindBrokerVerbs, "rabbitmqadmin": kindBrokerVerbs, "pulsar-client": kindBrokerVerbs,
-	"pulsar-admin": kindBrokerVerbs, "redis-cli": kindRedis, "valkey-cli": kindRedis, "keydb-cli": kindRedis, "bq": kindWarehouse,
+	"pulsar-admin": kindBrokerVerbs, "influx": kindBrokerVerbs, "redis-cli": kindRedis, "valkey-cli": kindRedis, "keydb-cli": kindRedis, "bq": kindWarehouse,
 	"snowsql": kindWarehouse, "snow": kindWarehouse, "trino": kindWarehouse, "presto": kindWarehouse, "beeline": kindWarehouse,
 	"impala-shell": kindWarehouse, "vsql": kindWarehouse, "sqlplus": kindWarehouse, "apprise": kindNotifier, "telegram-send": kindNotifier,
+	"sftp": kindFileTransfer, "lftp": kindFileTransfer, "ftp": kindFileTransfer, "tnftp": kindFileTransfer, "ncftpput": kindFileTransfer,
 	"ssh": kindRemoteShell, "pssh": kindRemoteShell, "parallel-ssh": kindRemoteShell, "pdsh": kindRemoteShell, "clush": kindRemoteShell,
 }
 
@@ -59,6 +61,7 @@ var brokerChangeVerbs = map[string]bool{
 	"produce": true, "pub": true, "publish": true, "request": true, "req": true, "put": true, "del": true, "rm": true, "delete": true,
 	"purge": true, "create": true, "add": true, "edit": true, "alter-config": true, "add-partitions": true, "trim-prefix": true, "seek": true,
 	"declare": true, "close": true, "set": true, "commit": true, "send": true, "update": true, "truncate": true, "reset": true,
+	"write": true,
 }
 
 // redisWrites are redis commands that store or change data, or the
@@ -79,6 +82,9 @@ var redisWrites = map[string]bool{
 // to, or changes data or commands on, a server that is not this machine.
 func remoteDataActs(inv *parse.Invocation, a *argv) act {
 	kind := remoteDataTools[strings.TrimSuffix(a.name, ".sh")]
+	if kind == 0 && hostedCLIs[a.name] {
+		return hostedShellActs(inv)
+	}
 	if kind == 0 || len(inv.Args) == 0 {
 		return 0
 	}
@@ -92,6 +98,8 @@ func remoteDataActs(inv *parse.Invocation, a *argv) act {
 		return warehouseActs(inv, a)
 	case kindRemoteShell:
 		return remoteShellActs(inv, a)
+	case kindFileTransfer:
+		return fileTransferActs(inv, a)
 	case kindNotifier:
 		if a.hasFlagWord("--version", "-V", "--configure", "--format") && len(a.positionals) == 0 {
 			return 0
@@ -444,6 +452,18 @@ var dataEndpoints = map[string]bool{
 var actionEndpoints = map[string]bool{
 	"deploy": true, "deploys": true, "deployments": true, "redeploy": true, "trigger": true, "triggers": true, "restart": true,
 	"rollback": true, "purge_cache": true, "build_hooks": true, "deploy_hooks": true, "deploy-hooks": true, "build-hooks": true, "rebuild": true,
+	"rerun": true, "pipeline": true, "pipelines": true, "builds": true, "dispatches": true, "run-now": true, "releases": true,
+}
+
+// notifyHost: push-notification services whose every posted request is a
+// message to someone's phone or desktop (ntfy.sh/topic, Pushover,
+// Gotify, Pushbullet, IFTTT's webhooks).
+func notifyHost(host string) bool {
+	switch host {
+	case "ntfy.sh", "api.pushover.net", "api.pushbullet.com", "maker.ifttt.com", "notify.run", "api.simplepush.io", "api.day.app":
+		return true
+	}
+	return strings.HasPrefix(host, "ntfy.") || strings.HasPrefix(host, "gotify.") || strings.HasPrefix(host, "apprise.")
 }
 
 // httpDataWrites returns actRemoteChange when an HTTP client, with or
@@ -512,4 +532,123 @@ var toolDataWords = map[string]map[string]bool{
 	"dbt":     {"run": true, "build": true, "seed": true, "snapshot": true, "run-operation": true, "retry": true, "clone": true},
 	"sqlmesh": {"run": true, "apply": true, "restate": true},
 	"meltano": {"run": true, "elt": true},
+}
+
+// transferChanges are the commands of sftp, lftp and ftp that put files
+// on the server or remove or change them there.
+var transferChanges = map[string]bool{
+	"put": true, "mput": true, "reput": true, "rm": true, "mrm": true, "rmdir": true, "rename": true, "mv": true, "mkdir": true, "chmod": true,
+	"chown": true, "chgrp": true, "ln": true, "symlink": true, "delete": true, "mdelete": true, "append": true, "site": true, "send": true,
+}
+
+// fileTransferActs returns actRemoteChange when sftp, lftp or ftp,
+// talking to another host, is given commands that upload, delete or
+// change files there: in a batch file (sftp -b f: unknown), on standard
+// input (a here-document, a pipe), or in lftp -e/-c; ncftpput always
+// uploads.
+func fileTransferActs(inv *parse.Invocation, a *argv) act {
+	valued := "BbcDFiJloPRSs"
+	switch a.name {
+	case "lftp":
+		valued = "ecfpu"
+	case "ftp", "tnftp":
+		valued = "PoqrsTx"
+	case "ncftpput":
+		valued = "uUpPj"
+	}
+	host, script, batch := "", "", false
+	for j := 0; j < len(inv.Args); j++ {
+		w := inv.Args[j]
+		if len(w) > 1 && w[0] == '-' {
+			if w[1] != '-' && shortTakesNext(w, valued) && j+1 < len(inv.Args) {
+				switch w[len(w)-1] {
+				case 'b', 'f':
+					batch = batch || inv.Args[j+1] != "-"
+				case 'e', 'c':
+					if a.name == "lftp" {
+						script += "\n" + inv.Args[j+1]
+					}
+				}
+				j++
+			}
+			continue
+		}
+		if host == "" {
+			host = w
+		}
+	}
+	if host == "" {
+		return 0
+	}
+	h := host
+	if _, rest, ok := strings.Cut(h, "://"); ok {
+		h = rest
+	}
+	if at := strings.LastIndexByte(h, '@'); at >= 0 {
+		h = h[at+1:]
+	}
+	h, _, _ = strings.Cut(h, ":")
+	h, _, _ = strings.Cut(h, "/")
+	if loopbackHost(h) {
+		return 0
+	}
+	if a.name == "ncftpput" || batch {
+		return actRemoteChange
+	}
+	for _, r := range inv.Redirects {
+		if r.FD != "" && r.FD != "0" {
+			continue
+		}
+		switch r.Op {
+		case "<<", "<<-", "<<<":
+			if r.Dynamic {
+				return actRemoteChange
+			}
+			script += "\n" + r.Target
+		case "<", "<>":
+			return actRemoteChange // commands from a file
+		}
+	}
+	if inv.PipedInto && script == "" {
+		return actRemoteChange
+	}
+	for _, line := range strings.FieldsFunc(script, func(r rune) bool { return r == '\n' || r == ';' }) {
+		f := strings.Fields(line)
+		if len(f) == 0 {
+			continue
+		}
+		c := strings.ToLower(strings.TrimPrefix(f[0], "-"))
+		if transferChanges[c] || c == "mirror" && (contains(f, "-R") || contains(f, "--reverse")) {
+			return actRemoteChange
+		}
+	}
+	return 0
+}
+
+// hostedShellActs: a cloud CLI's ssh given a command (gcloud compute ssh
+// vm --command 'sudo systemctl restart api', az ssh vm ... -- cmd) runs
+// it on that machine, judged as ssh's is.
+func hostedShellActs(inv *parse.Invocation) act {
+	ssh := false
+	var cmd []string
+	for j := 0; j < len(inv.Args); j++ {
+		w := inv.Args[j]
+		switch {
+		case w == "ssh" || w == "ssh-vm":
+			ssh = true
+		case !ssh:
+		case w == "--command" && j+1 < len(inv.Args):
+			cmd = append(cmd, inv.Args[j+1])
+			j++
+		case strings.HasPrefix(w, "--command="):
+			cmd = append(cmd, strings.TrimPrefix(w, "--command="))
+		case w == "--":
+			cmd = append(cmd, inv.Args[j+1:]...)
+			j = len(inv.Args)
+		}
+	}
+	if !ssh || len(cmd) == 0 || remoteTextReads(strings.Join(cmd, " ")) {
+		return 0
+	}
+	return actRemoteChange
 }

@@ -110,6 +110,33 @@ var classTests13Ask = []classTest{
 	{"remote-shell", `ssh ops@app.example.com 'tail -n 100 /var/log/app.log | grep ERROR'`, Allow},
 	{"remote-shell", `ssh -T git@github.com`, Allow},
 
+	{"remote-shell", `gcloud compute ssh vm-1 --command 'sudo systemctl restart api'`, Ask},
+	{"remote-shell", `az ssh vm -n vm1 -g rg -- 'rm -rf /srv/old'`, Ask},
+	{"remote-shell", `gcloud compute ssh vm-1 --zone us-central1-a --command='uptime'`, Allow},
+
+	// File transfer clients told to upload, delete or change files there.
+	{"transfer", `sftp deploy@web.example.com <<< 'put dist.tgz'`, Ask},
+	{"transfer", `sftp -b upload.txt deploy@web.example.com`, Ask},
+	{"transfer", `lftp -u user,pass ftp.example.com -e 'mirror -R ./site /www; quit'`, Ask},
+	{"transfer", "ftp -n ftp.example.com <<'E'\nuser u p\nput dist.tgz\nbye\nE", Ask},
+	{"transfer", `ncftpput -u u -p p ftp.example.com /www dist.tgz`, Ask},
+	{"transfer", "sftp -P 2222 deploy@web.example.com <<'E'\ncd /srv\nget app.log\nE", Allow},
+	{"transfer", `lftp -e 'mirror /www ./site; quit' ftp.example.com`, Allow},
+
+	// Databases loaded from a file or a pipe elsewhere.
+	{"database", `pg_dump app_dev | psql -h db.example.com app`, Ask},
+	{"database", `psql "$PROD_DATABASE_URL" -c "\copy users from users.csv csv"`, Ask},
+	{"database", `mongoimport --uri "mongodb+srv://u@prod.cluster.example.net/app" --collection users --file users.json`, Ask},
+	{"database", `influx write -b metrics --host https://influx.example.com -f data.lp`, Ask},
+	{"database", `pg_dump app_dev | psql -h localhost app_copy`, Allow},
+	{"database", `mongoimport --uri mongodb://localhost:27017/app_dev --collection users --file users.json`, Allow},
+	{"database", `influx query 'from(bucket:"x")' --host https://influx.example.com`, Allow},
+
+	// Push notifications and CI pipelines triggered through HTTP.
+	{"http", `curl -d "deploy done" ntfy.sh/mytopic`, Ask},
+	{"http", `curl -X POST https://circleci.com/api/v2/project/gh/acme/api/pipeline`, Ask},
+	{"http", `curl -s ntfy.sh/mytopic/json`, Allow},
+
 	// Inline code calling an SDK to restart, load, upload or produce.
 	{"sdk", "python3 - <<'PY'\nfrom azure.mgmt.web import WebSiteManagementClient\nc = WebSiteManagementClient(cred, 'sub')\nc.web_apps.restart('rg-prod', 'web')\nPY", Ask},
 	{"sdk", `python3 -c "from google.cloud import bigquery; bigquery.Client().load_table_from_file(open('x.csv','rb'), 'ds.t')"`, Ask},
