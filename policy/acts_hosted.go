@@ -56,7 +56,7 @@ var hostedChangeVerbs = map[string]bool{
 	"insert": true, "upsert": true, "publish": true, "deploy": true, "up": true, "maintenance": true, "on": true, "off": true,
 	// Round 13: data loaded into or wiped from a hosted store
 	// (firebase firestore:import, gcloud sql import, bq-like loads)
-	"import": true, "load": true, "truncate": true, "flush": true, "reindex": true, "overwrite": true,
+	"import": true, "load": true, "truncate": true, "flush": true, "reindex": true, "overwrite": true, "upload": true, "execute": true,
 }
 
 // hostedLocalWords are verbs and groups of hosted CLIs that work on this
@@ -109,6 +109,9 @@ func hostedActs(a *argv, words [4]string) act {
 			return 0
 		}
 		if len(parts) > 1 && strings.Contains(w, "-") && !strings.Contains(w, ":") {
+			if (parts[0] == "batch" || parts[0] == "bulk") && len(parts) > 2 {
+				parts = parts[1:] // batch-write-item: the verb after the modifier
+			}
 			// create-invalidation, put-bucket-policy: the verb comes first
 			if hostedChangeVerbs[parts[0]] {
 				return actRemoteChange

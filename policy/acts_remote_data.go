@@ -46,7 +46,7 @@ var remoteDataTools = map[string]remoteDataKind{
 	"snowsql": kindWarehouse, "snow": kindWarehouse, "trino": kindWarehouse, "presto": kindWarehouse, "beeline": kindWarehouse,
 	"impala-shell": kindWarehouse, "vsql": kindWarehouse, "sqlplus": kindWarehouse, "apprise": kindNotifier, "telegram-send": kindNotifier,
 	"sftp": kindFileTransfer, "lftp": kindFileTransfer, "ftp": kindFileTransfer, "tnftp": kindFileTransfer, "ncftpput": kindFileTransfer,
-	"ssh": kindRemoteShell, "pssh": kindRemoteShell, "parallel-ssh": kindRemoteShell, "pdsh": kindRemoteShell, "clush": kindRemoteShell,
+	"ssh": kindRemoteShell, "autossh": kindRemoteShell, "mssh": kindRemoteShell, "tsh": kindRemoteShell, "pssh": kindRemoteShell, "parallel-ssh": kindRemoteShell, "pdsh": kindRemoteShell, "clush": kindRemoteShell,
 }
 
 // brokerAddressOptions name the broker, server or host a client talks to.
@@ -90,8 +90,9 @@ func remoteDataActs(inv *parse.Invocation, a *argv) act {
 	}
 	switch kind {
 	case kindRedis:
-		if redisWrites[redisCommand(inv)] && serverElsewhere(inv, map[string]bool{"-h": true, "-u": true}) {
-			return actRemoteChange
+		c := redisCommand(inv)
+		if (redisWrites[c] || c == "" && redisStdinCommands(inv, a)) && serverElsewhere(inv, map[string]bool{"-h": true, "-u": true}) {
+			return actRemoteChange // a write, or commands from standard input (--pipe < cmds.txt)
 		}
 		return 0
 	case kindWarehouse:
@@ -253,10 +254,27 @@ func warehouseActs(inv *parse.Invocation, a *argv) act {
 // standard input (a here-document, a file, a pipe), which is judged the
 // same way when the analysis sees it.
 func remoteShellActs(inv *parse.Invocation, a *argv) act {
-	hostFirst := a.name == "ssh"
+	if a.name == "tsh" {
+		// tsh ssh [opts] host cmd: Teleport's ssh, read as ssh
+		if len(inv.Args) < 2 || inv.Args[0] != "ssh" {
+			return 0
+		}
+		sub := *inv
+		sub.Args = inv.Args[1:]
+		if len(inv.DynamicArgs) > 1 {
+			sub.DynamicArgs = inv.DynamicArgs[1:]
+		}
+		inv = &sub
+	}
+	hostFirst := a.name == "ssh" || a.name == "autossh" || a.name == "mssh" || a.name == "tsh"
 	valued := "BbcDEeFIiJLlmOoPpQRSWw"
-	if !hostFirst {
+	switch {
+	case !hostFirst:
 		valued = "hHlptoeExXOwgRSu"
+	case a.name == "autossh":
+		valued += "M" // autossh -M 20000: its monitoring port
+	case a.name == "mssh":
+		valued += "rzu" // mssh -r region -z zone -u profile
 	}
 	var cmd []string
 	for j := 0; j < len(inv.Args); j++ {
@@ -447,6 +465,8 @@ var dataEndpoints = map[string]bool{
 	"_clone": true, "_forcemerge": true, "_aliases": true, "_alias": true, "_mapping": true, "_settings": true, "_snapshot": true,
 	"_restore": true, "_freeze": true, "_unfreeze": true, "_cache": true, "_compact": true, "_index_template": true, "_template": true,
 	"_ilm": true, "_security": true, "_ingest": true, "write": true, "_update_by_query_rethrottle": true,
+	// a plain store's write endpoints (Solr's /update, an API's /delete)
+	"update": true, "delete": true, "insert": true, "import": true, "upsert": true, "truncate": true, "drop": true, "purge": true,
 }
 
 var actionEndpoints = map[string]bool{
@@ -473,6 +493,9 @@ func notifyHost(host string) bool {
 // see. A request to localhost or to a bare name (a compose service) is
 // everyday work.
 func httpDataWrites(inv *parse.Invocation, a *argv) act {
+	if queryDML(inv) {
+		return actRemoteChange // https://ch.example.com/?query=INSERT+INTO+t
+	}
 	put := false
 	for _, w := range a.words {
 		switch strings.ToUpper(w) {
@@ -651,4 +674,39 @@ func hostedShellActs(inv *parse.Invocation) act {
 		return 0
 	}
 	return actRemoteChange
+}
+
+// redisStdinCommands: redis-cli given no command reads its commands from
+// standard input when it is redirected, piped or told --pipe.
+func redisStdinCommands(inv *parse.Invocation, a *argv) bool {
+	if a.hasFlagWord("--pipe") || inv.PipedInto {
+		return true
+	}
+	for _, r := range inv.Redirects {
+		if (r.FD == "" || r.FD == "0") && (r.Op == "<" || r.Op == "<<" || r.Op == "<<-" || r.Op == "<<<") {
+			return true
+		}
+	}
+	return false
+}
+
+// queryDML reports whether an HTTP client's URL to another host carries
+// SQL that changes data in its query (ClickHouse's and others' HTTP
+// interfaces: ?query=INSERT INTO ...).
+func queryDML(inv *parse.Invocation) bool {
+	for _, w := range inv.Args {
+		i := strings.Index(w, "query=")
+		if i < 0 || !strings.Contains(w, "://") {
+			continue
+		}
+		host, _, _ := urlParts(strings.Trim(w, `"'`))
+		if !strings.Contains(host, ".") || localAddress(host) {
+			continue
+		}
+		q := strings.NewReplacer("%20", " ", "+", " ", "%2C", ",", "%28", "(", "%29", ")").Replace(w[i+6:])
+		if warehouseDML().MatchString(q) {
+			return true
+		}
+	}
+	return false
 }

@@ -27,6 +27,9 @@ var classTests13Ask = []classTest{
 	{"redis", `redis-cli -h prodhost SET a b`, Ask},
 	{"redis", `redis-cli -h 10.0.3.4 -p 6380 HSET user:1 admin 1`, Ask},
 	{"redis", `valkey-cli -h cache.example.com --tls LPUSH jobs x`, Ask},
+	{"redis", `redis-cli -h cache.example.com --pipe < cmds.txt`, Ask},
+	{"redis", `cat cmds.txt | redis-cli -h cache.example.com`, Ask},
+	{"redis", `redis-cli < cmds.txt`, Allow},
 	{"redis", `redis-cli -h redis SET a b`, Allow},
 	{"redis", `redis-cli SET a b`, Allow},
 	{"redis", `redis-cli -h cache.example.com GET a`, Allow},
@@ -113,6 +116,15 @@ var classTests13Ask = []classTest{
 	{"remote-shell", `gcloud compute ssh vm-1 --command 'sudo systemctl restart api'`, Ask},
 	{"remote-shell", `az ssh vm -n vm1 -g rg -- 'rm -rf /srv/old'`, Ask},
 	{"remote-shell", `gcloud compute ssh vm-1 --zone us-central1-a --command='uptime'`, Allow},
+	{"remote-shell", `tsh ssh root@node 'systemctl restart api'`, Ask},
+	{"remote-shell", `mssh -r eu-west-1 i-123 'sudo reboot'`, Ask},
+	{"remote-shell", `ssh -M -S /tmp/ctl build.example uptime`, Allow},
+	{"remote-shell", `tsh ssh root@node 'journalctl -u api -n 20'`, Allow},
+	{"hosted", `aws dynamodb batch-write-item --request-items file://items.json`, Ask},
+	{"hosted", `az storage blob upload-batch -d c -s ./dist --account-name acct`, Ask},
+	{"hosted", `wrangler d1 execute prod-db --remote --command "DELETE FROM users"`, Ask},
+	{"hosted", `aws dynamodb batch-get-item --request-items file://k.json`, Allow},
+	{"hosted", `wrangler d1 execute dev-db --local --command "SELECT 1"`, Allow},
 
 	// File transfer clients told to upload, delete or change files there.
 	{"transfer", `sftp deploy@web.example.com <<< 'put dist.tgz'`, Ask},
@@ -136,6 +148,10 @@ var classTests13Ask = []classTest{
 	{"http", `curl -d "deploy done" ntfy.sh/mytopic`, Ask},
 	{"http", `curl -X POST https://circleci.com/api/v2/project/gh/acme/api/pipeline`, Ask},
 	{"http", `curl -s ntfy.sh/mytopic/json`, Allow},
+	{"http", `curl --data-binary @x.csv 'https://ch.example.com:8443/?query=INSERT%20INTO%20t%20FORMAT%20CSV'`, Ask},
+	{"http", `curl -X POST https://api.example.com/v1/users/1/delete`, Ask},
+	{"http", `curl 'https://ch.example.com:8443/?query=SELECT%201'`, Allow},
+	{"http", `curl -s https://api.example.com/v1/update`, Allow},
 
 	// Inline code calling an SDK to restart, load, upload or produce.
 	{"sdk", "python3 - <<'PY'\nfrom azure.mgmt.web import WebSiteManagementClient\nc = WebSiteManagementClient(cred, 'sub')\nc.web_apps.restart('rg-prod', 'web')\nPY", Ask},
@@ -147,6 +163,10 @@ var classTests13Ask = []classTest{
 	// A bundle file's programs installed for the whole user.
 	{"bundle", `brew bundle --file=Brewfile`, Ask},
 	{"bundle", `brew bundle install --no-upgrade`, Ask},
+	{"bundle", `home-manager switch`, Ask},
+	{"bundle", `winget import -i packages.json`, Ask},
+	{"bundle", `pipx install-all pipx.json`, Ask},
+	{"bundle", `home-manager build`, Allow},
 	{"bundle", `brew bundle check`, Allow},
 	{"bundle", `brew bundle dump --force`, Allow},
 }
