@@ -284,7 +284,7 @@ func httpSends(inv *parse.Invocation, a *argv) act {
 		}
 		if inv.DynamicArgs != nil && inv.DynamicArgs[i] {
 			// "$SLACK_WEBHOOK_URL": the variable's name says what it is
-			if u := strings.ToUpper(w); strings.Contains(u, "WEBHOOK") || strings.Contains(u, "HOOK_URL") {
+			if u := strings.ToUpper(w); strings.Contains(u, "WEBHOOK") || strings.Contains(u, "HOOK_URL") || posts && strings.Contains(u, "HOOK") {
 				return actSend
 			}
 			// "https://api.telegram.org/bot$T/sendMessage": the host and

@@ -83,6 +83,9 @@ var redisWrites = map[string]bool{
 func remoteDataActs(inv *parse.Invocation, a *argv) act {
 	kind := remoteDataTools[strings.TrimSuffix(a.name, ".sh")]
 	if kind == 0 && hostedCLIs[a.name] {
+		if a.name == "az" && a.subcommand == "rest" {
+			return azRestActs(inv)
+		}
 		return hostedShellActs(inv)
 	}
 	if kind == 0 || len(inv.Args) == 0 {
@@ -709,4 +712,24 @@ func queryDML(inv *parse.Invocation) bool {
 		}
 	}
 	return false
+}
+
+// azRestActs: az rest is Azure's raw HTTP client; a method other than
+// GET (post, put, patch, delete) changes what the URL names, in the
+// user's name.
+func azRestActs(inv *parse.Invocation) act {
+	for j, w := range inv.Args {
+		m := ""
+		switch {
+		case (w == "--method" || w == "-m") && j+1 < len(inv.Args):
+			m = inv.Args[j+1]
+		case strings.HasPrefix(w, "--method="):
+			m = strings.TrimPrefix(w, "--method=")
+		}
+		switch strings.ToLower(m) {
+		case "post", "put", "patch", "delete":
+			return actRemoteChange
+		}
+	}
+	return 0
 }

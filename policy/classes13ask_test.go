@@ -152,6 +152,9 @@ var classTests13Ask = []classTest{
 	{"http", `curl -X POST https://api.example.com/v1/users/1/delete`, Ask},
 	{"http", `curl 'https://ch.example.com:8443/?query=SELECT%201'`, Allow},
 	{"http", `curl -s https://api.example.com/v1/update`, Allow},
+	{"http", `curl -H 'Content-type: application/json' --data-raw '{"text":"hi"}' "$MATTERMOST_HOOK"`, Ask},
+	{"http", `az rest --method post --uri https://graph.microsoft.com/v1.0/teams/x/channels/y/messages --body @msg.json`, Ask},
+	{"http", `az rest --uri https://graph.microsoft.com/v1.0/me`, Allow},
 
 	// Inline code calling an SDK to restart, load, upload or produce.
 	{"sdk", "python3 - <<'PY'\nfrom azure.mgmt.web import WebSiteManagementClient\nc = WebSiteManagementClient(cred, 'sub')\nc.web_apps.restart('rg-prod', 'web')\nPY", Ask},
