@@ -50,6 +50,8 @@ var classTests13Ask = []classTest{
 	{"production", `dbt build -t production`, Ask},
 	{"production", `DBT_TARGET=prod dbt seed`, Ask},
 	{"production", `flyway -configFiles=conf/prod.conf migrate`, Ask},
+	{"production", `export DBT_TARGET=prod; dbt run`, Ask},
+	{"production", `cd infra && flyway -configFiles=prod.conf migrate`, Ask},
 	{"production", `liquibase --defaults-file=liquibase.prod.properties update`, Ask},
 	{"production", `dbt run --target dev --select staging.orders`, Allow},
 	{"production", `dbt test --target prod`, Allow},
@@ -80,7 +82,9 @@ var classTests13Ask = []classTest{
 	{"upload", `wandb sync --include-offline wandb/offline-run-*`, Ask},
 	{"upload", `wandb artifact put -n proj/data ./data`, Ask},
 	{"upload", `b2 upload-file bucket ./x x`, Ask},
+	{"upload", `rclone --config rclone.conf --transfers 8 copy ./x remote:bucket`, Ask},
 	{"upload", `rclone copy remote:bucket ./local`, Allow},
+	{"upload", `rclone --config rclone.conf copy remote:bucket ./local`, Allow},
 	{"upload", `s3cmd get s3://b/x ./x`, Allow},
 	{"upload", `wandb offline`, Allow},
 
