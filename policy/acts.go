@@ -80,6 +80,14 @@ var loginVerbs = map[string]bool{
 	"activate-service-account": true, "add-token": true, "set-token": true,
 }
 
+// authChangeVerbs after an auth group change which account or token a
+// tool acts with, or what the token may do (doctl auth init, gh auth
+// refresh -s delete_repo, gh auth switch, gcloud auth configure-docker).
+var authChangeVerbs = map[string]bool{
+	"init": true, "refresh": true, "switch": true, "setup-git": true, "configure-docker": true, "add": true, "set": true, "use": true,
+	"import": true, "token-set": true, "set-token": true,
+}
+
 // storeWords after keyStores put a key, a token or a secret into a
 // tool's store (llm keys set openai, gh secret set X, wrangler secret put).
 var (
@@ -231,6 +239,12 @@ var toolPublishVerbs = map[string]map[string]bool{
 	"sentry-cli": {"finalize": true, "new": true, "set-commits": true, "deploys": true, "upload-sourcemaps": true},
 	"skaffold":   {"run": true, "apply": true},
 	"steamcmd":   {"+run_app_build": true, "+run_app_build_http": true, "+workshop_build_item": true},
+	// Round 13: experiment trackers and dataset hosts that upload runs,
+	// artifacts and datasets (wandb sync, neptune sync, kaggle datasets
+	// version, dvc push is push)
+	"wandb":   {"sync": true, "put": true},
+	"neptune": {"sync": true}, "comet": {"upload": true}, "kaggle": {"version": true, "submit": true}, "clearml-data": {"upload": true, "close": true},
+	"b2": {"upload-file": true, "upload_file": true, "upload": true}, "mlflow": {"log-artifact": true, "log-artifacts": true}, "huggingface-cli": {"upload": true}, "gdrive": {"upload": true, "update": true, "import": true, "sync": true},
 }
 
 // toolDestroyVerbs: rm for the tools whose rm deletes a machine or a
@@ -304,7 +318,7 @@ func actsFromWords(inv *parse.Invocation, a *argv) act {
 		if (w == "archive.install" || w == "escript.install") && name == "mix" {
 			acts |= actInstallGlobal // mix archive.install hex phx_new
 		}
-		if loginVerbs[w] && !vcsTools[name] && (k > 0 || inv.Args[0] == w) || w == "init" && k > 0 && words[k-1] == "auth" || storeWords[w] && k > 0 && keyStores[words[k-1]] || k > 0 && (words[k-1] == "config" || words[k-1] == "set") && credentialKey(w) {
+		if loginVerbs[w] && !vcsTools[name] && (k > 0 || inv.Args[0] == w) || k > 0 && words[k-1] == "auth" && authChangeVerbs[w] || storeWords[w] && k > 0 && keyStores[words[k-1]] || k > 0 && (words[k-1] == "config" || words[k-1] == "set") && credentialKey(w) {
 			acts |= actStoreCredentials
 		}
 		switch {

@@ -54,6 +54,9 @@ var hostedChangeVerbs = map[string]bool{
 	"approve": true, "merge": true, "close": true, "reopen": true, "register": true, "deregister": true, "associate": true, "disassociate": true,
 	"replace": true, "restore": true, "reboot": true, "scale": true, "resize": true, "provision": true, "launch": true, "write": true,
 	"insert": true, "upsert": true, "publish": true, "deploy": true, "up": true, "maintenance": true, "on": true, "off": true,
+	// Round 13: data loaded into or wiped from a hosted store
+	// (firebase firestore:import, gcloud sql import, bq-like loads)
+	"import": true, "load": true, "truncate": true, "flush": true, "reindex": true, "overwrite": true, "upload": true, "execute": true,
 }
 
 // hostedLocalWords are verbs and groups of hosted CLIs that work on this
@@ -106,9 +109,15 @@ func hostedActs(a *argv, words [4]string) act {
 			return 0
 		}
 		if len(parts) > 1 && strings.Contains(w, "-") && !strings.Contains(w, ":") {
+			if (parts[0] == "batch" || parts[0] == "bulk") && len(parts) > 2 {
+				parts = parts[1:] // batch-write-item: the verb after the modifier
+			}
 			// create-invalidation, put-bucket-policy: the verb comes first
 			if hostedChangeVerbs[parts[0]] {
 				return actRemoteChange
+			}
+			if k > 0 && hostedChangeVerbs[parts[len(parts)-1]] && !readPrefix(parts[0]) {
+				return actRemoteChange // a group's noun-verb: gh project item-add, field-delete
 			}
 			continue
 		}
@@ -278,7 +287,7 @@ func (ctx *scriptCtx) remoteActs(i int, a *argv) act {
 		return 0
 	}
 	env := ctx.scriptEnv(i)
-	acts := productionActs(inv, a, env) | remoteHostActs(inv, a, env) | grpcActs(inv, a) | redisActs(inv, a)
+	acts := productionActs(inv, a, env) | remoteHostActs(inv, a, env) | grpcActs(inv, a) | redisActs(inv, a) | remoteDataActs(inv, a)
 	if a.name == "git" {
 		return acts
 	}

@@ -143,7 +143,7 @@ func outsideActsOf(inv *parse.Invocation, a *argv, words [4]string) act {
 		acts |= actSend
 	}
 	if httpClients[name] {
-		return acts | httpSends(inv, a) | httpAPIWrites(inv, a)
+		return acts | httpSends(inv, a) | httpAPIWrites(inv, a) | httpDataWrites(inv, a)
 	}
 	n := 0
 	for n < len(words) && words[n] != "" {
@@ -284,7 +284,7 @@ func httpSends(inv *parse.Invocation, a *argv) act {
 		}
 		if inv.DynamicArgs != nil && inv.DynamicArgs[i] {
 			// "$SLACK_WEBHOOK_URL": the variable's name says what it is
-			if u := strings.ToUpper(w); strings.Contains(u, "WEBHOOK") || strings.Contains(u, "HOOK_URL") {
+			if u := strings.ToUpper(w); strings.Contains(u, "WEBHOOK") || strings.Contains(u, "HOOK_URL") || posts && strings.Contains(u, "HOOK") {
 				return actSend
 			}
 			// "https://api.telegram.org/bot$T/sendMessage": the host and
@@ -295,13 +295,13 @@ func httpSends(inv *parse.Invocation, a *argv) act {
 		if !ok || loopbackHost(host) || strings.ContainsAny(host, "$`") {
 			continue
 		}
-		if strings.HasPrefix(host, "hooks.") || strings.HasSuffix(host, "webhook.office.com") {
+		if strings.HasPrefix(host, "hooks.") || strings.HasSuffix(host, "webhook.office.com") || posts && notifyHost(host) {
 			return actSend
 		}
 		segs := strings.Split(strings.ToLower(path), "/")
 		for j, s := range segs {
 			if s, _, _ = strings.Cut(s, "?"); sendEndpoints[s] || s == "webhooks" && j+1 < len(segs) ||
-				posts && postEndpoints[s] {
+				posts && (postEndpoints[s] || s == "hooks" && j+1 < len(segs) && segs[j+1] != "") {
 				return actSend
 			}
 		}

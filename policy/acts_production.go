@@ -21,7 +21,7 @@ import (
 var envNames = map[string]bool{
 	"RAILS_ENV": true, "RACK_ENV": true, "MIX_ENV": true, "APP_ENV": true, "FLASK_ENV": true, "DJANGO_ENV": true, "ENVIRONMENT": true, "ENV": true,
 	"STAGE": true, "DEPLOY_ENV": true, "ASPNETCORE_ENVIRONMENT": true, "DOTNET_ENVIRONMENT": true, "SPRING_PROFILES_ACTIVE": true, "APP_ENVIRONMENT": true,
-	"LARAVEL_ENV": true, "GO_ENV": true, "RUN_ENV": true,
+	"LARAVEL_ENV": true, "GO_ENV": true, "RUN_ENV": true, "DBT_TARGET": true,
 }
 
 // productionValue reports whether an environment's or a settings module's
@@ -117,18 +117,24 @@ func productionActs(inv *parse.Invocation, a *argv, env []string) act {
 	for _, w := range inv.Args {
 		if len(w) > 1 && w[0] == '-' {
 			opt, _, _ := strings.Cut(w, "=")
-			named = named || productionOption(opt)
+			named = named || productionOption(opt) || configOption(opt) || opt == "--target" || opt == "-t" && toolDataWords[a.name] != nil
 		}
 	}
 	var words []serverWord
 	if named {
-		words = serverWords(inv, productionOption)
+		words = serverWords(inv, func(opt string) bool {
+			return productionOption(opt) || configOption(opt) || opt == "--target" || opt == "-t" && toolDataWords[a.name] != nil
+		})
 	}
 	for _, w := range words {
 		opt := strings.TrimLeft(w.opt, "-")
 		switch {
 		case opt == "env" || opt == "environment" || opt == "stage" || opt == "settings" || opt == "profile" && a.name != "aws" ||
 			opt == "e" && (a.name == "rails" || a.name == "rake"):
+			target = target || productionValue(w.value)
+		case configOption(opt), opt == "target" || opt == "t" && toolDataWords[a.name] != nil:
+			// Round 13: a configuration file or a target named for
+			// production (flyway -configFiles=conf/prod.conf, dbt --target prod)
 			target = target || productionValue(w.value)
 		case opt == "url" || opt == "database-url" || opt == "db-url" || opt == "database" || opt == "dsn" || opt == "connection-string" || opt == "uri",
 			databaseWriters[a.name] && (opt == "d" || opt == "dbname" || opt == "h" || opt == "host"):
@@ -152,6 +158,7 @@ func productionActs(inv *parse.Invocation, a *argv, env []string) act {
 			}
 			changes = changes || dataWords[part]
 		}
+		changes = changes || toolDataWords[a.name][p]
 	}
 	if changes {
 		return actProduction
@@ -172,7 +179,9 @@ func productionOption(opt string) bool {
 // databaseWriters write a whole database from a dump, or drop its objects
 // first (pg_restore --clean -d ..., mongorestore --drop): aimed at a
 // database elsewhere, what was there is gone.
-var databaseWriters = map[string]bool{"pg_restore": true, "mongorestore": true, "myloader": true, "pgloader": true}
+var databaseWriters = map[string]bool{"pg_restore": true, "mongorestore": true, "myloader": true, "pgloader": true,
+	// Round 13: loaders that write a file's rows into a collection or table
+	"mongoimport": true, "mysqlimport": true}
 
 // grpcClients call a method on a gRPC server (grpcurl host:443 pkg.Svc/Method).
 var grpcClients = map[string]bool{"grpcurl": true, "grpc_cli": true, "buf": true, "evans": true}

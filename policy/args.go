@@ -39,6 +39,8 @@ func valueOptions(name string) (short string, long []string) {
 		return "Cc", gitValueLong
 	case "sudo":
 		return "ugCDhprRT", sudoValueLong
+	case "rclone":
+		return "", rcloneValueLong
 	}
 	return "", nil
 }
@@ -46,6 +48,11 @@ func valueOptions(name string) (short string, long []string) {
 var (
 	gitValueLong  = []string{"git-dir", "work-tree", "namespace", "config-env", "super-prefix", "list-cmds"}
 	sudoValueLong = []string{"user", "group", "chdir", "host", "prompt", "role", "type", "close-from"}
+	// rclone's global options that take a value, which may come before
+	// its subcommand (rclone --config x.conf copy ./a remote:b)
+	rcloneValueLong = []string{"config", "transfers", "checkers", "bwlimit", "log-file", "log-level", "filter-from", "include-from", "exclude-from",
+		"files-from", "include", "exclude", "filter", "backup-dir", "suffix", "min-age", "max-age", "min-size", "max-size", "stats", "retries",
+		"order-by", "max-transfer", "max-depth", "user-agent", "cache-dir", "password-command", "tpslimit", "multi-thread-streams"}
 )
 
 // commandName is the base name of a command word: /usr/bin/rm, \rm and

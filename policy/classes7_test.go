@@ -75,7 +75,10 @@ var classTests7 = []struct {
 	{"remote", "rclone bisync ./site r2:www", Ask},
 	{"remote", "vegeta attack -duration=30s -rate=500 https://api.example.net", Ask},
 	{"remote", "k6 run script.js", Allow},
-	{"remote", "rclone copy ./site r2:www", Allow},
+	// Round 13: copying into a remote store uploads, as aws s3 cp does
+	// (copies-to-remote-store); copying from one downloads.
+	{"remote", "rclone copy ./site r2:www", Ask},
+	{"remote", "rclone copy r2:www ./site", Allow},
 	{"remote", "terragrunt run-all apply", Ask},
 	{"remote", "terragrunt run-all plan", Allow},
 	// A framework's database dropped in production, through the environment.
