@@ -45,7 +45,8 @@
 // globs @(...) !(...) etc., whose meaning depends on `shopt extglob`; coproc
 // clauses the parser reads differently from bash (see analyzer.coproc);
 // mksh/bash-5.3 ${ cmd;} substitutions; alias definitions (bash may expand
-// them); $'...' escapes whose value depends on the locale or that produce NUL;
+// them) other than plain words naming a program, which are read as a
+// function of those words (alias ll='ls -la' is ll(){ ls -la "$@"; }); $'...' escapes whose value depends on the locale or that produce NUL;
 // brace expansions of more than 16Ki words (counted before expanding);
 // scripts over [MaxScriptSize]; scripts past the analysis budget (nesting or
 // chains deeper than [MaxNesting], more than [MaxInvocations] commands, more
