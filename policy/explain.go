@@ -172,6 +172,8 @@ func (m *Matcher) describe() string {
 	add(m.WorkStashed != nil && !*m.WorkStashed, "not right after a git stash of every change")
 	add(m.CleanPathsInWorkdir != nil && *m.CleanPathsInWorkdir, "limited to named directories of the workdir")
 	add(m.CleanPathsInWorkdir != nil && !*m.CleanPathsInWorkdir, "not limited to named directories of the workdir")
+	add(m.AddressForProgram != nil && *m.AddressForProgram, "given addresses only as arguments of the program it runs")
+	add(m.AddressForProgram != nil && !*m.AddressForProgram, "given an address as a package to fetch")
 	add(len(m.Script) > 0, "in a script that is exactly "+strings.Join(m.Script, " or "))
 	add(len(m.Code) > 0, "inline code matching /"+strings.Join(m.Code, "/ or /")+"/")
 	add(len(m.Env) > 0, "an environment assignment matching /"+strings.Join(m.Env, "/ or /")+"/")

@@ -276,3 +276,83 @@ func localRelease(a *argv) bool {
 	}
 	return false
 }
+
+// runSubcommands are the subcommands of package tools after which a
+// program or a project's script comes, with its own arguments: npm exec
+// PKG ARGS, npm run SCRIPT -- ARGS, uv run PROG ARGS.
+var runSubcommands = map[string][]string{
+	"npm": {"exec", "x", "run", "run-script", "rum", "urn", "test", "t", "tst", "start", "stop", "restart"}, "pnpm": {"dlx", "exec", "run", "test", "t", "start"},
+	"yarn": {"dlx", "exec", "run", "test", "start", "node"}, "bun": {"x", "exec", "run", "test"}, "uv": {"run"}, "pipx": {"run"},
+	"poetry": {"run"}, "pdm": {"run"}, "rye": {"run"}, "hatch": {"run"}, "pipenv": {"run"},
+}
+
+// addressLike: a word that names a package by a network address or a
+// repository (https://..., git+ssh://..., git@host:x), or an option that
+// names an index or repository.
+func addressLike(w string) bool {
+	return strings.Contains(w, "://") || strings.HasPrefix(w, "git@") || strings.HasPrefix(w, "git+") ||
+		w == "--git" || strings.HasPrefix(w, "--index-url") || strings.HasPrefix(w, "--extra-index-url") || strings.HasPrefix(w, "--registry")
+}
+
+// addressForProgram reports whether every network address a package tool
+// is given is an argument of the program or project script it runs (npx
+// autocannon http://localhost:3000, npm run bench -- https://staging.example,
+// uv run pytest --base-url http://127.0.0.1:8000), not a package to fetch:
+// the program's own words come after its name. An address in the
+// program's place (npx https://x/p.tgz, uv run https://x/s.py), in an
+// option before it (--package, --from, --spec, --with, --registry), or
+// after an option that may take a value, makes it false.
+func addressForProgram(inv *parse.Invocation) bool {
+	if inv.Dynamic || inv.DynamicArgs != nil && anyTrue(inv.DynamicArgs) {
+		return false
+	}
+	name := commandName(inv.Name)
+	args := inv.Args
+	k := 0
+	switch name {
+	case "npx", "pnpx", "bunx", "uvx":
+	default:
+		subs, ok := runSubcommands[name]
+		if !ok {
+			return false
+		}
+		for k < len(args) && strings.HasPrefix(args[k], "-") && contains(launcherFlags, args[k]) {
+			k++
+		}
+		if k >= len(args) || !slices.Contains(subs, args[k]) {
+			return false
+		}
+		k++
+	}
+	// the program (or the script's name): the first operand after the
+	// runner's own options
+	for ; k < len(args); k++ {
+		a := args[k]
+		switch {
+		case addressLike(a):
+			return false // in an option or in the program's place
+		case a == "--":
+			continue
+		case strings.HasPrefix(a, "-"):
+			if contains(launcherFlags, a) || strings.Contains(a, "=") {
+				continue
+			}
+			if contains(pkgValues, a) {
+				k++
+				if k < len(args) && addressLike(args[k]) {
+					return false
+				}
+				continue
+			}
+			if k+1 < len(args) && !strings.HasPrefix(args[k+1], "-") {
+				return false // an option that may take the next word: which is the program is not known
+			}
+			continue
+		}
+		if strings.Count(a, "/") >= 2 && !strings.HasPrefix(a, ".") && !strings.Contains(path.Base(a), ".") {
+			return false // owner/repo/tool: a module path fetched and run
+		}
+		return k+1 < len(args) // the program; what follows is its own
+	}
+	return false
+}

@@ -246,6 +246,8 @@ func init() {
 			func(ctx *scriptCtx, i int, a *argv) bool { return ctx.workStashed(i) }),
 		boolKey("clean_paths_in_workdir", func(m *Matcher) *bool { return m.CleanPathsInWorkdir },
 			func(ctx *scriptCtx, i int, a *argv) bool { return gitCleanPathsInWorkdir(&ctx.invs[i]) }),
+		boolKey("address_for_program", func(m *Matcher) *bool { return m.AddressForProgram },
+			func(ctx *scriptCtx, i int, a *argv) bool { return addressForProgram(&ctx.invs[i]) }),
 		globKey("acts", func(m *Matcher) []string { return m.Acts },
 			func(ctx *scriptCtx, i int, a *argv, g []glob) bool { return ctx.actsMatch(i, a, g) }),
 		regexpKey("code", func(m *Matcher) []string { return m.Code },

@@ -187,6 +187,10 @@ type Matcher struct {
 	// CleanPathsInWorkdir: git clean is limited to pathspecs that name
 	// parts of the workdir (git clean -fdx build/), not the whole tree.
 	CleanPathsInWorkdir *bool `toml:"clean_paths_in_workdir" json:"clean_paths_in_workdir,omitempty"`
+	// AddressForProgram: every network address a package tool is given is
+	// an argument of the program or project script it runs (npx autocannon
+	// http://localhost:3000), not a package to fetch.
+	AddressForProgram *bool `toml:"address_for_program" json:"address_for_program,omitempty"`
 	// Acts: globs on what the command does outside the machine's files, as
 	// the analysis reads it from the verbs it is given (acts.go): "publish"
 	// (publishes, deploys, uploads, releases), "flash" (writes to or erases
