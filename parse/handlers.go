@@ -909,6 +909,9 @@ func setupOutput(w word) bool {
 		return false
 	}
 	f := strings.Fields(strings.TrimSuffix(inner, ")"))
+	if completionOutput(f) {
+		return true // Round 13 (completion.go)
+	}
 	if len(f) == 0 || !shellSetup[f[0]] {
 		return false
 	}
@@ -931,7 +934,15 @@ func evalHandler(c *cmdCtx) {
 		return
 	}
 	if len(c.argv) == 2 && setupOutput(c.argv[1]) {
-		return
+		// Round 13: unless the script defines a function (or an alias) of
+		// the tool's name, whose output is then the script's own
+		tool := strings.Fields(strings.TrimPrefix(strings.TrimPrefix(c.argv[1].text, `"`), "$("))[0]
+		if !c.a.funcs[tool] {
+			g := append(append([]string(nil), c.f.via...), c.via...)
+			c.a.setupEvals = append(c.a.setupEvals, setupEval{tool: tool, w: c.argv[1], via: appendVia(g, "eval"),
+				background: c.inv().Background, endless: c.inv().EndlessLoop})
+			return
+		}
 	}
 	texts := make([]string, 0, len(c.argv)-1)
 	dyn := false

@@ -174,6 +174,13 @@ func Parse(src string) (s *Script, err error) {
 	}()
 	a.lines = lineStarts(src)
 	a.parseCode(&frame{src: src}, src, "")
+	for _, se := range a.setupEvals {
+		if a.funcs[se.tool] {
+			// the function's output is what eval runs: unknown code
+			a.out = append(a.out, Invocation{Name: se.w.text, Args: []string{}, Dynamic: true, Pos: se.w.pos, Via: se.via,
+				Background: se.background, EndlessLoop: se.endless})
+		}
+	}
 	if a.err == nil && len(a.out) > MaxInvocations {
 		a.overBudget(Pos{1, 1})
 	}
