@@ -29,6 +29,9 @@ var classTests13Allow = []classTest{
 	{"reset-to-remote-feature", `git reset --hard HEAD~3`, Ask},
 	{"reset-to-remote-feature", `git reset --hard`, Ask},
 	{"reset-to-remote-feature", `cd ~/work/api && git reset --hard origin/feature/x && git clean -fdx`, Deny},
+	{"reset-to-remote-feature", `cd /tmp/other && git reset --hard origin/feature/x`, Ask},
+	{"reset-to-remote-feature", `git -C ~/other reset --hard origin/feature/x`, Ask},
+	{"reset-to-remote-feature", `cd services/api && git reset --hard origin/feature/x`, Allow},
 
 	// git clean limited to named directories of the project deletes no new
 	// source file elsewhere in the tree.
@@ -102,6 +105,9 @@ var classTests13Allow = []classTest{
 	{"kill-own-server", `kill $(pgrep -f 'postgres -D /var/lib/pg')`, Ask},
 	{"kill-own-server", `kill $(pgrep -f '.*--port 5173')`, Ask},
 	{"kill-own-server", `kill $(pgrep -u root -f 'vite --port 5173')`, Ask},
+	{"kill-own-server", `kill -9 $(pgrep -f 'falco -c /etc/falco.yaml')`, Ask},
+	{"kill-own-server", `kill $(pgrep -f 'auditd -n 1')`, Ask},
+	{"kill-own-server", `kill $(pgrep -f '/usr/sbin/nginx -g daemon')`, Ask},
 
 	// An alias of plain words naming a program is judged as a function of
 	// those words; any other alias is refused as before.

@@ -251,8 +251,15 @@ func ownCommandLine(p string) bool {
 	if len(f) < 2 || strings.ContainsAny(p, "*+?|()[]{}^$\\") {
 		return false
 	}
-	switch path.Base(f[0]) {
-	case "postgres", "postmaster", "mysqld", "mariadbd", "mongod", "redis-server", "valkey-server", "elasticsearch", "java", "stockade", "sshd", "dockerd", "containerd":
+	// a program of the work's own, not a system's daemon or service (sshd,
+	// auditd, falco), a database's server or one installed by absolute path
+	prog := path.Base(f[0])
+	if strings.HasPrefix(f[0], "/") || len(prog) > 2 && strings.HasSuffix(prog, "d") {
+		return false
+	}
+	switch prog {
+	case "postgres", "postmaster", "mariadbd", "redis-server", "valkey-server", "elasticsearch", "java", "stockade", "falco", "falcon-sensor",
+		"wazuh-agent", "osquery", "clamav", "fail2ban-server", "systemd", "init", "kubelet", "apparmor", "auditctl", "crowdstrike", "sudo", "su":
 		return false
 	}
 	for _, w := range f[1:] {
