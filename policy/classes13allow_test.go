@@ -48,6 +48,8 @@ var classTests13Allow = []classTest{
 	{"clean-named-dirs", `git clean -fd "$OUT"`, Ask},
 	{"clean-named-dirs", `git clean -fdx ~/code/other`, Deny},
 	{"clean-named-dirs", `git -C ../other clean -fdx build/`, Deny},
+	{"clean-named-dirs", `cd /tmp/other && git clean -fdx build/`, Ask},
+	{"clean-named-dirs", `cd web && git clean -fdx dist/`, Allow},
 
 	// Force-deleting a local feature or spike branch is local work; the
 	// default and release branches, and names known only at run time, ask.
