@@ -1,6 +1,7 @@
 package parse
 
 import (
+	"path"
 	"slices"
 	"strings"
 	"sync"
@@ -908,6 +909,9 @@ func setupOutput(w word) bool {
 		return false
 	}
 	f := strings.Fields(strings.TrimSuffix(inner, ")"))
+	if completionOutput(f) {
+		return true // Round 13 (completion.go)
+	}
 	if len(f) == 0 || !shellSetup[f[0]] {
 		return false
 	}
@@ -930,7 +934,15 @@ func evalHandler(c *cmdCtx) {
 		return
 	}
 	if len(c.argv) == 2 && setupOutput(c.argv[1]) {
-		return
+		// Round 13: unless the script defines a function (or an alias) of
+		// the tool's name, whose output is then the script's own
+		tool := strings.Fields(strings.TrimPrefix(strings.TrimPrefix(c.argv[1].text, `"`), "$("))[0]
+		if !c.a.funcs[tool] {
+			g := append(append([]string(nil), c.f.via...), c.via...)
+			c.a.setupEvals = append(c.a.setupEvals, setupEval{tool: tool, w: c.argv[1], via: appendVia(g, "eval"),
+				background: c.inv().Background, endless: c.inv().EndlessLoop})
+			return
+		}
 	}
 	texts := make([]string, 0, len(c.argv)-1)
 	dyn := false
@@ -967,11 +979,52 @@ func mapfileHandler(c *cmdCtx) {
 
 func aliasHandler(c *cmdCtx) {
 	for _, w := range c.argv[1:] {
-		if w.dyn || strings.Contains(w.text, "=") {
+		if !w.dyn && !strings.Contains(w.text, "=") {
+			continue // alias -p, alias ll: prints
+		}
+		name, value, _ := strings.Cut(w.text, "=")
+		if w.dyn || !plainAlias(name, value) {
 			c.failAt(w, "alias definitions are not supported: bash may expand aliases this analysis does not see")
 			return
 		}
+		// Round 13: an alias of plain words (alias ll='ls -la') runs
+		// what a function of them would: ll src is ls -la src.
+		c.code(word{text: name + "() { " + value + ` "$@"; }`, pos: w.pos}, "alias")
 	}
+}
+
+// plainAlias: an alias whose name is a plain word and whose value is
+// plain words, with no quoting, expansion, operator, comment, pattern or
+// trailing blank (which would expand the next word as an alias too): its
+// expansion is then the same as a call of a function of those words.
+func plainAlias(name, value string) bool {
+	if name == "" || value == "" || value[len(value)-1] == ' ' || value[0] == ' ' {
+		return false
+	}
+	for i, r := range name {
+		if !(r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || i > 0 && r >= '0' && r <= '9') {
+			return false
+		}
+	}
+	for _, r := range value {
+		if !(r == ' ' || r == '_' || r == '-' || r == '.' || r == '/' || r == ':' || r == '=' || r == ',' || r == '+' || r == '@' || r == '%' ||
+			r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9') {
+			return false
+		}
+	}
+	if strings.Contains(value, "  ") {
+		return false
+	}
+	// Not a program that runs code or other commands (sh -c, python -c,
+	// eval, sudo, xargs), nor a builtin that changes the shell's state
+	// (cd, export, source): a call of it reads more than its words.
+	first, _, _ := strings.Cut(value, " ")
+	switch first {
+	case ".", "source", "cd", "pushd", "popd", "trap", "alias", "unalias", "set", "shopt", "declare", "typeset", "local", "export", "readonly",
+		"enable", "hash", "let", "unset", "read", "mapfile", "readarray", "printf", "getopts", "shift", "return", "exit", "umask", "ulimit", "fc", "history":
+		return false
+	}
+	return !strings.Contains(first, "=") && handlerFor(path.Base(first)) == nil
 }
 
 func shoptHandler(c *cmdCtx) {

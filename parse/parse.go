@@ -45,7 +45,8 @@
 // globs @(...) !(...) etc., whose meaning depends on `shopt extglob`; coproc
 // clauses the parser reads differently from bash (see analyzer.coproc);
 // mksh/bash-5.3 ${ cmd;} substitutions; alias definitions (bash may expand
-// them); $'...' escapes whose value depends on the locale or that produce NUL;
+// them) other than plain words naming a program, which are read as a
+// function of those words (alias ll='ls -la' is ll(){ ls -la "$@"; }); $'...' escapes whose value depends on the locale or that produce NUL;
 // brace expansions of more than 16Ki words (counted before expanding);
 // scripts over [MaxScriptSize]; scripts past the analysis budget (nesting or
 // chains deeper than [MaxNesting], more than [MaxInvocations] commands, more
@@ -175,6 +176,13 @@ func Parse(src string) (s *Script, err error) {
 	}()
 	a.lines = lineStarts(src)
 	a.parseCode(&frame{src: src}, src, "")
+	for _, se := range a.setupEvals {
+		if a.funcs[se.tool] {
+			// the function's output is what eval runs: unknown code
+			a.out = append(a.out, Invocation{Name: se.w.text, Args: []string{}, Dynamic: true, Pos: se.w.pos, Via: se.via,
+				Background: se.background, EndlessLoop: se.endless})
+		}
+	}
 	if a.err == nil && len(a.out) > MaxInvocations {
 		a.overBudget(Pos{1, 1})
 	}

@@ -17,6 +17,10 @@ type analyzer struct {
 	funcs   map[string]bool
 	err     *Error
 
+	// setupEvals: eval "$(TOOL ...)" of a tool's setup or completion code,
+	// taken as such unless the script defines a function of its name
+	setupEvals []setupEval
+
 	stack []word   // words of the commands being walked; see pushWords
 	buf   []byte   // scratch space for resolving words
 	strs  []string // free space for the Args of invocations; see newStrings

@@ -104,6 +104,8 @@ func (ctx *scriptCtx) devDatabase(i int, a *argv) bool {
 			}
 		}
 		return named
+	case "mongosh", "mongo":
+		return mongoDevDatabase(inv) // Round 13 (local_work.go)
 	}
 	return false
 }

@@ -34,6 +34,11 @@ func (ctx *scriptCtx) targetLocal(i int, a *argv) bool {
 		return clusterTargetLocal(inv)
 	case "docker", "podman", "nerdctl":
 		return registryTargetLocal(inv, a)
+	case "swaks":
+		return swaksTargetLocal(inv) // Round 13 (local_work.go)
+	}
+	if localEmulators[a.name] {
+		return localEmulatorTarget(ctx, inv) // Round 13 (local_work.go)
 	}
 	return false
 }
@@ -421,20 +426,28 @@ func (ctx *scriptCtx) namesListedInWorkdir(i int, a *argv) bool {
 	return false
 }
 
-// pidFromPort reports whether kill asks for a clean stop (not SIGKILL) of
-// the processes a lookup of one local TCP or UDP port returns: $(lsof -t
-// -i:3000), $(lsof -ti tcp:8080 -sTCP:LISTEN), $(fuser 3000/tcp). That is
-// a server the work talks to, usually one it started, told to shut down;
-// SIGKILL (a database loses what it had not written), a name match (pgrep
-// -f java), every process with a socket (lsof -t -i) or a literal pid is
-// something else.
+// pidFromPort reports whether kill stops the processes a lookup of one
+// local TCP or UDP port returns: $(lsof -t -i:3000), $(lsof -ti tcp:8080
+// -sTCP:LISTEN), $(fuser 3000/tcp). That is a server the work talks to,
+// usually one it started; SIGKILL to a database's or broker's port (a
+// database loses what it had not written), a name match (pgrep -f java),
+// every process with a socket (lsof -t -i) or a literal pid is something
+// else.
 func pidFromPort(inv *parse.Invocation) bool {
 	lookups := 0
+	sigkill, service := false, false
 	for j, w := range inv.Args {
 		dyn := inv.DynamicArgs != nil && j < len(inv.DynamicArgs) && inv.DynamicArgs[j]
+		signal := strings.HasPrefix(w, "-") || j > 0 && (inv.Args[j-1] == "-s" || inv.Args[j-1] == "-n")
 		switch strings.ToUpper(strings.TrimLeft(w, "-")) {
 		case "9", "KILL", "SIGKILL":
-			return false // no clean shutdown: a database loses what it had not written
+			if !signal {
+				return false // pid 9
+			}
+			// Round 13: no clean shutdown: a database loses what it had
+			// not written; a dev server's port (3000) has nothing to lose
+			sigkill = true
+			continue
 		}
 		if !dyn {
 			if strings.HasPrefix(w, "-") && j+1 < len(inv.Args) || strings.HasPrefix(w, "-") && !strings.HasPrefix(w, "--") {
@@ -455,9 +468,10 @@ func pidFromPort(inv *parse.Invocation) bool {
 		if !ok || !strings.HasSuffix(inner, ")") || !portLookup(f) {
 			return false
 		}
+		service = service || killsServicePort(f)
 		lookups++
 	}
-	return lookups > 0
+	return lookups > 0 && !(sigkill && service)
 }
 
 // portLookup reports whether a command's words look up the pids that use

@@ -176,6 +176,10 @@ type Matcher struct {
 	// PidFromPort: every pid the command is given is the answer of a
 	// lookup of the process using one port ($(lsof -t -i:3000)).
 	PidFromPort *bool `toml:"pid_from_port" json:"pid_from_port,omitempty"`
+	// PidFromCommandLine: every pid the command is given is the answer of
+	// pgrep -f for a pattern naming one command line of the work's own
+	// ($(pgrep -f 'vite --port 5173')).
+	PidFromCommandLine *bool `toml:"pid_from_command_line" json:"pid_from_command_line,omitempty"`
 	// WorkStashed: the command right before it is a git stash of every
 	// uncommitted change, in the same repository (git stash && git reset
 	// --hard).
@@ -197,6 +201,13 @@ type Matcher struct {
 	// command in the script's endless loops does nothing (:, true,
 	// continue) (exhaustion.go).
 	SpinsOnly *bool `toml:"spins_only" json:"spins_only,omitempty"`
+	// CleanPathsInWorkdir: git clean is limited to pathspecs that name
+	// parts of the workdir (git clean -fdx build/), not the whole tree.
+	CleanPathsInWorkdir *bool `toml:"clean_paths_in_workdir" json:"clean_paths_in_workdir,omitempty"`
+	// AddressForProgram: every network address a package tool is given is
+	// an argument of the program or project script it runs (npx autocannon
+	// http://localhost:3000), not a package to fetch.
+	AddressForProgram *bool `toml:"address_for_program" json:"address_for_program,omitempty"`
 	// Acts: globs on what the command does outside the machine's files, as
 	// the analysis reads it from the verbs it is given (acts.go): "publish"
 	// (publishes, deploys, uploads, releases), "flash" (writes to or erases
