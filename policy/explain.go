@@ -168,6 +168,8 @@ func (m *Matcher) describe() string {
 	add(m.PidFromPort != nil && !*m.PidFromPort, "given pids other than a port's process")
 	add(m.WorkStashed != nil && *m.WorkStashed, "right after a git stash of every change")
 	add(m.WorkStashed != nil && !*m.WorkStashed, "not right after a git stash of every change")
+	add(m.ForeignPackageSource != nil && *m.ForeignPackageSource, "setting a package source other than the default registry")
+	add(m.ForeignPackageSource != nil && !*m.ForeignPackageSource, "not setting a package source other than the default registry")
 	add(len(m.Script) > 0, "in a script that is exactly "+strings.Join(m.Script, " or "))
 	add(len(m.Code) > 0, "inline code matching /"+strings.Join(m.Code, "/ or /")+"/")
 	add(len(m.Env) > 0, "an environment assignment matching /"+strings.Join(m.Env, "/ or /")+"/")

@@ -242,6 +242,8 @@ func init() {
 			func(ctx *scriptCtx, i int, a *argv) bool { return pidFromPort(&ctx.invs[i]) }),
 		boolKey("work_stashed", func(m *Matcher) *bool { return m.WorkStashed },
 			func(ctx *scriptCtx, i int, a *argv) bool { return ctx.workStashed(i) }),
+		boolKey("foreign_package_source", func(m *Matcher) *bool { return m.ForeignPackageSource },
+			func(ctx *scriptCtx, i int, a *argv) bool { return ctx.foreignPackageSource(i) }),
 		globKey("acts", func(m *Matcher) []string { return m.Acts },
 			func(ctx *scriptCtx, i int, a *argv, g []glob) bool { return ctx.actsMatch(i, a, g) }),
 		regexpKey("code", func(m *Matcher) []string { return m.Code },

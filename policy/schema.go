@@ -180,6 +180,12 @@ type Matcher struct {
 	// uncommitted change, in the same repository (git stash && git reset
 	// --hard).
 	WorkStashed *bool `toml:"work_stashed" json:"work_stashed,omitempty"`
+	// ForeignPackageSource: the text the command writes (its arguments, a
+	// here-document) sets where packages come from (a registry, an index,
+	// a gem source, a Cargo [patch] from a repository, a go.mod replace by
+	// another module) to an address other than the ecosystem's default
+	// registry (package_source.go).
+	ForeignPackageSource *bool `toml:"foreign_package_source" json:"foreign_package_source,omitempty"`
 	// Acts: globs on what the command does outside the machine's files, as
 	// the analysis reads it from the verbs it is given (acts.go): "publish"
 	// (publishes, deploys, uploads, releases), "flash" (writes to or erases
