@@ -26,7 +26,7 @@ var classTests13supply = []classTest{
 	{"package-source", `go mod edit -replace=golang.org/x/crypto=example.com/crypto@v0.1.0`, Deny},
 	{"package-source", `echo 'replace golang.org/x/crypto v0.1.0 => example.com/c v0.1.0' >> go.mod`, Deny},
 	{"package-source", `sed -i 's#https://registry.yarnpkg.com#https://y.example.com#g' yarn.lock && yarn install --frozen-lockfile`, Deny},
-	{"package-source", `echo 'save-exact=true' >> .npmrc`, Ask}, // project-build-config-runner
+	{"package-source", `echo 'save-exact=true' >> .npmrc`, Ask},                     // project-build-config-runner
 	{"package-source", `echo 'registry=https://registry.npmjs.org/' > .npmrc`, Ask}, // the default registry: project-build-config-runner asks
 	{"package-source", "cat > Gemfile <<'G'\nsource \"https://rubygems.org\"\ngem \"sinatra\"\nG", Allow},
 	{"package-source", `echo 'httpx>=0.27' >> requirements.txt && pip install -r requirements.txt`, Allow},
