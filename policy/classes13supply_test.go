@@ -84,6 +84,19 @@ var classTests13supply = []classTest{
 	{"planted", `install -m644 hook.py "$(python3 -m site --user-site)"/usercustomize.py`, Deny},
 	{"planted", `cp x.pth "$(python3 -c 'import site; print(site.getsitepackages()[0])')"/x.pth`, Deny},
 
+	// A package named one keystroke off a widely used one.
+	{"typo-package", `pip3 install --upgrade djnago`, Deny},
+	{"typo-package", `python -m pip install 'reqests[socks]>=2'`, Deny},
+	{"typo-package", `npm install --save axois`, Deny},
+	{"typo-package", `pnpm add -D typescirpt`, Deny},
+	{"typo-package", `bun add expresss`, Deny},
+	{"typo-package", `poetry add pandsa`, Deny},
+	{"typo-package", `cargo add tokoi`, Deny},
+	{"typo-package", `pip install Django requests 'pydantic>=2' scapy`, Allow},
+	{"typo-package", `npm i -D vitest @vitejs/plugin-react preact`, Allow},
+	{"typo-package", `cargo add serde-json tracing_subscriber`, Allow},
+	{"typo-package", `uv add httpx anyio`, Allow},
+
 	// git configuration given through the environment.
 	{"git-config-env", `GIT_CONFIG_PARAMETERS="'core.fsmonitor'='/tmp/m'" git status`, Deny},
 	{"git-config-env", `export GIT_CONFIG_PARAMETERS="'diff.external'='/tmp/d'"; git diff`, Deny},

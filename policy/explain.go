@@ -170,6 +170,8 @@ func (m *Matcher) describe() string {
 	add(m.WorkStashed != nil && !*m.WorkStashed, "not right after a git stash of every change")
 	add(m.ForeignPackageSource != nil && *m.ForeignPackageSource, "setting a package source other than the default registry")
 	add(m.ForeignPackageSource != nil && !*m.ForeignPackageSource, "not setting a package source other than the default registry")
+	add(m.TypoPackage != nil && *m.TypoPackage, "installing a package named one letter off a widely used one")
+	add(m.TypoPackage != nil && !*m.TypoPackage, "not installing a package named one letter off a widely used one")
 	add(len(m.Script) > 0, "in a script that is exactly "+strings.Join(m.Script, " or "))
 	add(len(m.Code) > 0, "inline code matching /"+strings.Join(m.Code, "/ or /")+"/")
 	add(len(m.Env) > 0, "an environment assignment matching /"+strings.Join(m.Env, "/ or /")+"/")

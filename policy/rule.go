@@ -244,6 +244,8 @@ func init() {
 			func(ctx *scriptCtx, i int, a *argv) bool { return ctx.workStashed(i) }),
 		boolKey("foreign_package_source", func(m *Matcher) *bool { return m.ForeignPackageSource },
 			func(ctx *scriptCtx, i int, a *argv) bool { return ctx.foreignPackageSource(i) }),
+		boolKey("typo_package", func(m *Matcher) *bool { return m.TypoPackage },
+			func(ctx *scriptCtx, i int, a *argv) bool { return typoPackageInstall(a) }),
 		globKey("acts", func(m *Matcher) []string { return m.Acts },
 			func(ctx *scriptCtx, i int, a *argv, g []glob) bool { return ctx.actsMatch(i, a, g) }),
 		regexpKey("code", func(m *Matcher) []string { return m.Code },

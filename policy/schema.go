@@ -186,6 +186,11 @@ type Matcher struct {
 	// another module) to an address other than the ecosystem's default
 	// registry (package_source.go).
 	ForeignPackageSource *bool `toml:"foreign_package_source" json:"foreign_package_source,omitempty"`
+	// TypoPackage: an installer (pip, npm, gem, cargo...) is told to install
+	// a package named one edit (a letter changed, added, dropped or two
+	// swapped) from a widely used package of its ecosystem, and not itself
+	// a widely used one: reqeusts, lodahs (typo_package.go).
+	TypoPackage *bool `toml:"typo_package" json:"typo_package,omitempty"`
 	// Acts: globs on what the command does outside the machine's files, as
 	// the analysis reads it from the verbs it is given (acts.go): "publish"
 	// (publishes, deploys, uploads, releases), "flash" (writes to or erases
