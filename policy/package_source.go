@@ -16,7 +16,7 @@ import (
 // the ecosystem's default registry (rules package-source-redirect*).
 
 // sourceSettingRe: a key that names a package source, then its address.
-var sourceSettingRe = regexp.MustCompile(`(?i)(?:^|[\s'"{,;(\[#/|])(?:@[\w.-]+:)?(?:registry|index-url|extra-index-url|find-links|npmRegistryServer|source|replace-with|url|mirror|index|registry-index|default-index|--index-url|--extra-index-url|--find-links|--registry|--source|-i|-f)['"]?\s*[=: ]\s*['"]?((?:git\+|sparse\+)?(?:https?|ftp|ssh)://[^\s'"<>,)\]}\\]+)`)
+var sourceSettingRe = regexp.MustCompile(`(?i)(?:^|[\s'"{,;(\[#/|])(?:@[\w.-]+:)?(?:registry|index-url|extra-index-url|find-links|npmRegistryServer|source|replace-with|url|mirror|index|registry-index|default-index|--index-url|--extra-index-url|--find-links|--registry|--source|--index|--default-index|-i|-f)['"]?\s*[=: ]\s*['"]?((?:git\+|sparse\+)?(?:https?|ftp|ssh)://[^\s'"<>,)\]}\\]+)`)
 
 // patchGitRe: in a Cargo [patch] or [replace] table, a crate taken from a
 // repository or another registry.
@@ -56,11 +56,15 @@ func foreignSource(addr string) bool {
 
 // foreignPackageSource reports whether the text invocation i writes sets a
 // package source to an address other than a default registry.
-func (ctx *scriptCtx) foreignPackageSource(i int) bool {
+func (ctx *scriptCtx) foreignPackageSource(i int, a *argv) bool {
 	inv := &ctx.invs[i]
 	// a stream editor's substitution names the new address alone
 	// (s#https://rubygems.org#https://gems.example#): any address counts
 	editor := streamEditors[inv.Name]
+	// an installer told where to fetch from: --index-url URL, --registry URL
+	if packageInstallVerbs[a.name][a.subcommand] && len(inv.Args) > 1 {
+		return textSetsForeignSource(strings.Join(inv.Args, " "))
+	}
 	for _, a := range inv.Args {
 		if textSetsForeignSource(a) || editor && textHasForeignURL(a) {
 			return true

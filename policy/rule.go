@@ -243,7 +243,7 @@ func init() {
 		boolKey("work_stashed", func(m *Matcher) *bool { return m.WorkStashed },
 			func(ctx *scriptCtx, i int, a *argv) bool { return ctx.workStashed(i) }),
 		boolKey("foreign_package_source", func(m *Matcher) *bool { return m.ForeignPackageSource },
-			func(ctx *scriptCtx, i int, a *argv) bool { return ctx.foreignPackageSource(i) }),
+			func(ctx *scriptCtx, i int, a *argv) bool { return ctx.foreignPackageSource(i, a) }),
 		boolKey("typo_package", func(m *Matcher) *bool { return m.TypoPackage },
 			func(ctx *scriptCtx, i int, a *argv) bool { return typoPackageInstall(a) }),
 		globKey("acts", func(m *Matcher) []string { return m.Acts },

@@ -13,9 +13,9 @@ import "strings"
 // packageInstallVerbs: per installer, the subcommands that install packages.
 var packageInstallVerbs = map[string]map[string]bool{
 	"pip": {"install": true, "download": true}, "pip3": {"install": true, "download": true},
-	"uv": {"add": true, "pip": true, "tool": true}, "pipx": {"install": true, "run": true, "inject": true},
+	"uv": {"add": true, "pip": true, "tool": true, "sync": true, "lock": true}, "pipx": {"install": true, "run": true, "inject": true},
 	"poetry": {"add": true}, "pdm": {"add": true}, "pipenv": {"install": true},
-	"npm":  {"install": true, "i": true, "add": true, "in": true, "ins": true, "inst": true, "insta": true, "instal": true, "isnt": true, "isnta": true, "isntal": true, "isntall": true},
+	"npm":  {"install": true, "i": true, "add": true, "ci": true, "in": true, "ins": true, "inst": true, "insta": true, "instal": true, "isnt": true, "isnta": true, "isntal": true, "isntall": true},
 	"pnpm": {"add": true, "install": true, "i": true}, "yarn": {"add": true, "global": true}, "bun": {"add": true, "install": true, "i": true, "a": true},
 	"gem": {"install": true, "i": true}, "cargo": {"add": true, "install": true},
 }
