@@ -44,7 +44,8 @@ var popularPackages = map[string]map[string]bool{
 		sentencepiece tokenizers xgboost lightgbm catboost statsmodels shapely geopandas pyproj fiona rasterio boto3-stubs types-requests
 		pydantic-settings typer httpcore anyio sniffio h11 multidict yarl frozenlist aiosignal async-timeout markdown pyopenssl rsa oauthlib
 		requests-oauthlib google-auth cachetools pyasn1 grpcio-tools lazy-object-proxy more-itertools zipp importlib-metadata jmespath
-		s3transfer distlib virtualenv-clone setuptools-scm flit hatch hatchling pdm uv pipenv pipx twine build requests-toolbelt`),
+		s3transfer distlib virtualenv-clone setuptools-scm flit hatch hatchling pdm uv pipenv pipx twine build requests-toolbelt
+		simpy patch dataset tokenizer future`),
 	"js": wordSet(`react react-dom preact lodash lodash-es express axios moment chalk commander debug vue typescript webpack webpack-cli eslint
 		prettier jest mocha chai next nuxt svelte vite rollup esbuild dotenv dotenvx uuid yargs inquirer request async bluebird underscore jquery
 		rxjs redux react-redux mongoose sequelize knex pg mysql mysql2 sqlite sqlite3 redis ioredis socket.io cors body-parser cookie-parser morgan
@@ -57,7 +58,8 @@ var popularPackages = map[string]map[string]bool{
 		eslint-config-prettier eslint-plugin-react typeorm mongodb firebase firebase-admin aws-sdk openai stripe twilio socket.io-client
 		uglify-js terser core-js regenerator-runtime tslib rxjs fs-extra chokidar execa ora boxen figlet yaml js-yaml xml2js qs
 		query-string form-data formidable busboy http-proxy http-proxy-middleware serve-static compression cookie express-validator
-		passport-jwt passport-local nock supertest sinon cypress storybook turbo nx lerna`),
+		passport-jwt passport-local nock supertest sinon cypress storybook turbo nx lerna
+		jslint jshint cookies`),
 	"rb": wordSet(`rails rake bundler rspec rspec-rails nokogiri devise puma sidekiq rack pry rubocop sinatra json activesupport activerecord faraday
 		httparty thor minitest capybara factory_bot faker redis pg mysql2 sqlite3 jbuilder bootsnap sprockets webpacker turbo-rails
 		stimulus-rails importmap-rails aws-sdk-s3 dotenv-rails rest-client byebug listen spring solargraph`),
