@@ -208,6 +208,17 @@ type Matcher struct {
 	// an argument of the program or project script it runs (npx autocannon
 	// http://localhost:3000), not a package to fetch.
 	AddressForProgram *bool `toml:"address_for_program" json:"address_for_program,omitempty"`
+	// ForeignPackageSource: the text the command writes (its arguments, a
+	// here-document) sets where packages come from (a registry, an index,
+	// a gem source, a Cargo [patch] from a repository, a go.mod replace by
+	// another module) to an address other than the ecosystem's default
+	// registry (package_source.go).
+	ForeignPackageSource *bool `toml:"foreign_package_source" json:"foreign_package_source,omitempty"`
+	// TypoPackage: an installer (pip, npm, gem, cargo...) is told to install
+	// a package named one edit (a letter changed, added, dropped or two
+	// swapped) from a widely used package of its ecosystem, and not itself
+	// a widely used one: reqeusts, lodahs (typo_package.go).
+	TypoPackage *bool `toml:"typo_package" json:"typo_package,omitempty"`
 	// Acts: globs on what the command does outside the machine's files, as
 	// the analysis reads it from the verbs it is given (acts.go): "publish"
 	// (publishes, deploys, uploads, releases), "flash" (writes to or erases
