@@ -16,35 +16,41 @@ import (
 // secret (TOKEN, SECRET, PASSWORD, ...), a qualified key (API_KEY,
 // ACCESS_KEY). The tools' own variables (PATH, HOME, ...) never are.
 func secretVarName(name string) bool {
+	// The kept names are patterns (path.Match), slower than the words: they
+	// are asked only of a name the words call secret.
 	upper := strings.ToUpper(name)
-	if !matchAny(alwaysKept, upper) {
-		for _, p := range secretPrefixes {
-			if strings.HasPrefix(upper, p) {
-				return true
-			}
-		}
-		words := strings.FieldsFunc(upper, func(r rune) bool { return r == '_' || r == '-' || r == '.' })
-		for i, w := range words {
-			if secretWords[w] {
-				return true
-			}
-			// API_KEY, KEY_ID after ACCESS, and a key named for its service
-			// as the last word (LINEAR_KEY, SENDGRID_KEY).
-			if (w == "KEY" || w == "KEYS") && (i == 0 || i == len(words)-1 || keyQualifiers[words[i-1]]) {
-				return true
-			}
-			if k, ok := strings.CutSuffix(w, "KEY"); ok && keyQualifiers[k] {
-				return true // ACCESSKEY, SECRETKEY, PRIVATEKEY
-			}
-			if strings.HasSuffix(w, "APIKEY") || strings.HasSuffix(w, "TOKEN") || passwordWord(w) {
-				return true
-			}
-		}
-		// DB_PWD, MYSQL_PWD, ADMIN_PW: a short spelling of password as the
-		// last word (PWD and OLDPWD alone are directories and kept above).
-		if n := len(words); n > 1 && (words[n-1] == "PWD" || words[n-1] == "PW") {
+	return namesSecret(upper) && !matchAny(alwaysKept, upper)
+}
+
+// namesSecret is secretVarName's test of the words of upper, a name in
+// upper case, before the tools' own variables are set apart.
+func namesSecret(upper string) bool {
+	for _, p := range secretPrefixes {
+		if strings.HasPrefix(upper, p) {
 			return true
 		}
+	}
+	words := strings.FieldsFunc(upper, func(r rune) bool { return r == '_' || r == '-' || r == '.' })
+	for i, w := range words {
+		if secretWords[w] {
+			return true
+		}
+		// API_KEY, KEY_ID after ACCESS, and a key named for its service
+		// as the last word (LINEAR_KEY, SENDGRID_KEY).
+		if (w == "KEY" || w == "KEYS") && (i == 0 || i == len(words)-1 || keyQualifiers[words[i-1]]) {
+			return true
+		}
+		if k, ok := strings.CutSuffix(w, "KEY"); ok && keyQualifiers[k] {
+			return true // ACCESSKEY, SECRETKEY, PRIVATEKEY
+		}
+		if strings.HasSuffix(w, "APIKEY") || strings.HasSuffix(w, "TOKEN") || passwordWord(w) {
+			return true
+		}
+	}
+	// DB_PWD, MYSQL_PWD, ADMIN_PW: a short spelling of password as the
+	// last word (PWD and OLDPWD alone are directories and kept above).
+	if n := len(words); n > 1 && (words[n-1] == "PWD" || words[n-1] == "PW") {
+		return true
 	}
 	return false
 }
