@@ -1,0 +1,45 @@
+package policy
+
+import (
+	"strings"
+
+	"github.com/stockade/stockade/parse"
+)
+
+// writtenRecipes returns, as shell code, the recipe lines of the makefile
+// make reads when the script wrote (or appended) its text: printf
+// 'setup:\n\tcp x .git/hooks/post-merge\n' >> Makefile && make setup runs
+// that cp. It returns "" when make reads no such file.
+func writtenRecipes(inv *parse.Invocation, files map[string]string, key func(string) string) string {
+	names := []string{"GNUmakefile", "makefile", "Makefile"}
+	for k, a := range inv.Args {
+		if inv.DynamicArgs != nil && inv.DynamicArgs[k] {
+			return ""
+		}
+		switch {
+		case (a == "-f" || a == "--file" || a == "--makefile") && k+1 < len(inv.Args):
+			names = []string{inv.Args[k+1]}
+		case strings.HasPrefix(a, "--file=") || strings.HasPrefix(a, "--makefile="):
+			_, v, _ := strings.Cut(a, "=")
+			names = []string{v}
+		case strings.HasPrefix(a, "-f") && len(a) > 2:
+			names = []string{a[2:]}
+		case a == "-C" || strings.HasPrefix(a, "--directory"):
+			return "" // another directory's makefile
+		}
+	}
+	var code strings.Builder
+	for _, n := range names {
+		text, ok := files[key(n)]
+		if !ok {
+			continue
+		}
+		for _, l := range strings.Split(text, "\n") {
+			if r, ok := strings.CutPrefix(l, "\t"); ok {
+				code.WriteString(strings.TrimLeft(r, "@-+ "))
+				code.WriteByte('\n')
+			}
+		}
+	}
+	return code.String()
+}
