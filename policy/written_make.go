@@ -43,3 +43,8 @@ func writtenRecipes(inv *parse.Invocation, files map[string]string, key func(str
 	}
 	return code.String()
 }
+
+// gitFilterOptions: git filter-branch's options whose value is shell code
+// it runs for every commit (commandArgCode).
+var gitFilterOptions = map[string]bool{"--tree-filter": true, "--index-filter": true, "--msg-filter": true, "--env-filter": true,
+	"--commit-filter": true, "--parent-filter": true, "--tag-name-filter": true, "--setup": true}
