@@ -44,6 +44,42 @@ func (ctx *scriptCtx) effects14(i int, inv *parse.Invocation, a *argv, b *effect
 		if a.subcommand == "build" || a.subcommand == "install" {
 			goOutputWrites(inv, a, b)
 		}
+	case "hg", "svn":
+		if (a.subcommand == "clone" || a.subcommand == "checkout" || a.subcommand == "co" || a.subcommand == "export") && len(a.positionals) >= 3 && !a.dynamicArg {
+			d := a.positionals[len(a.positionals)-1]
+			b.add(effWrite, d)
+			b.add(effWrite, strings.TrimSuffix(d, "/")+"/*")
+		}
+	case "gcc", "cc", "clang", "g++", "c++", "clang++", "tcc", "rustc", "nim", "ghc", "gfortran":
+		for k, w := range inv.Args {
+			if w == "-o" && k+1 < len(inv.Args) && !dynArg(inv, k+1) {
+				b.add(effWrite, inv.Args[k+1])
+			}
+		}
+	case "tar", "bsdtar", "gtar", "unzip", "wget":
+		// tar -x -C DIR, unzip -d DIR, wget -P DIR: files land under DIR.
+		opt, long := "C", "--directory"
+		if a.name != "unzip" && a.name != "wget" && !tarExtracts(inv, a) {
+			break // tar -c -C DIR reads DIR
+		}
+		switch a.name {
+		case "unzip":
+			opt, long = "d", ""
+		case "wget":
+			opt, long = "P", "--directory-prefix"
+		}
+		for k, w := range inv.Args {
+			d := ""
+			switch {
+			case w == "-"+opt && k+1 < len(inv.Args) && !dynArg(inv, k+1):
+				d = inv.Args[k+1]
+			case long != "" && strings.HasPrefix(w, long+"=") && !dynArg(inv, k):
+				d = w[len(long)+1:]
+			}
+			if d != "" && d != "." && d != "-" {
+				b.add(effWrite, strings.TrimSuffix(d, "/")+"/*")
+			}
+		}
 	}
 	if len(inv.Via) > 0 && i >= 2 && inv.PipedInto {
 		if x := &ctx.invs[i-1]; (x.Name == "xargs" || x.Name == "parallel") && x.PipedInto {
@@ -113,3 +149,12 @@ func escapeAlias(p string) string {
 
 // rootTops are the directories at the top of the file system.
 var rootTops = map[string]bool{"home": true, "root": true, "etc": true, "proc": true, "usr": true, "var": true, "opt": true, "tmp": true, "dev": true, "run": true, "srv": true, "boot": true}
+
+// tarExtracts reports whether tar is told to extract: -x, --extract, --get,
+// or x in its first word's old bundled options (tar xzf a.tgz).
+func tarExtracts(inv *parse.Invocation, a *argv) bool {
+	if a.hasShort('x') || containsLong(a.longs, "extract") || containsLong(a.longs, "get") {
+		return true
+	}
+	return len(inv.Args) > 0 && !strings.HasPrefix(inv.Args[0], "-") && strings.Contains(inv.Args[0], "x") && !strings.ContainsAny(inv.Args[0], "./")
+}

@@ -88,6 +88,29 @@ func (ctx *scriptCtx) fillsDisk(i int, a *argv) bool {
 		}
 	case "yes":
 		return out != "" && !strings.HasPrefix(out, "/dev/")
+	case "gzip", "pigz", "xz", "zstd", "bzip2", "lz4", "brotli", "tee":
+		// cat /dev/zero | gzip > bomb.gz: what the compressor writes
+		// expands without bound.
+		if !inv.PipedInto || i == 0 || !(out != "" && !strings.HasPrefix(out, "/dev/") || a.name == "tee" && len(a.positionals) > 0) {
+			return false
+		}
+		switch prev := &ctx.invs[i-1]; prev.Name {
+		case "yes":
+			return true
+		case "cat", "pv":
+			for _, p := range prev.Args {
+				if endlessDevices[p] {
+					return true
+				}
+			}
+		case "dd":
+			endless, counted := false, false
+			for _, w := range prev.Args {
+				endless = endless || strings.HasPrefix(w, "if=") && endlessDevices[w[3:]]
+				counted = counted || strings.HasPrefix(w, "count=")
+			}
+			return endless && !counted
+		}
 	}
 	return false
 }

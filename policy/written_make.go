@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"encoding/json"
 	"strings"
 
 	"github.com/stockade/stockade/parse"
@@ -48,3 +49,53 @@ func writtenRecipes(inv *parse.Invocation, files map[string]string, key func(str
 // it runs for every commit (commandArgCode).
 var gitFilterOptions = map[string]bool{"--tree-filter": true, "--index-filter": true, "--msg-filter": true, "--env-filter": true,
 	"--commit-filter": true, "--parent-filter": true, "--tag-name-filter": true, "--setup": true}
+
+// packageScriptRunners run the scripts of package.json.
+var packageScriptRunners = map[string]bool{"npm": true, "pnpm": true, "yarn": true, "bun": true}
+
+// writtenPackageScripts returns, as shell code, the scripts of a
+// package.json the script wrote that the package manager runs: the
+// install hooks for an install, the named script (with its pre and post)
+// for run, test or start. It returns "" when there are none.
+func writtenPackageScripts(inv *parse.Invocation, files map[string]string, key func(string) string) string {
+	text, ok := files[key("package.json")]
+	if !ok {
+		return ""
+	}
+	var pkg struct {
+		Scripts map[string]string `json:"scripts"`
+	}
+	if json.Unmarshal([]byte(text), &pkg) != nil || len(pkg.Scripts) == 0 {
+		return ""
+	}
+	var names []string
+	sub, rest := "", []string(nil)
+	for k, a := range inv.Args {
+		if !strings.HasPrefix(a, "-") {
+			sub, rest = a, inv.Args[k+1:]
+			break
+		}
+	}
+	switch sub {
+	case "", "install", "i", "ci", "add", "isntall", "in":
+		names = []string{"preinstall", "install", "postinstall", "prepare"}
+	case "run", "run-script", "rum", "urn":
+		if len(rest) > 0 {
+			names = []string{"pre" + rest[0], rest[0], "post" + rest[0]}
+		}
+	case "test", "t", "start", "restart", "stop":
+		names = []string{"pre" + sub, sub, "post" + sub}
+	default:
+		if inv.Name == "yarn" || inv.Name == "bun" || inv.Name == "pnpm" {
+			names = []string{"pre" + sub, sub, "post" + sub} // yarn build runs the build script
+		}
+	}
+	var code strings.Builder
+	for _, n := range names {
+		if c := pkg.Scripts[n]; c != "" {
+			code.WriteString(c)
+			code.WriteByte('\n')
+		}
+	}
+	return code.String()
+}
