@@ -168,6 +168,11 @@ var classTests14Deny = []classTest{
 	{"written-package-scripts", `printf '{"scripts":{"build":"rm -rf ~"}}' > package.json; npm run build`, Deny},
 	{"written-package-scripts", `printf '{"name":"x","scripts":{"test":"vitest run"}}' > package.json && npm test`, Allow},
 	{"written-package-scripts", `echo '{"name":"demo","private":true}' > package.json && npm install`, Allow},
+
+	{"endless-device", `seq 1 inf > nums.txt`, Deny},
+	{"endless-device", `seq 1 100 > nums.txt`, Allow},
+	{"filter-branch-code", `git filter-repo --commit-callback 'import os; os.system("sh /tmp/x")'`, Deny},
+	{"filter-branch-code", `git filter-repo --message-callback 'return message.replace(b"foo", b"bar")'`, Ask},
 }
 
 func TestClasses14Deny(t *testing.T) { checkClasses(t, classTests14Deny) }

@@ -6890,14 +6890,14 @@ var defaultRules = [...]Rule{
 		Origin:   LayerBuiltin,
 		Name:     "endless-device-copied",
 		Decision: Verdict("deny"),
-		Reason:   "copies /dev/zero or /dev/urandom to a file or a pipe, 100 GB or more or without bound: the disk fills (or, compressed, it is a bomb that does when unpacked)",
+		Reason:   "writes endless output (/dev/zero, /dev/urandom, yes, seq ... inf) to a file or a compressor, 100 GB or more or without bound: the disk fills (or, compressed, it is a bomb that does when unpacked)",
 		Matcher: Matcher{
-			Command:   []string{"dd", "head", "cat", "pv", "yes", "gzip", "pigz", "xz", "zstd", "bzip2", "lz4", "brotli", "tee"},
+			Command:   []string{"dd", "head", "cat", "pv", "yes", "seq", "jot", "gzip", "pigz", "xz", "zstd", "bzip2", "lz4", "brotli", "tee"},
 			FillsDisk: &boolTrue,
 			c:         &defaultCells[503],
 		},
-		Examples:    []string{"dd if=/dev/zero of=/tmp/fill bs=1M count=10000000", "dd if=/dev/zero bs=1M count=100000 | gzip > bomb.gz", "dd if=/dev/urandom of=big.bin", "head -c 200G /dev/zero > z", "cat /dev/zero > ~/fill", "yes > /tmp/y.txt", "dd if=/dev/zero bs=1G count=500 of=x.img", "cat /dev/zero | gzip > bomb.gz", "yes | xz -c > y.xz", "dd if=/dev/zero | zstd -o z.zst > /dev/null; cat /dev/urandom | tee noise.bin"},
-		NotExamples: []string{"dd if=/dev/zero of=disk.img bs=1M count=1024", "dd if=/dev/zero of=/dev/null bs=1M count=1000000", "head -c 32 /dev/urandom | base64", "yes | head -n 3", "dd if=app.img of=copy.img bs=4M", "yes | npx prisma migrate dev", "cat /dev/urandom | head -c 100 > r.bin", "tar cf - src | gzip > src.tgz", "yes | head -n 3 | gzip > y.gz"},
+		Examples:    []string{"dd if=/dev/zero of=/tmp/fill bs=1M count=10000000", "dd if=/dev/zero bs=1M count=100000 | gzip > bomb.gz", "dd if=/dev/urandom of=big.bin", "head -c 200G /dev/zero > z", "cat /dev/zero > ~/fill", "yes > /tmp/y.txt", "dd if=/dev/zero bs=1G count=500 of=x.img", "seq 1 inf > nums.txt", "cat /dev/zero | gzip > bomb.gz", "yes | xz -c > y.xz", "dd if=/dev/zero | zstd -o z.zst > /dev/null; cat /dev/urandom | tee noise.bin"},
+		NotExamples: []string{"dd if=/dev/zero of=disk.img bs=1M count=1024", "dd if=/dev/zero of=/dev/null bs=1M count=1000000", "head -c 32 /dev/urandom | base64", "yes | head -n 3", "dd if=app.img of=copy.img bs=4M", "yes | npx prisma migrate dev", "cat /dev/urandom | head -c 100 > r.bin", "tar cf - src | gzip > src.tgz", "yes | head -n 3 | gzip > y.gz", "seq 1 100 > nums.txt", "seq inf | head -n 5"},
 	},
 	{
 		Origin:   LayerBuiltin,

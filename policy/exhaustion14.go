@@ -88,6 +88,12 @@ func (ctx *scriptCtx) fillsDisk(i int, a *argv) bool {
 		}
 	case "yes":
 		return out != "" && !strings.HasPrefix(out, "/dev/")
+	case "seq", "jot":
+		// seq 1 inf > f: numbers without end
+		if out != "" && !strings.HasPrefix(out, "/dev/") && len(a.positionals) > 0 {
+			last := strings.ToLower(a.positionals[len(a.positionals)-1])
+			return last == "inf" || last == "infinity" || last == "+inf"
+		}
 	case "gzip", "pigz", "xz", "zstd", "bzip2", "lz4", "brotli", "tee":
 		// cat /dev/zero | gzip > bomb.gz: what the compressor writes
 		// expands without bound.

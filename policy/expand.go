@@ -1177,6 +1177,10 @@ func commandArgCode(inv *parse.Invocation) (out []parse.Invocation) {
 				code = append(code, inv.Args[k+1])
 			case strings.HasPrefix(a, "--exec="):
 				code = append(code, a[len("--exec="):])
+			case strings.HasSuffix(a, "-callback") && strings.HasPrefix(a, "--") && k+1 < len(inv.Args) && slices.Contains(inv.Args[:k], "filter-repo"):
+				// Round 14: git filter-repo --commit-callback BODY runs BODY
+				// as Python for every commit.
+				code = append(code, shellQuote([]string{"python3", "-c", inv.Args[k+1]}))
 			case gitFilterOptions[a] && k+1 < len(inv.Args) && slices.Contains(inv.Args[:k], "filter-branch"):
 				// Round 14: git filter-branch --tree-filter CMD runs CMD
 				// through the shell for every commit.
@@ -1364,7 +1368,7 @@ func anyCommandArg(invs []parse.Invocation) bool {
 		switch n := commandName(invs[i].Name); {
 		case n == "git":
 			for _, a := range invs[i].Args {
-				if a == "foreach" || a == "-x" || a == "--exec" || a == "bisect" || strings.HasPrefix(a, "--exec=") || a == "filter-branch" {
+				if a == "foreach" || a == "-x" || a == "--exec" || a == "bisect" || strings.HasPrefix(a, "--exec=") || a == "filter-branch" || a == "filter-repo" {
 					return true
 				}
 			}
