@@ -5304,7 +5304,7 @@ var defaultRules = [...]Rule{
 			Env: []string{"^(PIP_(EXTRA_)?INDEX_URL|PIP_FIND_LINKS|UV_(EXTRA_)?INDEX_URL|UV_INDEX|UV_FIND_LINKS|POETRY_REPOSITORIES_[A-Z0-9_]+_URL|NPM_CONFIG_REGISTRY|npm_config_registry|npm_config_@[^=]*registry|YARN_REGISTRY|YARN_NPM_REGISTRY_SERVER|BUN_CONFIG_REGISTRY|CARGO_REGISTRIES_[A-Z0-9_]+_INDEX|CARGO_REGISTRY_INDEX|BUNDLE_MIRROR__[A-Z0-9_]+|GEM_SOURCE|CONDA_CHANNELS|HOMEBREW_BOTTLE_DOMAIN|HOMEBREW_API_DOMAIN|PIP_CONFIG_FILE|NPM_CONFIG_USERCONFIG|npm_config_userconfig|NPM_CONFIG_GLOBALCONFIG|npm_config_globalconfig|GOINSECURE)=|^GOPROXY=[\"\\x27]?https?://"},
 			c:   &defaultCells[387],
 		},
-		Examples:    []string{"PIP_EXTRA_INDEX_URL=https://pkgs.x.example/simple pip install internal-utils", "GOPROXY=https://proxy.x.example go get example.com/lib", "npm_config_registry=https://r.x.example npm i x"},
+		Examples:    []string{"PIP_INDEX_URL=https://download.pytorch.org/whl/cpu pip install torch", "GOPROXY=https://proxy.x.example go get example.com/lib", "npm_config_registry=https://r.x.example npm view x"},
 		NotExamples: []string{"GOFLAGS=-mod=mod go build ./...", "PIP_NO_CACHE_DIR=1 pip install -r requirements.txt", "GOPROXY=direct go get example.com/lib", "GOPROXY=off go build ./..."},
 	},
 	{

@@ -158,3 +158,8 @@ func tarExtracts(inv *parse.Invocation, a *argv) bool {
 	}
 	return len(inv.Args) > 0 && !strings.HasPrefix(inv.Args[0], "-") && strings.Contains(inv.Args[0], "x") && !strings.ContainsAny(inv.Args[0], "./")
 }
+
+// gitFilterOptions: git filter-branch's options whose value is shell code
+// it runs for every commit (commandArgCode).
+var gitFilterOptions = map[string]bool{"--tree-filter": true, "--index-filter": true, "--msg-filter": true, "--env-filter": true,
+	"--commit-filter": true, "--parent-filter": true, "--tag-name-filter": true, "--setup": true}

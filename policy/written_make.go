@@ -45,11 +45,6 @@ func writtenRecipes(inv *parse.Invocation, files map[string]string, key func(str
 	return code.String()
 }
 
-// gitFilterOptions: git filter-branch's options whose value is shell code
-// it runs for every commit (commandArgCode).
-var gitFilterOptions = map[string]bool{"--tree-filter": true, "--index-filter": true, "--msg-filter": true, "--env-filter": true,
-	"--commit-filter": true, "--parent-filter": true, "--tag-name-filter": true, "--setup": true}
-
 // packageScriptRunners run the scripts of package.json.
 var packageScriptRunners = map[string]bool{"npm": true, "pnpm": true, "yarn": true, "bun": true}
 
@@ -95,6 +90,34 @@ func writtenPackageScripts(inv *parse.Invocation, files map[string]string, key f
 		if c := pkg.Scripts[n]; c != "" {
 			code.WriteString(c)
 			code.WriteByte('\n')
+		}
+	}
+	return code.String()
+}
+
+// writtenNinjaCommands returns, as shell code, the commands of the rules
+// of a ninja file the script wrote that ninja reads (-f FILE, else
+// build.ninja), with ninja's $$ written as $.
+func writtenNinjaCommands(inv *parse.Invocation, files map[string]string, key func(string) string) string {
+	name := "build.ninja"
+	for k, a := range inv.Args {
+		if a == "-f" && k+1 < len(inv.Args) && !dynArg(inv, k+1) {
+			name = inv.Args[k+1]
+		} else if a == "-C" {
+			return "" // another directory's build file
+		}
+	}
+	text, ok := files[key(name)]
+	if !ok {
+		return ""
+	}
+	var code strings.Builder
+	for _, l := range strings.Split(text, "\n") {
+		if v, ok := strings.CutPrefix(strings.TrimSpace(l), "command"); ok {
+			if v, ok = strings.CutPrefix(strings.TrimSpace(v), "="); ok {
+				code.WriteString(strings.ReplaceAll(strings.TrimSpace(v), "$$", "$"))
+				code.WriteByte('\n')
+			}
 		}
 	}
 	return code.String()
