@@ -183,6 +183,13 @@ var classTests14Deny = []classTest{
 	// Build rules written into a ninja file and run.
 	{"written-ninja", `printf 'rule r\n  command = rm -rf $$HOME\nbuild x: r\n' > /tmp/b.ninja && ninja -f /tmp/b.ninja`, Deny},
 	{"written-ninja", `printf 'rule cc\n  command = gcc -c $in -o $out\nbuild a.o: cc a.c\n' > build.ninja && ninja`, Allow},
+
+	{"lands-under-dir", `7z x hooks.7z -o.git/hooks`, Deny},
+	{"lands-under-dir", `7z x data.7z -oout`, Allow},
+	{"tree-into-config", `rsync -a nvim ~/.config/`, Deny},
+	{"tree-into-config", `cp -R fish ~/.config/`, Deny},
+	{"tree-into-config", `cp -r assets public/`, Allow},
+	{"tree-into-config", `rsync -a --exclude node_modules --exclude .git ./ /tmp/snapshot/`, Allow},
 }
 
 func TestClasses14Deny(t *testing.T) { checkClasses(t, classTests14Deny) }

@@ -28,10 +28,22 @@ func (ctx *scriptCtx) effects14(i int, inv *parse.Invocation, a *argv, b *effect
 			}
 		}
 	case "cp", "rsync":
-		if n := len(a.positionals); n >= 2 && (a.hasShort('r') || a.hasShort('R') || a.hasShort('a') ||
-			containsLong(a.longs, "recursive") || containsLong(a.longs, "archive")) && !dynArg(inv, len(inv.Args)-1) {
-			if d := inv.Args[len(inv.Args)-1]; d == a.positionals[n-1] {
-				b.add(effWrite, strings.TrimSuffix(d, "/")+"/*")
+		if !(a.hasShort('r') || a.hasShort('R') || a.hasShort('a') || containsLong(a.longs, "recursive") || containsLong(a.longs, "archive")) {
+			break
+		}
+		ops, _ := operands(signatureOf(a.name), inv)
+		n := len(ops)
+		if n < 2 || ops[n-1].dyn {
+			break
+		}
+		d := ops[n-1].value
+		b.add(effWrite, strings.TrimSuffix(d, "/")+"/*")
+		if strings.HasSuffix(d, "/") {
+			// cp -r nvim ~/.config/: the tree lands as ~/.config/nvim
+			for _, src := range ops[:n-1] {
+				if base := path.Base(src.value); !src.dyn && !strings.HasSuffix(src.value, "/") && base != "." && base != "/" {
+					b.add(effWrite, d+base+"/*")
+				}
 			}
 		}
 	case "git":
@@ -54,6 +66,13 @@ func (ctx *scriptCtx) effects14(i int, inv *parse.Invocation, a *argv, b *effect
 		for k, w := range inv.Args {
 			if w == "-o" && k+1 < len(inv.Args) && !dynArg(inv, k+1) {
 				b.add(effWrite, inv.Args[k+1])
+			}
+		}
+	case "7z", "7za", "7zz":
+		// 7z x a.7z -oDIR: files land under DIR.
+		for k, w := range inv.Args {
+			if d, ok := strings.CutPrefix(w, "-o"); ok && d != "" && !dynArg(inv, k) && a.subcommand != "a" {
+				b.add(effWrite, strings.TrimSuffix(d, "/")+"/*")
 			}
 		}
 	case "tar", "bsdtar", "gtar", "unzip", "wget":
