@@ -120,7 +120,19 @@ func certainVarArgs(s *parse.Script, invs []parse.Invocation) []parse.Invocation
 			return invs // an unquoted use splits where IFS says
 		}
 	}
+	homeSet := false
 	for _, as := range s.Assignments {
+		homeSet = homeSet || as.Name == "HOME"
+	}
+	for _, as := range s.Assignments {
+		if as.Dynamic && !as.Uncertain && !homeSet {
+			// Round 14: D=$HOME, D="$HOME/x": the home as the analysis writes it.
+			if v := strings.TrimLeft(as.Value, `"`); strings.HasPrefix(v, "$HOME") || strings.HasPrefix(v, "${HOME}") {
+				if h := homePath(as.Value); h != "" {
+					as.Value, as.Dynamic = h, false
+				}
+			}
+		}
 		if !as.Dynamic && !as.Uncertain && as.Value != "" && certainValue().MatchString(as.Value) && !strings.Contains(as.Value, "..") {
 			if certain == nil {
 				certain = map[string]parse.Assignment{}

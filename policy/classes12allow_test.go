@@ -42,8 +42,8 @@ var classTests12Allow = []classTest{
 	// An address after cargo run is the program's argument.
 	{"cargo-run-url", `cargo run --example http_client -- http://localhost:8080`, Allow},
 	{"cargo-run-url", `cargo run --release -- https://example.com/feed.xml`, Allow},
-	{"cargo-run-url", `cargo install --git https://example.com/x tool`, Ask},
-	{"cargo-run-url", `cargo +nightly install --git=https://example.com/x tool`, Ask},
+	{"cargo-run-url", `cargo install --git https://example.com/x tool`, Deny}, // round 14: unpinned git, as install-from-unpinned-url
+	{"cargo-run-url", `cargo +nightly install --git=https://example.com/x tool`, Deny},
 	{"cargo-run-url", `cargo add --git https://github.com/someone/crate`, Ask},
 
 	// go install into a GOBIN inside the project.

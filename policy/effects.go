@@ -138,6 +138,7 @@ func (ctx *scriptCtx) computeEffects() {
 			if a.name == "git" {
 				gitOutputEffects(inv, &b)
 			}
+			ctx.effects14(i, inv, a, &b)
 		}
 		effs := b.all[start:len(b.all):len(b.all)]
 		if len(effs) > 0 {
@@ -162,7 +163,7 @@ func (ctx *scriptCtx) computeEffects() {
 				dir = strings.TrimSuffix(path.Base(a.positionals[1]), ".git")
 			}
 			b.createdDirs = append(b.createdDirs, b.resolve(dir))
-		case a.name == "tar" || a.name == "unzip" || a.name == "7z" || a.name == "bsdtar":
+		case a.name == "tar" || a.name == "unzip" || a.name == "7z" || a.name == "bsdtar" || a.name == "tftp":
 			b.createdDirs = append(b.createdDirs, b.resolve("."))
 		case a.name == "curl" && (a.hasShort('O') || containsLong(a.longs, "remote-name")) || a.name == "wget" && !hasWgetOutput(a):
 			b.createdDirs = append(b.createdDirs, b.resolve(".")) // the file is named after the URL
@@ -395,6 +396,11 @@ func (b *effectBuilder) add(k effectKind, p string) {
 		return
 	}
 	e := effect{kind: k, path: b.resolve(p)}
+	if e.path[0] == '.' {
+		if alt := escapeAlias(e.path); alt != "" {
+			b.add(k, alt) // ../../home/dev/.ssh/x: the path it reaches, too
+		}
+	}
 	if k != effExec {
 		e.path = homeAlias(e.path)
 	} else if b.cwdKnown {

@@ -727,6 +727,23 @@ func (x *expander) expandWord(src string, at parse.Pos, pos []string, havePos bo
 			}
 			return arr, name[len(name)-2] == '@', next, true
 		}
+		if len(name) > 2 && name[0] >= '1' && name[0] <= '9' && (name[1] == '-' || strings.HasPrefix(name[1:], ":-")) && x.depth < 4 {
+			// Round 14: ${1:-word}, ${1-word}: the parameter when given
+			// (and not empty, for :-), else word; with the parameters
+			// unknown, word is one of the values it may take, as for
+			// ${v:-word} of a variable the script does not set.
+			op := name[1:]
+			if k := int(name[0] - '1'); havePos && k < len(pos) && (pos[k] != "" || op[0] != ':') {
+				return []string{pos[k]}, false, next, true
+			}
+			x.depth++
+			ws, ok := x.expandWord(strings.TrimPrefix(strings.TrimPrefix(op, ":"), "-"), at, pos, havePos)
+			x.depth--
+			if !ok || len(ws) != 1 {
+				return nil, false, 0, false
+			}
+			return ws, false, next, true
+		}
 		if k := strings.IndexAny(name, ":-=?"); k > 0 && validEnvName(name[:k]) && (name[k] == '?' || strings.HasPrefix(name[k:], ":?")) {
 			// ${v:?word}, ${v?word}: the script's value of v; where v is
 			// unset (or empty, for :?) bash stops with word as the message,
@@ -1160,6 +1177,14 @@ func commandArgCode(inv *parse.Invocation) (out []parse.Invocation) {
 				code = append(code, inv.Args[k+1])
 			case strings.HasPrefix(a, "--exec="):
 				code = append(code, a[len("--exec="):])
+			case strings.HasSuffix(a, "-callback") && strings.HasPrefix(a, "--") && k+1 < len(inv.Args) && slices.Contains(inv.Args[:k], "filter-repo"):
+				// Round 14: git filter-repo --commit-callback BODY runs BODY
+				// as Python for every commit.
+				code = append(code, shellQuote([]string{"python3", "-c", inv.Args[k+1]}))
+			case gitFilterOptions[a] && k+1 < len(inv.Args) && slices.Contains(inv.Args[:k], "filter-branch"):
+				// Round 14: git filter-branch --tree-filter CMD runs CMD
+				// through the shell for every commit.
+				code = append(code, inv.Args[k+1])
 			}
 		}
 	case "printf", "test", "[", "read", "unset", "declare", "typeset", "local", "readonly", "let":
@@ -1343,7 +1368,7 @@ func anyCommandArg(invs []parse.Invocation) bool {
 		switch n := commandName(invs[i].Name); {
 		case n == "git":
 			for _, a := range invs[i].Args {
-				if a == "foreach" || a == "-x" || a == "--exec" || a == "bisect" || strings.HasPrefix(a, "--exec=") {
+				if a == "foreach" || a == "-x" || a == "--exec" || a == "bisect" || strings.HasPrefix(a, "--exec=") || a == "filter-branch" || a == "filter-repo" {
 					return true
 				}
 			}

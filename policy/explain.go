@@ -176,6 +176,8 @@ func (m *Matcher) describe() string {
 	add(m.CommandAssembled != nil && !*m.CommandAssembled, "whose name is not put together from pieces")
 	add(m.GrowsItself != nil && *m.GrowsItself, "doubling a file and putting it back in its place")
 	add(m.GrowsItself != nil && !*m.GrowsItself, "not doubling a file in its place")
+	add(m.FillsDisk != nil && *m.FillsDisk, "copying an endless device, 100 GB or more or without bound")
+	add(m.FillsDisk != nil && !*m.FillsDisk, "not copying an endless device without a small bound")
 	add(m.SpinsOnly != nil && *m.SpinsOnly, "in endless loops that do nothing else")
 	add(m.SpinsOnly != nil && !*m.SpinsOnly, "not only in endless loops that do nothing else")
 	add(m.CleanPathsInWorkdir != nil && *m.CleanPathsInWorkdir, "limited to named directories of the workdir")

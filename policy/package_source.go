@@ -62,6 +62,9 @@ func (ctx *scriptCtx) foreignPackageSource(i int, a *argv) bool {
 	// (s#https://rubygems.org#https://gems.example#): any address counts
 	editor := streamEditors[inv.Name]
 	// an installer told where to fetch from: --index-url URL, --registry URL
+	if packageInstallVerbs[a.name][a.subcommand] && len(inv.Env) > 0 && indexFromEnv(inv.Env) {
+		return true // Round 14: PIP_INDEX_URL=URL pip install x
+	}
 	if packageInstallVerbs[a.name][a.subcommand] && len(inv.Args) > 1 {
 		return textSetsForeignSource(strings.Join(inv.Args, " "))
 	}

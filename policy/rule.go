@@ -252,6 +252,8 @@ func init() {
 			}),
 		boolKey("grows_itself", func(m *Matcher) *bool { return m.GrowsItself },
 			func(ctx *scriptCtx, i int, a *argv) bool { return ctx.growsItself(i, a) }),
+		boolKey("fills_disk", func(m *Matcher) *bool { return m.FillsDisk },
+			func(ctx *scriptCtx, i int, a *argv) bool { return ctx.fillsDisk(i, a) }),
 		boolKey("spins_only", func(m *Matcher) *bool { return m.SpinsOnly },
 			func(ctx *scriptCtx, i int, a *argv) bool { return ctx.spinsOnly(i) }),
 		boolKey("clean_paths_in_workdir", func(m *Matcher) *bool { return m.CleanPathsInWorkdir },

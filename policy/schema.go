@@ -197,6 +197,10 @@ type Matcher struct {
 	// file through its output, and a later command moves or copies that
 	// file back over the operand (cat f f > g && mv g f) (exhaustion.go).
 	GrowsItself *bool `toml:"grows_itself" json:"grows_itself,omitempty"`
+	// FillsDisk: the command copies an endless device (/dev/zero,
+	// /dev/urandom) to a file or a pipe, 100 GB or more or without bound
+	// (dd, head -c, cat, yes > f) (exhaustion14.go).
+	FillsDisk *bool `toml:"fills_disk" json:"fills_disk,omitempty"`
 	// SpinsOnly: the command is in a loop that never ends, and every
 	// command in the script's endless loops does nothing (:, true,
 	// continue) (exhaustion.go).

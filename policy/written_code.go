@@ -27,7 +27,7 @@ func mayRunWrittenCode(invs []parse.Invocation) bool {
 	for i := range invs {
 		if writes {
 			n := commandName(invs[i].Name)
-			if _, ok := writtenCodeInterpreters[strings.TrimRight(n, "0123456789.")]; ok || n == "." || strings.Contains(invs[i].Name, "/") {
+			if _, ok := writtenCodeInterpreters[strings.TrimRight(n, "0123456789.")]; ok || n == "." || n == "make" || n == "gmake" || n == "ninja" || packageScriptRunners[n] || strings.Contains(invs[i].Name, "/") {
 				return true
 			}
 		}
@@ -128,6 +128,12 @@ func runsWritten(inv *parse.Invocation, files map[string]string, key func(string
 				}
 			}
 		}
+	} else if name == "make" || name == "gmake" {
+		file = writtenRecipes(inv, files, key) // Round 14: printf 'x:\n\tcmd\n' >> Makefile; make x
+	} else if name == "ninja" {
+		file = writtenNinjaCommands(inv, files, key) // Round 14: printf 'rule r\n  command = ...' > b.ninja; ninja -f b.ninja
+	} else if packageScriptRunners[name] {
+		file = writtenPackageScripts(inv, files, key) // Round 14: echo '{"scripts":{"postinstall":...}}' > package.json; npm i
 	} else if f, ok := writtenCodeInterpreters[name]; ok {
 		for k, a := range inv.Args {
 			if inv.DynamicArgs != nil && inv.DynamicArgs[k] {
