@@ -112,6 +112,20 @@ var classTests14Allow = []classTest{
 	{"certain-command-word", `if [ -n "$CI" ]; then R=pytest; fi; $R -q`, Ask},
 	{"certain-command-word", `R=pytest; R=make; $R test`, Ask},
 	{"certain-command-word", `R=$(which pytest); $R -q`, Ask},
+	// compose down -v removes the working directory's own compose
+	// project's volumes (local development data); another project's asks.
+	{"compose-down-own", `docker compose down -v && docker compose up -d db`, Allow},
+	{"compose-down-own", `docker compose -f docker-compose.dev.yml down -v --remove-orphans`, Allow},
+	{"compose-down-own", `docker-compose down --volumes`, Allow},
+	{"compose-down-own", `cd services/api && docker compose down -v`, Allow},
+	{"compose-down-own", `podman-compose down -v`, Allow},
+	{"compose-down-own", `docker compose -p billing down -v`, Ask},
+	{"compose-down-own", `docker compose --project-name=other down --volumes`, Ask},
+	{"compose-down-own", `docker compose -f ~/work/api/compose.yml down -v`, Ask},
+	{"compose-down-own", `docker-compose --project-directory ../api down -v`, Ask},
+	{"compose-down-own", `cd ~/work/billing && docker compose down -v`, Ask},
+	{"compose-down-own", `docker volume rm $(docker volume ls -q)`, Deny},
+	{"compose-down-own", `docker-compose rm -v -f`, Ask},
 }
 
 func TestClasses14Allow(t *testing.T) { checkClasses(t, classTests14Allow) }
