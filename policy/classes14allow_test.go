@@ -161,6 +161,20 @@ var classTests14Allow = []classTest{
 	{"npx-known-validator", `npx -y cspell "src/**/*.ts"`, Allow},
 	{"npx-known-validator", `npx --yes renovate-config-validatr`, Ask},
 	{"npx-known-validator", `npx -y @commitlnt/cli`, Ask},
+	// A project's editor settings that only set style run nothing; ones
+	// naming programs, paths or a terminal's environment, and ones written
+	// unseen (copied, appended, piped), are denied as before.
+	{"editor-style-settings", "mkdir -p .vscode && printf '{\\n  \"editor.formatOnSave\": true\\n}\\n' > .vscode/settings.json", Allow},
+	{"editor-style-settings", "cat > .vscode/settings.json <<'EOF'\n{\n  \"editor.tabSize\": 2,\n  \"files.exclude\": {\"**/dist\": true},\n  \"[go]\": {\"editor.formatOnSave\": true}\n}\nEOF", Allow},
+	{"editor-style-settings", `cd .vscode && echo '{"editor.rulers": [100]}' > settings.json`, Allow},
+	{"editor-style-settings", `echo '{"terminal.integrated.env.linux":{"LD_PRELOAD":"/tmp/x.so"}}' > .vscode/settings.json`, Deny},
+	{"editor-style-settings", `echo '{"editor.tabSize": 2, "python.defaultInterpreterPath": "/tmp/x"}' > .vscode/settings.json`, Deny},
+	{"editor-style-settings", `printf '{"[python]": {"python.formatting.provider": "x"}}' > web/.vscode/settings.json`, Deny},
+	{"editor-style-settings", `echo '{"editor.tabSize": 2}' >> .vscode/settings.json`, Deny},
+	{"editor-style-settings", `cp /tmp/s.json .vscode/settings.json`, Deny},
+	{"editor-style-settings", `echo '{"editor.tabSize": 2}' | tee .vscode/settings.json`, Deny},
+	{"editor-style-settings", `echo '{"editor.tabSize": 2}' > .vscode/tasks.json`, Deny},
+	{"editor-style-settings", `echo '{"editor.tabSize": 2}' > ~/.config/Code/User/settings.json`, Deny},
 }
 
 func TestClasses14Allow(t *testing.T) { checkClasses(t, classTests14Allow) }
