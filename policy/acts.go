@@ -411,6 +411,9 @@ func jvmTaskPublishes(w string) bool {
 	if w == "jib:build" || strings.HasSuffix(w, "jib:build") {
 		return true // mvn compile jib:build
 	}
+	if jreleaserTask(w) {
+		return true // ./gradlew jreleaserFullRelease, mvn jreleaser:deploy
+	}
 	w = w[strings.LastIndexByte(w, ':')+1:]
 	if w == "jib" {
 		return true // ./gradlew jib, ./gradlew :api:jib
@@ -427,6 +430,26 @@ func jvmTaskPublishes(w string) bool {
 				return true
 			}
 		}
+	}
+	return false
+}
+
+// jreleaserTask reports whether a build tool's task is JReleaser's that
+// releases, deploys, uploads or announces (jreleaserFullRelease,
+// jreleaser:full-release); its config, assemble and checksum tasks stay
+// local. Round 14.
+func jreleaserTask(w string) bool {
+	l := strings.ToLower(w[strings.LastIndexByte(w, ':')+1:])
+	if strings.HasSuffix(strings.ToLower(w), "jreleaser:"+l) {
+		l = "jreleaser" + strings.ReplaceAll(l, "-", "")
+	}
+	rest, ok := strings.CutPrefix(l, "jreleaser")
+	if !ok {
+		return false
+	}
+	switch rest {
+	case "fullrelease", "release", "deploy", "upload", "publish", "announce":
+		return true
 	}
 	return false
 }

@@ -29,6 +29,8 @@ var hostedCLIs = map[string]bool{
 	"appcenter": true, "twilio": true, "vault": true, "op": true, "bw": true, "hf": true, "huggingface-cli": true, "replicate": true,
 	"cloudflared": true, "sanity": true, "shopify": true, "algolia": true, "contentful": true, "databricks": true, "snow": true, "confluent": true,
 	"colmena": true, "sam": true, "eksctl": true, "linear": true, "jira": true, "pd": true, "datadog-ci": true, "kamal": true, "mongocli": true,
+	// Round 14: object stores' own CLIs (b2 rm --recursive b2://bucket/x)
+	"b2": true,
 }
 
 // remoteRunners run a program on the platform's machines, not here
@@ -96,6 +98,9 @@ func hostedActs(a *argv, words [4]string) act {
 	}
 	if (name == "gh" || name == "glab" || name == "tea" || name == "hub") && n > 1 && (words[0] == "pr" || words[0] == "mr" || words[0] == "pull-request") && words[1] == "create" {
 		return reviewRequested(a)
+	}
+	if name == "gh" && n > 1 && words[0] == "repo" && words[1] == "sync" && a.hasFlagWord("--force") {
+		return actRemoteChange // gh repo sync owner/fork --force: a force push to the fork's branch
 	}
 	for _, w := range words[:n] {
 		if readVerbs[w] {

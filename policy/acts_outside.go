@@ -124,11 +124,50 @@ var accountNouns = map[string]bool{
 	"security-groups": true, "nsg": true, "services": true, "apis": true, "member": true, "members": true, "membership": true, "memberships": true,
 	"collaborator": true, "collaborators": true, "invitation": true, "invitations": true, "ruleset": true, "rulesets": true, "branch-protection": true,
 	"variable": true, "variables": true,
+	// Round 14: who pays (gcloud billing projects link, az billing ...)
+	"billing": true, "billing-account": true, "billing-accounts": true,
 }
 
 var accountVerbs = map[string]bool{
 	"create": true, "update": true, "add": true, "remove": true, "enable": true, "disable": true, "set": true, "patch": true, "invite": true,
 	"add-rules": true, "remove-rules": true, "add-rule": true, "authorize": true, "revoke": true, "grant": true,
+	"link": true, "unlink": true,
+}
+
+// hostedModelRunners run a hosted model once per call, billed by the
+// second or the prediction (replicate run owner/model prompt=x): the
+// words that run one, by tool. Round 14.
+var hostedModelRunners = map[string]map[string]bool{
+	"replicate": {"run": true, "stream": true, "train": true, "predict": true},
+}
+
+// httpSpends returns actSpend when an HTTP client posts to an endpoint
+// that buys or orders (/v1/domains/purchase, /orders/create,
+// /domains/register), on a host that is not this machine. Round 14.
+func httpSpends(inv *parse.Invocation, a *argv) act {
+	if !httpPosts(a) {
+		return 0
+	}
+	for i, w := range inv.Args {
+		if strings.HasPrefix(w, "-") && !strings.Contains(w, "://") {
+			continue
+		}
+		if inv.DynamicArgs != nil && inv.DynamicArgs[i] {
+			w = strings.Trim(w, `"'`)
+		}
+		host, path, ok := urlParts(w)
+		if !ok || loopbackHost(host) || path == "" {
+			continue
+		}
+		path, _, _ = strings.Cut(path, "?")
+		segs := strings.Split(strings.ToLower(path), "/")
+		for k, seg := range segs {
+			if spends(segs, k, verbParts(seg)) && !(spendNouns[seg] && k+1 < len(segs) && segs[k+1] == "new") {
+				return actSpend
+			}
+		}
+	}
+	return 0
 }
 
 // outsideActsOf returns the send, scale, spend and account acts of an
@@ -143,7 +182,10 @@ func outsideActsOf(inv *parse.Invocation, a *argv, words [4]string) act {
 		acts |= actSend
 	}
 	if httpClients[name] {
-		return acts | httpSends(inv, a) | httpAPIWrites(inv, a) | httpDataWrites(inv, a)
+		return acts | httpSends(inv, a) | httpAPIWrites(inv, a) | httpDataWrites(inv, a) | httpSpends(inv, a)
+	}
+	if runs := hostedModelRunners[name]; runs != nil && len(a.positionals) > 1 && runs[words[0]] {
+		return acts | actSpend // replicate run owner/model, each run billed
 	}
 	n := 0
 	for n < len(words) && words[n] != "" {

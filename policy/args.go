@@ -403,7 +403,13 @@ func normPath(s, home string) string {
 	case home != "" && home != "/" && (s == home || below(s, home)):
 		s = "~" + s[len(home):]
 	}
-	return path.Clean(s)
+	c := path.Clean(s)
+	// ./~ is a directory named ~ here, not the home directory: only a
+	// leading ~ is the home.
+	if c != "" && c[0] == '~' && s[0] != '~' {
+		return "./" + c
+	}
+	return c
 }
 
 func anyGlob(globs []glob, s, home string) bool {

@@ -157,9 +157,16 @@ func certainVarArgs(s *parse.Script, invs []parse.Invocation) []parse.Invocation
 			delete(certain, name)
 		}
 	}
+	var commandVars []string // Round 14: command words that are such a variable (certain_command.go)
 	for i := range invs {
 		inv := &invs[i]
-		if inv.Dynamic || inv.Name == "source" || inv.Name == "." || inv.Name == "eval" || slices.Contains(inv.Via, "coproc") {
+		if inv.Dynamic {
+			v := certainCommandVar(inv)
+			if v == "" {
+				return invs
+			}
+			commandVars = append(commandVars, v)
+		} else if inv.Name == "source" || inv.Name == "." || inv.Name == "eval" || slices.Contains(inv.Via, "coproc") {
 			return invs
 		}
 		if assignsUnknownName(inv) {
@@ -177,6 +184,11 @@ func certainVarArgs(s *parse.Script, invs []parse.Invocation) []parse.Invocation
 					delete(certain, name)
 				}
 			}
+		}
+	}
+	for _, v := range commandVars {
+		if as, ok := certain[v]; !ok || stateBuiltins[as.Value] {
+			return invs // a command word that may set variables or run code
 		}
 	}
 	if len(certain) == 0 {
@@ -203,6 +215,44 @@ func certainVarArgs(s *parse.Script, invs []parse.Invocation) []parse.Invocation
 			continue
 		}
 		out = withArgs(out, invs, i, args, dyn)
+	}
+	if len(commandVars) > 0 {
+		if out == nil {
+			out = invs
+		}
+		out = certainCommands(out, certain)
+	}
+	if out == nil {
+		return invs
+	}
+	return out
+}
+
+// certainCommands returns invs with each command word that is a certain
+// variable read again with its value in place (resolvedCommand); invs is
+// copied before any change.
+func certainCommands(invs []parse.Invocation, certain map[string]parse.Assignment) []parse.Invocation {
+	var out []parse.Invocation
+	for i := range invs {
+		inv := &invs[i]
+		v := certainCommandVar(inv)
+		as, ok := certain[v]
+		var repl []parse.Invocation
+		if v != "" && ok && before(as.Pos, inv.Pos) {
+			repl, ok = resolvedCommand(inv, as.Value)
+		} else {
+			ok = false
+		}
+		if !ok {
+			if out != nil {
+				out = append(out, *inv)
+			}
+			continue
+		}
+		if out == nil {
+			out = append(make([]parse.Invocation, 0, len(invs)+len(repl)), invs[:i]...)
+		}
+		out = append(out, repl...)
 	}
 	if out == nil {
 		return invs

@@ -127,7 +127,7 @@ var classTests7 = []struct {
 	{"choices", "west flash", Ask},
 	{"choices", "esptool.py -p /dev/ttyUSB0 write_flash 0x0 fw.bin", Ask},
 	{"choices", "fastboot flash recovery twrp.img", Ask},
-	{"choices", "docker compose down -v", Ask},
+	{"choices", "docker compose -p billing down -v", Ask}, // round 14: the working directory's own project's down -v is allowed
 	{"choices", `awk 'BEGIN { "date" | getline d; print d }'`, Deny},
 	{"choices", "git push origin --tags", Ask}, // round 11: tag pushes ask (git-push-tags)
 	// The README's examples of the acts key.

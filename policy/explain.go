@@ -164,6 +164,8 @@ func (m *Matcher) describe() string {
 	add(m.DevDatabase != nil && !*m.DevDatabase, "acting on a database not known to be for development or test")
 	add(m.NamesListedInWorkdir != nil && *m.NamesListedInWorkdir, "given names a listing of the workdir prints")
 	add(m.NamesListedInWorkdir != nil && !*m.NamesListedInWorkdir, "given names that are not only a listing of the workdir")
+	add(m.WritesStyleSettings != nil && *m.WritesStyleSettings, "writing only editor style settings")
+	add(m.WritesStyleSettings != nil && !*m.WritesStyleSettings, "writing settings other than editor style ones")
 	add(m.PidFromPort != nil && *m.PidFromPort, "given the pid of a port's process")
 	add(m.PidFromPort != nil && !*m.PidFromPort, "given pids other than a port's process")
 	add(m.PidFromCommandLine != nil && *m.PidFromCommandLine, "given the pids of one command line of the work's own")

@@ -26,6 +26,9 @@ var knownPackages = map[string]bool{
 	"netlify-cli": true, "firebase-tools": true, "lerna": true, "npm-run-all": true, "pyright": true, "markdownlint-cli": true,
 	"stylelint": true, "svgo": true, "openapi-typescript": true, "drizzle-kit": true, "typeorm": true, "sequelize-cli": true, "knex": true,
 	"license-checker": true, "wait-on": true, "kill-port": true,
+	// Round 14: project configuration validators and linters (renovate's
+	// renovate-config-validator, commitlint, cspell)
+	"renovate": true, "renovate-config-validator": true, "markdownlint-cli2": true, "cspell": true,
 	// uvx, pipx run
 	"ruff": true, "black": true, "mypy": true, "pytest": true, "pre-commit": true, "cookiecutter": true, "tox": true, "nox": true,
 	"pip-tools": true, "isort": true, "httpie": true,
@@ -36,7 +39,7 @@ var knownScopes = map[string]bool{
 	"@angular": true, "@biomejs": true, "@nestjs": true, "@vue": true, "@sveltejs": true, "@storybook": true, "@playwright": true,
 	"@prisma": true, "@tailwindcss": true, "@vitejs": true, "@redocly": true, "@openapitools": true, "@graphql-codegen": true,
 	"@changesets": true, "@expo": true, "@react-native-community": true, "@mermaid-js": true, "@astrojs": true, "@remix-run": true,
-	"@nrwl": true, "@nx": true, "@typescript-eslint": true, "@eslint": true,
+	"@nrwl": true, "@nx": true, "@typescript-eslint": true, "@eslint": true, "@commitlint": true, "@cspell": true, "@stoplight": true,
 }
 
 // knownPackage: a package spec (name, name@version, @scope/name@version)

@@ -238,6 +238,8 @@ func init() {
 			func(ctx *scriptCtx, i int, a *argv) bool { return ctx.devDatabase(i, a) }),
 		boolKey("names_listed_in_workdir", func(m *Matcher) *bool { return m.NamesListedInWorkdir },
 			func(ctx *scriptCtx, i int, a *argv) bool { return ctx.namesListedInWorkdir(i, a) }),
+		boolKey("writes_style_settings", func(m *Matcher) *bool { return m.WritesStyleSettings },
+			func(ctx *scriptCtx, i int, a *argv) bool { return writesStyleSettings(&ctx.invs[i]) }),
 		boolKey("pid_from_port", func(m *Matcher) *bool { return m.PidFromPort },
 			func(ctx *scriptCtx, i int, a *argv) bool { return pidFromPort(&ctx.invs[i]) }),
 		boolKey("pid_from_command_line", func(m *Matcher) *bool { return m.PidFromCommandLine },

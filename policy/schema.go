@@ -173,6 +173,11 @@ type Matcher struct {
 	// ls-files), filtered (grep, sort, head), and it has no operand of its
 	// own (local_target.go).
 	NamesListedInWorkdir *bool `toml:"names_listed_in_workdir" json:"names_listed_in_workdir,omitempty"`
+	// WritesStyleSettings: the command writes, through > or tee, a JSON
+	// text the script shows whose every key is an editor style setting
+	// (editor.*, files.*, a language block of them), none naming a
+	// program (style_settings.go).
+	WritesStyleSettings *bool `toml:"writes_style_settings" json:"writes_style_settings,omitempty"`
 	// PidFromPort: every pid the command is given is the answer of a
 	// lookup of the process using one port ($(lsof -t -i:3000)).
 	PidFromPort *bool `toml:"pid_from_port" json:"pid_from_port,omitempty"`
