@@ -158,8 +158,11 @@ var classTests14Allow = []classTest{
 	{"remote-add", `git remote add up https://github.com/a/b && git pull up main && git push`, Deny},
 	// Project configuration validators and linters run by npx --yes by
 	// their exact names; a name one letter off still asks.
-	{"npx-known-validator", `npx --yes renovate-config-validator`, Allow},
-	{"npx-known-validator", `npx -y renovate-config-validator --strict renovate.json`, Allow},
+	{"npx-known-validator", `npx --yes renovate --help`, Allow},
+	{"npx-known-validator", `npx -y markdownlint-cli2 "**/*.md"`, Allow},
+	// npm's renovate-config-validator is a placeholder package, not the
+	// tool (which ships inside renovate): fetched by that name, it asks.
+	{"npx-known-validator", `npx --yes renovate-config-validator`, Ask},
 	{"npx-known-validator", `npx -y @commitlint/cli --from HEAD~1 --to HEAD`, Allow},
 	{"npx-known-validator", `npx -y cspell "src/**/*.ts"`, Allow},
 	{"npx-known-validator", `npx --yes renovate-config-validatr`, Ask},
