@@ -138,7 +138,7 @@ func (ctx *scriptCtx) computeEffects() {
 			if a.name == "git" {
 				gitOutputEffects(inv, &b)
 			}
-			ctx.effects14(i, inv, a, &b)
+			ctx.toolEffects(i, inv, a, &b)
 		}
 		effs := b.all[start:len(b.all):len(b.all)]
 		if len(effs) > 0 {

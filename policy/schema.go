@@ -204,7 +204,7 @@ type Matcher struct {
 	GrowsItself *bool `toml:"grows_itself" json:"grows_itself,omitempty"`
 	// FillsDisk: the command copies an endless device (/dev/zero,
 	// /dev/urandom) to a file or a pipe, 100 GB or more or without bound
-	// (dd, head -c, cat, yes > f) (exhaustion14.go).
+	// (dd, head -c, cat, yes > f) (disk_fill.go).
 	FillsDisk *bool `toml:"fills_disk" json:"fills_disk,omitempty"`
 	// SpinsOnly: the command is in a loop that never ends, and every
 	// command in the script's endless loops does nothing (:, true,

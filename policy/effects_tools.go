@@ -7,10 +7,10 @@ import (
 	"github.com/stockade/stockade/parse"
 )
 
-// Round 14: effects the signatures table missed, each gated on the
-// command's name first so that everyday commands pay one comparison.
+// Round 14: file effects the signatures table cannot say, each gated on
+// the command's name first so that everyday commands pay one comparison.
 
-// effects14 adds, for invocation i, the file effects of:
+// toolEffects adds, for invocation i, the file effects of:
 //   - jq --rawfile/--slurpfile NAME FILE: FILE is read (two values);
 //   - a reader run by xargs on names another command lists (ls ~/.aws/* |
 //     xargs cat reads what ls names);
@@ -19,7 +19,7 @@ import (
 //     see it;
 //   - go build -o FILE, and go install with GOBIN=DIR: FILE (DIR/NAME) is
 //     written, where a program named like a system tool may land on PATH.
-func (ctx *scriptCtx) effects14(i int, inv *parse.Invocation, a *argv, b *effectBuilder) {
+func (ctx *scriptCtx) toolEffects(i int, inv *parse.Invocation, a *argv, b *effectBuilder) {
 	switch a.name {
 	case "jq", "gojq", "jaq":
 		for k := 0; k+2 < len(inv.Args); k++ {
