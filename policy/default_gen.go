@@ -112,7 +112,7 @@ var defaultRules = [...]Rule{
 			c:                  &defaultCells[5],
 		},
 		Examples:    []string{"rm -rf \"$(pwd)\"", "rm -rf `echo ~`", "rm -rf \"$TARGET\"", "rm -rf build/ *.egg-info \"$OUT\"", "rm -rf sub/.*/"},
-		NotExamples: []string{"rm -rf ./build", "rm -rf build/ dist/ *.egg-info", "rm -rf node_modules/.cache/*", "rm -rf target/debug/incremental/*/"},
+		NotExamples: []string{"rm -rf ./build", "rm -rf build/ dist/ *.egg-info", "rm -rf node_modules/.cache/*", "rm -rf target/debug/incremental/*/", "rm -rf /tmp/myapp-test-*"},
 	},
 	{
 		Origin:   LayerBuiltin,
@@ -153,7 +153,7 @@ var defaultRules = [...]Rule{
 			Via:                  []string{"xargs", "parallel"},
 			Upstream: &Matcher{
 				Command: []string{"find", "git"},
-				NotArgs: []string{"*.pyc", "*.pyo", "__pycache__", "*.o", "*.obj", "*.class", "*.orig", "*.rej", "*.tmp", "*.swp", "*~", ".DS_Store", "*.log", "*.egg-info", "node_modules", "-empty", "tmp", "./tmp", "tmp/**", "./tmp/**", "build", "./build", "build/**", "./build/**", "dist", "./dist", "dist/**", "./dist/**", "out", "./out", "target", "./target", "target/**", "./target/**", ".cache", "./.cache", ".cache/**", "./.cache/**", "coverage", "./coverage", ".pytest_cache", ".mypy_cache", "./node_modules", "node_modules/**", "./node_modules/**", "logs", "./logs", "logs/**", "./logs/**", "log", "./log", "log/**", "./log/**", "*.gen.*", "*_gen.go", "*.pb.go", "*_pb2.py", "*.generated.*", "*_generated.*", "zz_generated*", "*.tsbuildinfo", ".eslintcache", "*.gcda", "*.gcno", "gen", "./gen", "gen/", "./gen/", "gen/**", "./gen/**", "generated", "./generated", "generated/", "generated/**", "./generated/**"},
+				NotArgs: []string{"*.pyc", "*.pyo", "__pycache__", "*.o", "*.obj", "*.class", "*.orig", "*.rej", "*.tmp", "*.swp", "*~", ".DS_Store", "*.log", "*.egg-info", "node_modules", "-empty", "tmp", "./tmp", "tmp/**", "./tmp/**", "build", "./build", "build/**", "./build/**", "dist", "./dist", "dist/**", "./dist/**", "out", "./out", "target", "./target", "target/**", "./target/**", ".cache", "./.cache", ".cache/**", "./.cache/**", "coverage", "./coverage", ".pytest_cache", ".mypy_cache", "./node_modules", "node_modules/**", "./node_modules/**", "logs", "./logs", "logs/**", "./logs/**", "log", "./log", "log/**", "./log/**", "*.gen.*", "*_gen.go", "*.pb.go", "*_pb2.py", "*.generated.*", "*_generated.*", "zz_generated*", "*.tsbuildinfo", ".eslintcache", "*.gcda", "*.gcno", "gen", "./gen", "gen/", "./gen/", "gen/**", "./gen/**", "generated", "./generated", "generated/", "generated/**", "./generated/**", "artifacts", "./artifacts", "artifacts/**", "./artifacts/**", "test-results", "./test-results", "test-results/**", "./test-results/**", "playwright-report", "./playwright-report", "htmlcov", "./htmlcov", ".turbo", "./.turbo", ".next", "./.next", ".parcel-cache", "./.parcel-cache"},
 			},
 			c: &defaultCells[8],
 		},
@@ -1777,7 +1777,7 @@ var defaultRules = [...]Rule{
 		Matcher: Matcher{
 			Command: []string{"find"},
 			Flags:   []string{"-delete"},
-			NotArgs: []string{"*.pyc", "*.pyo", "__pycache__", "*.o", "*.obj", "*.class", "*.orig", "*.rej", "*.tmp", "*.swp", "*~", ".DS_Store", "*.log", "*.egg-info", "node_modules", "-empty", "tmp", "./tmp", "tmp/**", "./tmp/**", "build", "./build", "build/**", "./build/**", "dist", "./dist", "dist/**", "./dist/**", "out", "./out", "target", "./target", "target/**", "./target/**", ".cache", "./.cache", ".cache/**", "./.cache/**", "coverage", "./coverage", ".pytest_cache", ".mypy_cache", "./node_modules", "node_modules/**", "./node_modules/**", "logs", "./logs", "logs/**", "./logs/**", "log", "./log", "log/**", "./log/**", "*.gen.*", "*_gen.go", "*.pb.go", "*_pb2.py", "*.generated.*", "*_generated.*", "zz_generated*", "*.tsbuildinfo", ".eslintcache", "*.gcda", "*.gcno", "gen", "./gen", "gen/", "./gen/", "gen/**", "./gen/**", "generated", "./generated", "generated/", "generated/**", "./generated/**"},
+			NotArgs: []string{"*.pyc", "*.pyo", "__pycache__", "*.o", "*.obj", "*.class", "*.orig", "*.rej", "*.tmp", "*.swp", "*~", ".DS_Store", "*.log", "*.egg-info", "node_modules", "-empty", "tmp", "./tmp", "tmp/**", "./tmp/**", "build", "./build", "build/**", "./build/**", "dist", "./dist", "dist/**", "./dist/**", "out", "./out", "target", "./target", "target/**", "./target/**", ".cache", "./.cache", ".cache/**", "./.cache/**", "coverage", "./coverage", ".pytest_cache", ".mypy_cache", "./node_modules", "node_modules/**", "./node_modules/**", "logs", "./logs", "logs/**", "./logs/**", "log", "./log", "log/**", "./log/**", "*.gen.*", "*_gen.go", "*.pb.go", "*_pb2.py", "*.generated.*", "*_generated.*", "zz_generated*", "*.tsbuildinfo", ".eslintcache", "*.gcda", "*.gcno", "gen", "./gen", "gen/", "./gen/", "gen/**", "./gen/**", "generated", "./generated", "generated/", "generated/**", "./generated/**", "artifacts", "./artifacts", "artifacts/**", "./artifacts/**", "test-results", "./test-results", "test-results/**", "./test-results/**", "playwright-report", "./playwright-report", "htmlcov", "./htmlcov", ".turbo", "./.turbo", ".next", "./.next", ".parcel-cache", "./.parcel-cache"},
 			c:       &defaultCells[128],
 		},
 		Examples:    []string{"find . -name '*.go' -delete", "find . -name '*.md' -delete", "find src -type f -name '*.ts' -delete"},
