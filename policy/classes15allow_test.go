@@ -91,6 +91,17 @@ var classTests15Allow = []classTest{
 	{"scratch-outputs", `find test-results -name '*.xml' -delete`, Allow},
 	{"scratch-outputs", `find ./src -type f -mtime +7 -delete`, Ask},
 	{"scratch-outputs", `find . -name '*.ts' -path '*artifacts*' -delete`, Ask},
+
+	// A secret made from values on the command line reads no stored one;
+	// storing it in a cluster not named as local asks.
+	{"secret-from-literal", `kubectl --context kind-dev create secret generic app-dev --from-literal=DB_PASS=dev`, Allow},
+	{"secret-from-literal", `kubectl --context=minikube create secret generic x --from-literal=A=b`, Allow},
+	{"secret-from-literal", `kubectl create secret generic x --from-literal=a=b --dry-run=client -o yaml > k8s/secret.yaml`, Allow},
+	{"secret-from-literal", `kubectl create secret generic x --from-literal DB=dev -n dev`, Ask},
+	{"secret-from-literal", `kubectl --context prod create secret generic x --from-literal=A=b`, Ask},
+	{"secret-from-literal", `kubectl get secret db -o yaml`, Deny},
+	{"secret-from-literal", `kubectl --context kind-dev get secret app-dev -o jsonpath='{.data}'`, Deny},
+	{"secret-from-literal", `kubectl create token default`, Deny},
 }
 
 func TestClasses15Allow(t *testing.T) { checkClasses(t, classTests15Allow) }
