@@ -78,7 +78,8 @@
 //
 // # Effects
 //
-// writes, reads, deletes, executes, reads_denied, executes_created and
+// writes, reads, deletes, executes, reads_denied, executes_created,
+// executes_made_here and
 // program_unseen match what a command does to files, derived from one table
 // of command signatures (signatures.go) and resolved against the script's
 // cd's and variables (effects.go, expand.go), so that a new spelling of a

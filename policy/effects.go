@@ -35,6 +35,10 @@ type effect struct {
 	// created: for effExec, the file was written or downloaded by an
 	// earlier command of the script.
 	created bool
+	// madeHere: for effExec, an earlier command of the script built the
+	// file from its sources or wrote it with text the script shows
+	// (effects15.go), and nothing downloaded or overwrote it since.
+	madeHere bool
 	// unseen: for effExec, a program the analysis cannot read: a shell or
 	// interpreter reads it from a redirection, /dev/stdin, a process
 	// substitution or a dynamic here-string, or an option of the tool names
@@ -77,6 +81,7 @@ func (ctx *scriptCtx) computeEffects() {
 		inv := &ctx.invs[i]
 		a := ctx.arg(i)
 		start := len(b.all)
+		b.inv = inv
 		for _, r := range inv.Redirects {
 			target := r.Target
 			if r.Dynamic {
@@ -178,6 +183,9 @@ func (ctx *scriptCtx) computeEffects() {
 				}
 			}
 		}
+		if !inv.Dynamic {
+			b.noteMadeHere(inv, a, effs)
+		}
 	}
 }
 
@@ -254,6 +262,8 @@ type effectBuilder struct {
 	cwdKnown    bool
 	created     map[string]bool
 	createdDirs []string
+	madeHere    map[string]byte   // effects15.go: madeBuilt or madeText
+	inv         *parse.Invocation // the invocation whose effects are being added
 }
 
 func (b *effectBuilder) resolve(p string) string {
@@ -405,6 +415,7 @@ func (b *effectBuilder) add(k effectKind, p string) {
 		e.path = homeAlias(e.path)
 	} else if b.cwdKnown {
 		e.created = b.created[e.path] || b.created[homeAlias(e.path)] || under(e.path, b.createdDirs)
+		e.madeHere = !e.created && b.madeHere != nil && b.madeHereRun(b.inv, e.path)
 	}
 	b.all = append(b.all, e)
 }

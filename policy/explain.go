@@ -144,6 +144,7 @@ func (m *Matcher) describe() string {
 	add(len(m.Executes) > 0, "running "+strings.Join(m.Executes, ", "))
 	add(m.ReadsDenied != nil && *m.ReadsDenied, "reading a path on the deny_read list")
 	add(m.ExecutesCreated != nil && *m.ExecutesCreated, "running a file the script wrote or downloaded")
+	add(m.ExecutesMadeHere != nil && *m.ExecutesMadeHere, "running a file the script built or wrote with text it shows")
 	add(m.ProgramUnseen != nil && *m.ProgramUnseen, "running a program the analysis cannot read")
 	add(m.CredentialOwnService != nil && *m.CredentialOwnService, "sending its secret variables only to the service they are named for")
 	add(m.CredentialOwnService != nil && !*m.CredentialOwnService, "not sending its secret variables only to the service they are named for")

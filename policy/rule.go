@@ -203,6 +203,8 @@ func init() {
 			func(ctx *scriptCtx, i int, a *argv) bool { return ctx.readsDenied(i) }),
 		boolKey("executes_created", func(m *Matcher) *bool { return m.ExecutesCreated },
 			func(ctx *scriptCtx, i int, a *argv) bool { return ctx.executesCreated(i) }),
+		boolKey("executes_made_here", func(m *Matcher) *bool { return m.ExecutesMadeHere },
+			func(ctx *scriptCtx, i int, a *argv) bool { return ctx.executesMadeHere(i) }),
 		boolKey("program_unseen", func(m *Matcher) *bool { return m.ProgramUnseen },
 			func(ctx *scriptCtx, i int, a *argv) bool { return ctx.programUnseen(i) }),
 		boolKey("credential_own_service", func(m *Matcher) *bool { return m.CredentialOwnService },

@@ -121,6 +121,10 @@ type Matcher struct {
 	// ExecutesCreated: the command runs a file an earlier command of the
 	// script wrote or downloaded.
 	ExecutesCreated *bool `toml:"executes_created" json:"executes_created,omitempty"`
+	// ExecutesMadeHere: the command runs a file an earlier command of the
+	// script built from its sources (go build -o, cc -o) or wrote with
+	// text the script shows (a quoted here-document), nothing downloaded.
+	ExecutesMadeHere *bool `toml:"executes_made_here" json:"executes_made_here,omitempty"`
 	// ProgramUnseen: the command runs a program the analysis cannot read:
 	// a shell or interpreter reading it from a redirection, /dev/stdin, a
 	// process substitution or a dynamic here-string, or an option that
