@@ -37,7 +37,7 @@ type effect struct {
 	created bool
 	// madeHere: for effExec, an earlier command of the script built the
 	// file from its sources or wrote it with text the script shows
-	// (effects15.go), and nothing downloaded or overwrote it since.
+	// (made_here.go), and nothing downloaded or overwrote it since.
 	madeHere bool
 	// unseen: for effExec, a program the analysis cannot read: a shell or
 	// interpreter reads it from a redirection, /dev/stdin, a process
@@ -262,7 +262,7 @@ type effectBuilder struct {
 	cwdKnown    bool
 	created     map[string]bool
 	createdDirs []string
-	madeHere    map[string]byte   // effects15.go: madeBuilt or madeText
+	madeHere    map[string]byte   // made_here.go: madeBuilt or madeText
 	inv         *parse.Invocation // the invocation whose effects are being added
 }
 
