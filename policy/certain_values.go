@@ -244,15 +244,10 @@ func certainCommands(invs []parse.Invocation, certain map[string]parse.Assignmen
 			ok = false
 		}
 		if !ok {
-			if out != nil {
-				out = append(out, *inv)
-			}
+			out = kept(out, inv)
 			continue
 		}
-		if out == nil {
-			out = append(make([]parse.Invocation, 0, len(invs)+len(repl)), invs[:i]...)
-		}
-		out = append(out, repl...)
+		out = spliced(out, invs, i, repl...)
 	}
 	if out == nil {
 		return invs

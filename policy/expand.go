@@ -107,23 +107,17 @@ func resolveScript(s *parse.Script) []parse.Invocation {
 		}
 		dyn := inv.Dynamic || inv.DynamicArgs != nil || dynamicTarget(inv)
 		if !dyn && len(copies) == 0 || added >= maxExpansions {
-			if out != nil {
-				out = append(out, *inv)
-			}
+			out = kept(out, inv)
 			continue
 		}
 		if dyn {
 			copies = append(copies, x.resolve(inv)...)
 		}
 		if len(copies) == 0 {
-			if out != nil {
-				out = append(out, *inv)
-			}
+			out = kept(out, inv)
 			continue
 		}
-		if out == nil {
-			out = append(make([]parse.Invocation, 0, len(invs)+len(copies)), invs[:i]...)
-		}
+		out = spliced(out, invs, i)
 		if !x.everyCall(inv, len(copies)) {
 			out = append(out, *inv)
 		}
@@ -1547,6 +1541,24 @@ func withArgs(out, invs []parse.Invocation, i int, args []string, dyn []bool) []
 	return out
 }
 
+// spliced returns out with repl in place of invs[i], copying invs[:i] on
+// the first change (out is nil until then), so that the caller's slice is
+// never written. kept is its twin for an invocation left as it is.
+func spliced(out, invs []parse.Invocation, i int, repl ...parse.Invocation) []parse.Invocation {
+	if out == nil {
+		out = append(make([]parse.Invocation, 0, len(invs)+len(repl)), invs[:i]...)
+	}
+	return append(out, repl...)
+}
+
+// kept returns out with inv after it once out is a copy; nil stays nil.
+func kept(out []parse.Invocation, inv *parse.Invocation) []parse.Invocation {
+	if out == nil {
+		return nil
+	}
+	return append(out, *inv)
+}
+
 func anyTrue(bs []bool) bool {
 	for _, b := range bs {
 		if b {
@@ -1602,14 +1614,10 @@ func linkedPrograms(invs []parse.Invocation) []parse.Invocation {
 		inv := &invs[i]
 		if !inv.Dynamic {
 			if t, ok := links[path.Clean(inv.Name)]; ok && strings.Contains(inv.Name, "/") {
-				if out == nil {
-					out = append(make([]parse.Invocation, 0, len(invs)+1), invs[:i]...)
-				}
-				out = append(out, *inv)
 				c := *inv
 				c.Name, c.Dynamic = t.name, t.dynamic
 				c.Via = append(append([]string(nil), inv.Via...), "link")
-				out = append(out, c)
+				out = spliced(out, invs, i, *inv, c)
 				continue
 			}
 			switch commandName(inv.Name) {
@@ -1630,9 +1638,7 @@ func linkedPrograms(invs []parse.Invocation) []parse.Invocation {
 				}
 			}
 		}
-		if out != nil {
-			out = append(out, *inv)
-		}
+		out = kept(out, inv)
 	}
 	if out == nil {
 		return invs

@@ -168,26 +168,19 @@ func inlineProgramCalls(invs []parse.Invocation) []parse.Invocation {
 	for i := range invs {
 		inv := &invs[i]
 		if inv.InlineCode == nil {
-			if out != nil {
-				out = append(out, *inv)
-			}
+			out = kept(out, inv)
 			continue
 		}
 		code, cmds, ok := inlineCalls(inv.InlineCode)
 		if !ok {
-			if out != nil {
-				out = append(out, *inv)
-			}
+			out = kept(out, inv)
 			continue
-		}
-		if out == nil {
-			out = append(make([]parse.Invocation, 0, len(invs)+len(cmds)), invs[:i]...)
 		}
 		c := *inv
 		ic := *inv.InlineCode
 		ic.Code = code
 		c.InlineCode = &ic
-		out = append(out, c)
+		out = spliced(out, invs, i, c)
 		via := commandName(ic.Interpreter) + " code"
 		for _, text := range cmds {
 			inner, ok := codeRunBy(inv, text, via)
