@@ -23,11 +23,27 @@ type argv struct {
 	// file-name pattern relative to the workdir (workdirPattern).
 	dynamicOutside bool
 	// norms[i] is normPath of the i-th of words and values, for path
-	// patterns; computed on first use.
-	norms []string
+	// patterns; computed on first use, with normFirsts their first bytes.
+	norms      []string
+	normFirsts byteSet
+	// firsts are the first bytes of words and values, once firstsKnown.
+	firsts      byteSet
+	firstsKnown bool
 	// acts is actsOf the invocation, once actsKnown (acts.go).
 	acts      act
 	actsKnown bool
+	// redirects are the invocation's redirection targets with their
+	// normPath, once redirectsKnown: every writes and reads rule looks at
+	// them, so they are cleaned once (redirectTargets).
+	redirects      []redirectTarget
+	redirectsKnown bool
+	// joinedText is words and values joined by NUL, once joinedKnown
+	// (joined).
+	joinedText  string
+	joinedKnown bool
+	// gates are the gates the invocation passes, once gatesKnown (gates.go).
+	gates      gate
+	gatesKnown bool
 }
 
 // valueOptions lists, for a few commands, the options that take a value in the
@@ -239,26 +255,63 @@ func prefersOther(abbrev string, prefer map[string]bool) bool {
 }
 
 // anyArgGlob reports whether some argument word or option value matches one
-// of globs (anyGlob), normalising each argument for path patterns once.
+// of globs (anyGlob). Each argument is normalised for path patterns once per
+// invocation, and a pattern is tried on the words only when one of them can
+// match it: some word starts with the text the pattern starts with, or,
+// for **TEXT**, the words joined contain TEXT.
 func (a *argv) anyArgGlob(globs []glob, home string) bool {
 	n := len(a.words) + len(a.values)
-	if a.norms == nil && n > 0 && hasPathGlob(globs) {
+	if n == 0 {
+		return false
+	}
+	if a.norms == nil && hasPathGlob(globs) {
 		a.norms = make([]string, n)
 		for i := range n {
 			a.norms[i] = normPath(a.nth(i), home)
+			a.normFirsts.add(a.norms[i])
 		}
 	}
-	for i := range n {
-		norm := ""
-		if a.norms != nil {
-			norm = a.norms[i]
+	if !a.firstsKnown {
+		a.firstsKnown = true
+		for i := range n {
+			a.firsts.add(a.nth(i))
 		}
-		if anyGlobNormed(globs, a.nth(i), norm) {
-			return true
+	}
+	for k := range globs {
+		g := &globs[k]
+		switch {
+		case g.contains != "":
+			if strings.Contains(a.joined(), g.contains) {
+				return true
+			}
+			continue
+		case g.first != 0 && g.isPath && !a.normFirsts.has(g.first),
+			g.first != 0 && !g.isPath && !a.firsts.has(g.first):
+			continue
+		}
+		for i := range n {
+			t := a.nth(i)
+			if g.isPath {
+				t = a.norms[i]
+			}
+			if g.matches(t) {
+				return true
+			}
 		}
 	}
 	return false
 }
+
+// byteSet is a set of bytes: the first bytes of some strings.
+type byteSet [4]uint64
+
+func (b *byteSet) add(s string) {
+	if s != "" {
+		b[s[0]>>6] |= 1 << (s[0] & 63)
+	}
+}
+
+func (b *byteSet) has(c byte) bool { return b[c>>6]&(1<<(c&63)) != 0 }
 
 // nth returns the i-th of words and values.
 func (a *argv) nth(i int) string {
@@ -278,6 +331,24 @@ func hasPathGlob(globs []glob) bool {
 }
 
 // anyArg reports whether f holds for some argument word or option value.
+// joined returns the words and values joined by NUL, which no argument
+// holds: a literal that is in none of them is not in it.
+func (a *argv) joined() string {
+	if !a.joinedKnown {
+		a.joinedKnown = true
+		n := len(a.words) + len(a.values)
+		var b strings.Builder
+		for i := range n {
+			if i > 0 {
+				b.WriteByte(0)
+			}
+			b.WriteString(a.nth(i))
+		}
+		a.joinedText = b.String()
+	}
+	return a.joinedText
+}
+
 func (a *argv) anyArg(f func(string) bool) bool {
 	for _, w := range a.words {
 		if f(w) {
@@ -429,29 +500,28 @@ func anyGlobNormed(globs []glob, s, norm string) bool {
 		if g.isPath {
 			t = norm
 		}
-		if g.first != 0 && (t == "" || t[0] != g.first) {
-			continue
-		}
-		if !g.meta {
-			if g.pat == t {
-				return true
-			}
-			continue
-		}
-		if g.contains != "" {
-			if strings.Contains(t, g.contains) {
-				return true
-			}
-			continue
-		}
-		if g.inner != "" && !strings.Contains(t, g.inner) {
-			continue
-		}
-		if globMatch(g.pat, t) {
+		if g.matches(t) {
 			return true
 		}
 	}
 	return false
+}
+
+// matches reports whether t (normalised when g is a path pattern) matches g.
+func (g *glob) matches(t string) bool {
+	if g.first != 0 && (t == "" || t[0] != g.first) {
+		return false
+	}
+	if !g.meta {
+		return g.pat == t
+	}
+	if g.contains != "" {
+		return strings.Contains(t, g.contains)
+	}
+	if g.inner != "" && !strings.Contains(t, g.inner) {
+		return false
+	}
+	return globMatch(g.pat, t)
 }
 
 // globMatch matches s against p: * is any run of characters but /, ** any

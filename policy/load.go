@@ -5,6 +5,7 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
+	"math/bits"
 	"os"
 	"reflect"
 	"regexp"
@@ -236,11 +237,16 @@ func (p *Policy) index() {
 		}
 	}
 	p.byName = make(map[string]int32, n)
-	p.anyName, p.nameGlobs = nil, nil
+	p.anyName, p.nameGlobs, p.gated = nil, nil, [gateCount][]int{}
 	var count []int32
 	for i, r := range p.Rules {
 		if !r.indexed() {
-			p.anyName = append(p.anyName, i)
+			if g := gateOf(&r.Matcher); g != 0 {
+				k := bits.TrailingZeros8(uint8(g))
+				p.gated[k] = append(p.gated[k], i)
+			} else {
+				p.anyName = append(p.anyName, i)
+			}
 			continue
 		}
 		var globs []string

@@ -186,7 +186,7 @@ func (p *Policy) judge(ctx *scriptCtx, i int) *Rule {
 	a := ctx.arg(i)
 	var best *Rule
 	bestIdx := -1
-	p.candidates(a.name, func(ri int, commandHolds bool) {
+	p.candidates(a.name, ctx.gatesOf(i, a), func(ri int, commandHolds bool) {
 		r := p.Rules[ri]
 		if best != nil && (r.Decision.rank() < best.Decision.rank() ||
 			(r.Decision.rank() == best.Decision.rank() && ri > bestIdx)) {
@@ -205,7 +205,7 @@ func (p *Policy) judge(ctx *scriptCtx, i int) *Rule {
 // glob it matches (for both, commandHolds: the key is known to hold), and
 // those with no command key or a path pattern. The order is not file
 // order; judge and judgeOverrides choose by rank and file order.
-func (p *Policy) candidates(name string, try func(ri int, commandHolds bool)) {
+func (p *Policy) candidates(name string, gates gate, try func(ri int, commandHolds bool)) {
 	var named []int
 	if id, ok := p.byName[name]; ok {
 		named = p.nameRules[p.nameStart[id]:p.nameStart[id+1]]
@@ -222,6 +222,13 @@ func (p *Policy) candidates(name string, try func(ri int, commandHolds bool)) {
 	for _, ri := range p.anyName {
 		try(ri, false)
 	}
+	for k := range p.gated {
+		if gates&(1<<k) != 0 {
+			for _, ri := range p.gated[k] {
+				try(ri, false)
+			}
+		}
+	}
 }
 
 func (p *Policy) defaultVerdict() Verdict {
@@ -237,7 +244,7 @@ func (p *Policy) defaultVerdict() Verdict {
 func (p *Policy) judgeOverrides(ctx *scriptCtx, i int) *Rule {
 	a := ctx.arg(i)
 	var matched []int
-	p.candidates(a.name, func(ri int, commandHolds bool) {
+	p.candidates(a.name, ctx.gatesOf(i, a), func(ri int, commandHolds bool) {
 		if p.Rules[ri].matchFrom(ctx, i, a, commandHolds) {
 			matched = append(matched, ri)
 		}

@@ -533,7 +533,7 @@ decision = "allow"
 			for i := range ctx.invs {
 				a := ctx.arg(i)
 				got := map[int]bool{}
-				p.candidates(a.name, func(ri int, commandHolds bool) {
+				p.candidates(a.name, ^gate(0), func(ri int, commandHolds bool) {
 					if _, twice := got[ri]; twice {
 						t.Errorf("%q: rule %s given twice", ctx.invs[i].Name, p.Rules[ri].Name)
 					}
@@ -555,6 +555,33 @@ decision = "allow"
 	}
 	if tried < 100000 {
 		t.Errorf("only %d rule and invocation pairs tried", tried)
+	}
+	// A rule left out by its gate would not have matched: every rule that
+	// matches an invocation of the corpora has a gate the invocation passes.
+	gated := 0
+	p := Default()
+	for _, script := range scripts {
+		s, err := parseScript(script)
+		if err != nil {
+			continue
+		}
+		ctx := newScriptCtx(p, expandScript(s))
+		for i := range ctx.invs {
+			a := ctx.arg(i)
+			for _, r := range p.Rules {
+				g := gateOf(&r.Matcher)
+				if g == 0 || !r.match(ctx, i, a) {
+					continue
+				}
+				gated++
+				if ctx.gatesOf(i, a)&g == 0 {
+					t.Errorf("%q: rule %s matches, but its gate %b is not among the invocation's %b", ctx.invs[i].Name, r.Name, g, ctx.gatesOf(i, a))
+				}
+			}
+		}
+	}
+	if gated < 500 {
+		t.Errorf("only %d matches of gated rules seen", gated)
 	}
 	if d := shapes.Check("./configure --prefix=/usr"); d.Rule != "literal-path" {
 		t.Errorf("./configure: decided by %q, not by the rule that names it", d.Rule)

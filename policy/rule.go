@@ -186,14 +186,16 @@ func init() {
 		globKey("not_args", func(m *Matcher) []string { return m.NotArgs },
 			func(ctx *scriptCtx, i int, a *argv, g []glob) bool { return !a.anyArgGlob(g, ctx.home) }),
 		regexpKey("args_regex", func(m *Matcher) []string { return m.ArgsRegex },
-			func(ctx *scriptCtx, i int, a *argv, re *lazyRegexps) bool { return a.anyArg(re.any) }),
+			func(ctx *scriptCtx, i int, a *argv, re *lazyRegexps) bool {
+				return re.mayMatchIn(a.joined()) && a.anyArg(re.any)
+			}),
 		globKey("writes", func(m *Matcher) []string { return m.Writes },
 			func(ctx *scriptCtx, i int, a *argv, g []glob) bool {
-				return anyRedirect(&ctx.invs[i], true, g, ctx.home) || ctx.anyEffect(i, effWrite, g)
+				return anyRedirect(ctx, i, a, true, g) || ctx.anyEffect(i, effWrite, g)
 			}),
 		globKey("reads", func(m *Matcher) []string { return m.Reads },
 			func(ctx *scriptCtx, i int, a *argv, g []glob) bool {
-				return anyRedirect(&ctx.invs[i], false, g, ctx.home) || ctx.anyEffect(i, effRead, g)
+				return anyRedirect(ctx, i, a, false, g) || ctx.anyEffect(i, effRead, g)
 			}),
 		globKey("deletes", func(m *Matcher) []string { return m.Deletes },
 			func(ctx *scriptCtx, i int, a *argv, g []glob) bool { return ctx.anyEffect(i, effDelete, g) }),
@@ -386,6 +388,20 @@ func (l *lazyRegexps) get() []filteredRegexp {
 		}
 	})
 	return l.re
+}
+
+// mayMatchIn reports whether some expression may match a part of text: its
+// requirement holds on text as a whole. Given the arguments of a command
+// joined, one search turns away a command none of whose words can match,
+// instead of one per word.
+func (l *lazyRegexps) mayMatchIn(text string) bool {
+	res := l.get()
+	for i := range res {
+		if res[i].need.holds(text) {
+			return true
+		}
+	}
+	return false
 }
 
 func (l *lazyRegexps) any(s string) bool {
@@ -681,20 +697,49 @@ func anyVia(globs []glob, via []string) bool {
 	return false
 }
 
-func anyRedirect(inv *parse.Invocation, write bool, globs []glob, home string) bool {
+// anyRedirect reports whether a file invocation i's redirections write (or
+// read) matches one of globs.
+func anyRedirect(ctx *scriptCtx, i int, a *argv, write bool, globs []glob) bool {
+	for _, t := range a.redirectTargets(&ctx.invs[i], ctx.home) {
+		if t.write == write && anyGlobNormed(globs, t.target, t.norm) {
+			return true
+		}
+	}
+	return false
+}
+
+// redirectTarget is a file an invocation's redirection reads or writes:
+// target as written (quotes of a dynamic one removed), norm its normPath.
+type redirectTarget struct {
+	target, norm string
+	write        bool
+}
+
+// redirectTargets returns the files inv's redirections read (<, <>) or write,
+// computed once per invocation.
+func (a *argv) redirectTargets(inv *parse.Invocation, home string) []redirectTarget {
+	if a.redirectsKnown {
+		return a.redirects
+	}
+	a.redirectsKnown = true
 	for _, r := range inv.Redirects {
-		if write && !isWriteOp(r.Op) || !write && r.Op != "<" && r.Op != "<>" {
+		write, read := isWriteOp(r.Op), r.Op == "<" || r.Op == "<>"
+		if !write && !read {
 			continue
 		}
 		t := r.Target
 		if r.Dynamic {
 			t = strings.ReplaceAll(t, `"`, "")
 		}
-		if anyGlob(globs, t, home) {
-			return true
+		norm := normPath(t, home)
+		if write {
+			a.redirects = append(a.redirects, redirectTarget{t, norm, true})
+		}
+		if read {
+			a.redirects = append(a.redirects, redirectTarget{t, norm, false})
 		}
 	}
-	return false
+	return a.redirects
 }
 
 func isWriteOp(op string) bool {

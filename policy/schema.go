@@ -34,9 +34,12 @@ type Policy struct {
 	nameStart []int32
 	nameRules []int
 	nameGlobs []nameGlobs // rules with globs on the base name, and which globs
-	anyName   []int       // rules without command key or with a path in it
-	homeDir   string      // expands ~ and $HOME in arguments; "" leaves them literal
-	examples  bool        // examples were verified at load
+	anyName   []int       // rules without command key or with a path in it, and no gate
+	// gated[k] are the rules without command key or with a path in it
+	// whose gate is bit k (gates.go).
+	gated    [gateCount][]int
+	homeDir  string // expands ~ and $HOME in arguments; "" leaves them literal
+	examples bool   // examples were verified at load
 	// overrides is set when some rule overrides another by name; judge then
 	// collects every match instead of keeping the strictest as it goes.
 	overrides bool
