@@ -40,7 +40,8 @@ type keyTest struct {
 	globs     []glob          // a key of glob patterns
 	re        *lazyRegexps    // a key of regular expressions
 	sub       *Matcher        // a key that holds a matcher
-	names     []namePattern   // command
+	names     []namePattern   // command: its patterns, and names when not in nameSet
+	nameSet   map[string]bool // command: the plain names of a long list
 	scripts   []string        // script
 	flags     [][]flagAlt     // flags, not_flags
 	longNames map[string]bool // not_flags: the long names of flags, which an abbreviation counts for; nil if none
@@ -97,10 +98,11 @@ func init() {
 					}
 				}
 				t.names = compileNames(m.Command)
+				t.names, t.nameSet = literalNames(t.names)
 				return t, len(m.Command) > 0
 			},
 			holds: func(ctx *scriptCtx, i int, a *argv, t *keyTest) bool {
-				return matchName(t.names, a.name, ctx.invs[i].Name)
+				return t.nameSet[a.name] || matchName(t.names, a.name, ctx.invs[i].Name)
 			}},
 		{key: "script",
 			prepare: func(m *Matcher, k keyCompiler) (t keyTest, set bool) {
@@ -663,14 +665,31 @@ func compileNames(pats []string) []namePattern {
 	return out
 }
 
+// literalNames splits a long list of name patterns into a set of its plain
+// names, looked up at once, and the rest; a short list stays as it is.
+func literalNames(names []namePattern) ([]namePattern, map[string]bool) {
+	if len(names) < 8 {
+		return names, nil
+	}
+	set := map[string]bool{}
+	var rest []namePattern
+	for _, n := range names {
+		if n.meta || n.path {
+			rest = append(rest, n)
+		} else {
+			set[n.pat] = true
+		}
+	}
+	return rest, set
+}
+
 // matchName matches the base name, or for a pattern with a /, the command word
 // as written (without the backslashes that only stop alias expansion).
 func matchName(names []namePattern, name, word string) bool {
-	word = strings.TrimLeft(word, "\\")
 	for i := range names {
 		n := &names[i]
 		if n.path {
-			if strings.Contains(word, "/") && globMatch(n.pat, word) {
+			if w := strings.TrimLeft(word, "\\"); strings.Contains(w, "/") && globMatch(n.pat, w) {
 				return true
 			}
 			continue
