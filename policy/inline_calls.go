@@ -40,6 +40,26 @@ var inlineCallPatterns = sync.OnceValue(func() map[string][]*regexp.Regexp {
 	return map[string][]*regexp.Regexp{"python": py, "node": js, "ruby": sys, "perl": sys}
 })
 
+// inlineCallsNeed is, for each family, what code must contain for one of
+// its call patterns to match (requiredText of each): most inline code holds
+// none of it, and is not searched further.
+var inlineCallsNeed = sync.OnceValue(func() map[string]requirement {
+	need := map[string]requirement{}
+	for family, pats := range inlineCallPatterns() {
+		var r requirement
+		for _, re := range pats {
+			w := requiredText(re.String())
+			if w == nil {
+				r = nil // nothing known: search every code
+				break
+			}
+			r = append(r, w...)
+		}
+		need[family] = r
+	}
+	return need
+})
+
 // inlineFamily is the language of an interpreter's inline code, as
 // inlineCallPatterns names it.
 func inlineFamily(interp string) string {
@@ -88,13 +108,16 @@ func literals(s, family string) ([]string, bool) {
 // inlineCalls returns the code with the calls taken out and the shell text
 // of the commands they run, or ok false when the code has none of them.
 func inlineCalls(ic *parse.InlineCode) (code string, cmds []string, ok bool) {
-	if ic == nil || ic.Dynamic || repeats().MatchString(ic.Code) {
-		return "", nil, false // for(;;) spawn(...): as many programs as it likes
+	if ic == nil || ic.Dynamic {
+		return "", nil, false
 	}
 	family := inlineFamily(commandName(ic.Interpreter))
 	pats := inlineCallPatterns()[family]
-	if pats == nil {
-		return "", nil, false
+	if pats == nil || !inlineCallsNeed()[family].holds(ic.Code) {
+		return "", nil, false // no call to take out
+	}
+	if repeats().MatchString(ic.Code) {
+		return "", nil, false // for(;;) spawn(...): as many programs as it likes
 	}
 	code = ic.Code
 	for _, re := range pats {
