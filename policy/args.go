@@ -268,13 +268,13 @@ func (a *argv) anyArgGlob(globs []glob, home string) bool {
 		a.norms = make([]string, n)
 		for i := range n {
 			a.norms[i] = normPath(a.nth(i), home)
-			a.normFirsts.add(a.norms[i])
+			a.normFirsts.addFirst(a.norms[i])
 		}
 	}
 	if !a.firstsKnown {
 		a.firstsKnown = true
 		for i := range n {
-			a.firsts.add(a.nth(i))
+			a.firsts.addFirst(a.nth(i))
 		}
 	}
 	for k := range globs {
@@ -305,11 +305,14 @@ func (a *argv) anyArgGlob(globs []glob, home string) bool {
 // byteSet is a set of bytes: the first bytes of some strings.
 type byteSet [4]uint64
 
-func (b *byteSet) add(s string) {
+// addFirst adds the first byte of s, if any.
+func (b *byteSet) addFirst(s string) {
 	if s != "" {
-		b[s[0]>>6] |= 1 << (s[0] & 63)
+		b.add(s[0])
 	}
 }
+
+func (b *byteSet) add(c byte) { b[c>>6] |= 1 << (c & 63) }
 
 func (b *byteSet) has(c byte) bool { return b[c>>6]&(1<<(c&63)) != 0 }
 
@@ -505,6 +508,38 @@ func anyGlobNormed(globs []glob, s, norm string) bool {
 		}
 	}
 	return false
+}
+
+// globList is the patterns of a path key, with the bytes those that start
+// with plain text start with: a path that starts with none of them is
+// tried only on the patterns that start with *, ?, [ or \\ (firstless).
+// Most paths a command writes or reads are in the workdir, and most
+// patterns of those keys name places outside it.
+type globList struct {
+	globs     []glob
+	firsts    byteSet
+	firstless []glob
+}
+
+func newGlobList(globs []glob) *globList {
+	l := &globList{globs: globs}
+	for _, g := range globs {
+		if g.first == 0 {
+			l.firstless = append(l.firstless, g)
+		} else {
+			l.firsts.add(g.first)
+		}
+	}
+	return l
+}
+
+// matches reports whether s (or norm = normPath(s), for path patterns)
+// matches one of the patterns.
+func (l *globList) matches(s, norm string) bool {
+	if s != "" && l.firsts.has(s[0]) || norm != "" && l.firsts.has(norm[0]) {
+		return anyGlobNormed(l.globs, s, norm)
+	}
+	return anyGlobNormed(l.firstless, s, norm)
 }
 
 // matches reports whether t (normalised when g is a path pattern) matches g.

@@ -863,9 +863,9 @@ func hasPatternOpt(sig *signature, opts []option) bool {
 
 // anyEffect reports whether invocation i has an effect of kind k whose path
 // matches one of globs.
-func (ctx *scriptCtx) anyEffect(i int, k effectKind, globs []glob) bool {
+func (ctx *scriptCtx) anyEffect(i int, k effectKind, l *globList) bool {
 	for _, e := range ctx.effectsOf(i) {
-		if e.kind == k && !e.unseen && anyGlobNormed(globs, e.path, e.path) {
+		if e.kind == k && !e.unseen && l.matches(e.path, e.path) {
 			return true
 		}
 	}

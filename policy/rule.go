@@ -38,6 +38,7 @@ type keyTest struct {
 	of        *matchKey
 	want      bool            // a true-or-false key
 	globs     []glob          // a key of glob patterns
+	list      *globList       // a key of path patterns (pathKey)
 	re        *lazyRegexps    // a key of regular expressions
 	sub       *Matcher        // a key that holds a matcher
 	names     []namePattern   // command: its patterns, and names when not in nameSet
@@ -191,18 +192,18 @@ func init() {
 			func(ctx *scriptCtx, i int, a *argv, re *lazyRegexps) bool {
 				return re.mayMatchIn(a.joined()) && a.anyArg(re.any)
 			}),
-		globKey("writes", func(m *Matcher) []string { return m.Writes },
-			func(ctx *scriptCtx, i int, a *argv, g []glob) bool {
-				return anyRedirect(ctx, i, a, true, g) || ctx.anyEffect(i, effWrite, g)
+		pathKey("writes", func(m *Matcher) []string { return m.Writes },
+			func(ctx *scriptCtx, i int, a *argv, l *globList) bool {
+				return anyRedirect(ctx, i, a, true, l) || ctx.anyEffect(i, effWrite, l)
 			}),
-		globKey("reads", func(m *Matcher) []string { return m.Reads },
-			func(ctx *scriptCtx, i int, a *argv, g []glob) bool {
-				return anyRedirect(ctx, i, a, false, g) || ctx.anyEffect(i, effRead, g)
+		pathKey("reads", func(m *Matcher) []string { return m.Reads },
+			func(ctx *scriptCtx, i int, a *argv, l *globList) bool {
+				return anyRedirect(ctx, i, a, false, l) || ctx.anyEffect(i, effRead, l)
 			}),
-		globKey("deletes", func(m *Matcher) []string { return m.Deletes },
-			func(ctx *scriptCtx, i int, a *argv, g []glob) bool { return ctx.anyEffect(i, effDelete, g) }),
-		globKey("executes", func(m *Matcher) []string { return m.Executes },
-			func(ctx *scriptCtx, i int, a *argv, g []glob) bool { return ctx.anyEffect(i, effExec, g) }),
+		pathKey("deletes", func(m *Matcher) []string { return m.Deletes },
+			func(ctx *scriptCtx, i int, a *argv, l *globList) bool { return ctx.anyEffect(i, effDelete, l) }),
+		pathKey("executes", func(m *Matcher) []string { return m.Executes },
+			func(ctx *scriptCtx, i int, a *argv, l *globList) bool { return ctx.anyEffect(i, effExec, l) }),
 		boolKey("reads_denied", func(m *Matcher) *bool { return m.ReadsDenied },
 			func(ctx *scriptCtx, i int, a *argv) bool { return ctx.readsDenied(i) }),
 		boolKey("executes_created", func(m *Matcher) *bool { return m.ExecutesCreated },
@@ -316,6 +317,18 @@ func globKey(key string, field func(*Matcher) []string, holds func(ctx *scriptCt
 			return t, len(field(m)) > 0
 		},
 		holds: func(ctx *scriptCtx, i int, a *argv, t *keyTest) bool { return holds(ctx, i, a, t.globs) }}
+}
+
+// pathKey is a key of glob patterns for the paths an invocation writes,
+// reads, deletes or runs: every such rule is tried on each of those paths,
+// so its patterns are a globList.
+func pathKey(key string, field func(*Matcher) []string, holds func(ctx *scriptCtx, i int, a *argv, l *globList) bool) matchKey {
+	return matchKey{key: key,
+		prepare: func(m *Matcher, k keyCompiler) (t keyTest, set bool) {
+			t.list = newGlobList(compileGlobs(field(m), k.key, k.problem))
+			return t, len(field(m)) > 0
+		},
+		holds: func(ctx *scriptCtx, i int, a *argv, t *keyTest) bool { return holds(ctx, i, a, t.list) }}
 }
 
 // regexpKey is a key that lists regular expressions (RE2), checked at load
@@ -718,9 +731,9 @@ func anyVia(globs []glob, via []string) bool {
 
 // anyRedirect reports whether a file invocation i's redirections write (or
 // read) matches one of globs.
-func anyRedirect(ctx *scriptCtx, i int, a *argv, write bool, globs []glob) bool {
+func anyRedirect(ctx *scriptCtx, i int, a *argv, write bool, l *globList) bool {
 	for _, t := range a.redirectTargets(&ctx.invs[i], ctx.home) {
-		if t.write == write && anyGlobNormed(globs, t.target, t.norm) {
+		if t.write == write && l.matches(t.target, t.norm) {
 			return true
 		}
 	}
