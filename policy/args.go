@@ -259,12 +259,12 @@ func prefersOther(abbrev string, prefer map[string]bool) bool {
 // invocation, and a pattern is tried on the words only when one of them can
 // match it: some word starts with the text the pattern starts with, or,
 // for **TEXT**, the words joined contain TEXT.
-func (a *argv) anyArgGlob(globs []glob, home string) bool {
+func (a *argv) anyArgGlob(l *globList, home string) bool {
 	n := len(a.words) + len(a.values)
 	if n == 0 {
 		return false
 	}
-	if a.norms == nil && hasPathGlob(globs) {
+	if a.norms == nil && hasPathGlob(l.globs) {
 		a.norms = make([]string, n)
 		for i := range n {
 			a.norms[i] = normPath(a.nth(i), home)
@@ -276,6 +276,10 @@ func (a *argv) anyArgGlob(globs []glob, home string) bool {
 		for i := range n {
 			a.firsts.addFirst(a.nth(i))
 		}
+	}
+	globs := l.globs
+	if !l.firsts.meets(&a.firsts) && !l.firsts.meets(&a.normFirsts) {
+		globs = l.firstless // no word starts as a pattern with plain text does
 	}
 	for k := range globs {
 		g := &globs[k]
@@ -313,6 +317,11 @@ func (b *byteSet) addFirst(s string) {
 }
 
 func (b *byteSet) add(c byte) { b[c>>6] |= 1 << (c & 63) }
+
+// meets reports whether b and o have a byte in common.
+func (b *byteSet) meets(o *byteSet) bool {
+	return b[0]&o[0] != 0 || b[1]&o[1] != 0 || b[2]&o[2] != 0 || b[3]&o[3] != 0
+}
 
 func (b *byteSet) has(c byte) bool { return b[c>>6]&(1<<(c&63)) != 0 }
 

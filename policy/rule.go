@@ -180,14 +180,14 @@ func init() {
 				}
 				return true
 			}},
-		globKey("args", func(m *Matcher) []string { return m.Args },
-			func(ctx *scriptCtx, i int, a *argv, g []glob) bool { return a.anyArgGlob(g, ctx.home) }),
+		pathKey("args", func(m *Matcher) []string { return m.Args },
+			func(ctx *scriptCtx, i int, a *argv, l *globList) bool { return a.anyArgGlob(l, ctx.home) }),
 		globKey("last_arg", func(m *Matcher) []string { return m.LastArg },
 			func(ctx *scriptCtx, i int, a *argv, g []glob) bool {
 				return len(a.positionals) > 0 && anyGlob(g, a.positionals[len(a.positionals)-1], ctx.home)
 			}),
-		globKey("not_args", func(m *Matcher) []string { return m.NotArgs },
-			func(ctx *scriptCtx, i int, a *argv, g []glob) bool { return !a.anyArgGlob(g, ctx.home) }),
+		pathKey("not_args", func(m *Matcher) []string { return m.NotArgs },
+			func(ctx *scriptCtx, i int, a *argv, l *globList) bool { return !a.anyArgGlob(l, ctx.home) }),
 		regexpKey("args_regex", func(m *Matcher) []string { return m.ArgsRegex },
 			func(ctx *scriptCtx, i int, a *argv, re *lazyRegexps) bool {
 				return re.mayMatchIn(a.joined()) && a.anyArg(re.any)
@@ -319,9 +319,9 @@ func globKey(key string, field func(*Matcher) []string, holds func(ctx *scriptCt
 		holds: func(ctx *scriptCtx, i int, a *argv, t *keyTest) bool { return holds(ctx, i, a, t.globs) }}
 }
 
-// pathKey is a key of glob patterns for the paths an invocation writes,
-// reads, deletes or runs: every such rule is tried on each of those paths,
-// so its patterns are a globList.
+// pathKey is a key of glob patterns for the arguments of an invocation or
+// the paths it writes, reads, deletes or runs: rules for every command try
+// them on most invocations, so its patterns are a globList.
 func pathKey(key string, field func(*Matcher) []string, holds func(ctx *scriptCtx, i int, a *argv, l *globList) bool) matchKey {
 	return matchKey{key: key,
 		prepare: func(m *Matcher, k keyCompiler) (t keyTest, set bool) {
