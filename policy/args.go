@@ -160,6 +160,9 @@ func (a *argv) init(inv *parse.Invocation) {
 	}
 	voShort, voLong := valueOptions(a.name)
 	optsDone := false
+	if len(inv.Args) > 1 {
+		a.positionals = make([]string, 0, len(inv.Args)) // one allocation, not one per doubling
+	}
 	for i := 0; i < len(inv.Args); i++ {
 		w := inv.Args[i]
 		switch {

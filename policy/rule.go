@@ -792,8 +792,9 @@ type scriptCtx struct {
 	home     string
 	text     *string    // the script's text, when known
 	effects  [][]effect // see effectsOf; nil until first used
-	// firstMatch caches, per after matcher, the first invocation it matches.
-	firstMatch map[*Matcher]int
+	// firstMatch caches, per after matcher, the first invocation it matches
+	// (a few per script: a list, not a map).
+	firstMatch []firstMatch
 	// cycles is callCycles of the script, built on first use.
 	cycles map[string]int
 	// secretRefs is secretRefsOf the script, built on first use.
@@ -802,6 +803,12 @@ type scriptCtx struct {
 	serverEnvSet int8
 	// exports is exportsOf the script, built on first use (scriptEnv).
 	exports *[]scriptExport
+}
+
+// firstMatch is the first invocation of a script an after matcher matches.
+type firstMatch struct {
+	m     *Matcher
+	first int
 }
 
 func newScriptCtx(p *Policy, invs []parse.Invocation) *scriptCtx {
@@ -826,20 +833,19 @@ func (ctx *scriptCtx) arg(i int) *argv {
 // matches m. The first match is looked for once per script, so a long script
 // costs one pass per after key, not one per invocation.
 func (ctx *scriptCtx) afterMatches(i int, m *Matcher) bool {
-	first, ok := ctx.firstMatch[m]
-	if !ok {
-		first = len(ctx.invs)
-		for j := range ctx.invs {
-			if m.match(ctx, j, ctx.arg(j)) {
-				first = j
-				break
-			}
+	for _, f := range ctx.firstMatch {
+		if f.m == m {
+			return f.first < i
 		}
-		if ctx.firstMatch == nil {
-			ctx.firstMatch = map[*Matcher]int{}
-		}
-		ctx.firstMatch[m] = first
 	}
+	first := len(ctx.invs)
+	for j := range ctx.invs {
+		if m.match(ctx, j, ctx.arg(j)) {
+			first = j
+			break
+		}
+	}
+	ctx.firstMatch = append(ctx.firstMatch, firstMatch{m, first})
 	return first < i
 }
 
