@@ -39,6 +39,17 @@ var classTests16Ask = []classTest{
 	{"metadata-word", `printf 'GET / HTTP/1.0\r\n\r\n' | nc metadata 80`, Deny},
 	{"metadata-word", `socat - TCP:metadata:80`, Deny},
 	{"metadata-word", `curl -s http://169.254.169.254/latest/meta-data/iam/security-credentials/`, Deny},
+	// A package runner's command is judged as the command it runs
+	// (launchers.go): the local Supabase stack's reset is the work's own,
+	// the linked project's, a deploy or a destroy through npx still asks.
+	{"runner-runs-tool", `pnpm dlx supabase db reset`, Allow},
+	{"runner-runs-tool", `bunx supabase start && bunx supabase db reset --local`, Allow},
+	{"runner-runs-tool", `npx supabase db reset --linked`, Ask},
+	{"runner-runs-tool", `bunx supabase db reset --db-url "$PROD_URL"`, Ask},
+	{"runner-runs-tool", `npx vercel --prod`, Ask},
+	{"runner-runs-tool", `npx @railway/cli up`, Ask},
+	{"runner-runs-tool", `npx heroku pg:reset DATABASE_URL --confirm app`, Ask},
+	{"runner-runs-tool", `npx cdk destroy --force`, Deny},
 }
 
 func TestClasses16Ask(t *testing.T) { checkClasses(t, classTests16Ask) }

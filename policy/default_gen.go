@@ -4110,7 +4110,7 @@ var defaultRules = [...]Rule{
 		Decision: Verdict("ask"),
 		Reason:   "changes infrastructure, a cluster, a database schema or a repository outside the sandbox, which a person should see first",
 		Matcher: Matcher{
-			Command:     []string{"terraform", "tofu", "terragrunt", "kubectl", "oc", "helm", "gh", "glab", "pulumi", "cdk", "flyctl", "fly", "vercel", "netlify", "heroku", "npx", "bunx", "pnpx", "gcloud", "az", "aws", "eksctl"},
+			Command:     []string{"terraform", "tofu", "terragrunt", "kubectl", "oc", "helm", "gh", "glab", "pulumi", "cdk", "flyctl", "fly", "vercel", "netlify", "heroku", "gcloud", "az", "aws", "eksctl"},
 			NotArgs:     []string{"--dry-run", "--dry-run=client", "--dry-run=server", "--help", "plan", "-h", "get", "list", "view", "status", "describe", "npm", "--version", "playwright", "cypress", "husky", "puppeteer", "electron-rebuild", "prisma", "dependency", "diff"},
 			ArgsRegex:   []string{"^(apply|import|taint|untaint|state|scale|patch|replace|rollout|cordon|annotate|edit|upgrade|install|rollback|reset|force-reset|--force-reset|--accept-data-loss|--visibility|archive|rename|transfer|deploy|--prod|up|update|set-iam-policy|add-iam-policy-binding)$"},
 			TargetLocal: &boolFalse,
