@@ -220,7 +220,8 @@ func outsideActsOf(inv *parse.Invocation, a *argv, words [4]string) act {
 			acts |= actSpend
 		}
 		if accountNouns[w] && (accountVerb(words[:n], k+1) || k+2 < n && accountVerb(words[:n], k+2)) ||
-			len(parts) > 1 && (parts[0] == "authorize" || parts[0] == "revoke") && anyPart(parts[1:], map[string]bool{"ingress": true, "egress": true, "security": true}) {
+			len(parts) > 1 && (parts[0] == "authorize" || parts[0] == "revoke") && anyPart(parts[1:], map[string]bool{"ingress": true, "egress": true, "security": true}) ||
+			changesSignIn(words[:n], k, parts) {
 			acts |= actAccount
 		}
 		if k+1 < n && len(parts) > 1 && keyStores[parts[len(parts)-1]] && storeWords[words[k+1]] || pairInParts(parts, secretVerbs, secretNouns) {
@@ -237,6 +238,23 @@ func outsideActsOf(inv *parse.Invocation, a *argv, words [4]string) act {
 // into a store (put-secret-value, create-secret, update-secret).
 var secretNouns = map[string]bool{"secret": true, "secrets": true, "token": true, "tokens": true, "parameter": true}
 var secretVerbs = map[string]bool{"put": true, "create": true, "update": true, "set": true, "add": true, "import": true, "rotate": true, "restore": true, "store": true}
+
+// signInNouns are how an account proves who signs in (a second factor,
+// a password); signInVerbs, with one, change it (npm profile
+// disable-2fa, aws iam deactivate-mfa-device, npm profile set password):
+// who can act as the user from then on changes. Round 16.
+var signInNouns = map[string]bool{"2fa": true, "mfa": true, "tfa": true, "otp": true, "totp": true, "u2f": true, "webauthn": true, "passkey": true, "password": true}
+var signInVerbs = map[string]bool{"disable": true, "enable": true, "deactivate": true, "remove": true, "reset": true, "set": true, "change": true, "turn": true, "off": true, "resync": true}
+
+// changesSignIn reports whether the k-th of words, with its parts, pairs
+// a signInVerb with a signInNoun, in one dashed word (disable-2fa,
+// deactivate-mfa-device) or as a verb and its noun (set password).
+func changesSignIn(words []string, k int, parts []string) bool {
+	if len(parts) > 1 && signInVerbs[parts[0]] && anyPart(parts[1:], signInNouns) {
+		return true
+	}
+	return signInVerbs[words[k]] && k+1 < len(words) && signInNouns[words[k+1]]
+}
 
 // accountVerb reports whether the k-th of words changes an account's
 // settings (create, enable, add-rules).

@@ -50,6 +50,53 @@ var classTests16Ask = []classTest{
 	{"runner-runs-tool", `npx @railway/cli up`, Ask},
 	{"runner-runs-tool", `npx heroku pg:reset DATABASE_URL --confirm app`, Ask},
 	{"runner-runs-tool", `npx cdk destroy --force`, Deny},
+	// Hosted platforms' CLIs: Azure's developer CLI, whose up provisions
+	// and deploys, and Docker Hub's, whose rm deletes a published tag;
+	// reading, and init, stay allowed.
+	{"hosted-cli", `azd up --environment prod`, Ask},
+	{"hosted-cli", `azd provision`, Ask},
+	{"hosted-cli", `azd down --force --purge`, Ask},
+	{"hosted-cli", `azd env list && azd show`, Allow},
+	{"hosted-cli", `azd init --template todo-nodejs-mongo`, Allow},
+	{"hosted-cli", `hub-tool repo rm acme/legacy`, Ask},
+	{"hosted-cli", `hub-tool tag ls acme/api`, Allow},
+	{"hosted-cli", `docker compose up -d`, Allow},
+	{"hosted-cli", `docker image rm acme/api:old`, Allow},
+
+	// A reset is a change to whatever a hosted CLI manages, but to the one
+	// whose reset works on a local stack (supabase db reset).
+	{"hosted-reset", `pscale branch reset dev`, Ask},
+	{"hosted-reset", `neonctl branches reset preview/pr-12 --parent --project-id p1`, Ask},
+	{"hosted-reset", `neonctl branches list --project-id p1`, Allow},
+	{"hosted-reset", `supabase start && supabase db reset`, Allow},
+	{"hosted-reset", `supabase db reset --linked`, Ask},
+	{"hosted-reset", `git reset --soft HEAD~1`, Allow},
+
+	// How an account's user signs in (a second factor, a password) is what
+	// the account lets in.
+	{"sign-in", `npm profile enable-2fa auth-only`, Ask},
+	{"sign-in", `npm profile set password`, Ask},
+	{"sign-in", `aws iam deactivate-mfa-device --user-name ci --serial-number arn:aws:iam::1:mfa/ci`, Ask},
+	{"sign-in", `okta users reset-password 00u1`, Ask},
+	{"sign-in", `npm profile get`, Allow},
+	{"sign-in", `aws iam list-mfa-devices --user-name ci`, Allow},
+	{"sign-in", `docker run -e POSTGRES_PASSWORD=dev -p 5432:5432 postgres:16`, Allow},
+
+	// kubectl label changes a cluster's objects as annotate does: what
+	// selectors, admission and network policies see.
+	{"cluster-label", `kubectl label ns payments pod-security.kubernetes.io/enforce=privileged --overwrite`, Ask},
+	{"cluster-label", `kubectl -n prod label pods api-0 quarantine=true`, Ask},
+	{"cluster-label", `kubectl label nodes gpu-1 nvidia.com/gpu.present=true`, Ask},
+	{"cluster-label", `kubectl --context kind-dev label ns demo team=web`, Allow},
+	{"cluster-label", `kubectl label pods api-0 x=y --dry-run=client -o yaml`, Allow},
+	{"cluster-label", `kubectl get pods -l app=api --show-labels`, Allow},
+
+	// A draft pull request marked ready for review asks its reviewers.
+	{"code-host-ready", `gh pr ready 88`, Ask},
+	{"code-host-ready", `gh pr ready --undo 88`, Ask},
+	{"code-host-ready", `gh issue pin 12`, Ask},
+	{"code-host-ready", `gh pr checks 88 && gh pr view 88`, Allow},
+	{"code-host-ready", `gh run rerun 123 --failed`, Allow},
 }
 
 func TestClasses16Ask(t *testing.T) { checkClasses(t, classTests16Ask) }

@@ -4112,7 +4112,7 @@ var defaultRules = [...]Rule{
 		Matcher: Matcher{
 			Command:     []string{"terraform", "tofu", "terragrunt", "kubectl", "oc", "helm", "gh", "glab", "pulumi", "cdk", "flyctl", "fly", "vercel", "netlify", "heroku", "gcloud", "az", "aws", "eksctl"},
 			NotArgs:     []string{"--dry-run", "--dry-run=client", "--dry-run=server", "--help", "plan", "-h", "get", "list", "view", "status", "describe", "npm", "--version", "playwright", "cypress", "husky", "puppeteer", "electron-rebuild", "prisma", "dependency", "diff"},
-			ArgsRegex:   []string{"^(apply|import|taint|untaint|state|scale|patch|replace|rollout|cordon|annotate|edit|upgrade|install|rollback|reset|force-reset|--force-reset|--accept-data-loss|--visibility|archive|rename|transfer|deploy|--prod|up|update|set-iam-policy|add-iam-policy-binding)$"},
+			ArgsRegex:   []string{"^(apply|import|taint|untaint|state|scale|patch|replace|rollout|cordon|annotate|label|edit|upgrade|install|rollback|reset|force-reset|--force-reset|--accept-data-loss|--visibility|archive|rename|transfer|deploy|--prod|up|update|set-iam-policy|add-iam-policy-binding)$"},
 			TargetLocal: &boolFalse,
 			c:           &defaultCells[300],
 		},
@@ -6214,14 +6214,14 @@ var defaultRules = [...]Rule{
 		Origin:   LayerBuiltin,
 		Name:     "acts-for-the-user-remotely",
 		Decision: Verdict("ask"),
-		Reason:   "acts in the user's name on a code host outside the sandbox (merges, comments, closes, reviews)",
+		Reason:   "acts in the user's name on a code host outside the sandbox (merges, comments, closes, reviews, a draft marked ready for review)",
 		Matcher: Matcher{
 			Command:   []string{"gh", "glab", "hub", "tea", "jira", "linear"},
 			NotArgs:   []string{"--help", "-h"},
-			ArgsRegex: []string{"^(merge|comment|close|reopen|lock|review|note|approve|transition|delete|cancel|move|assign)$"},
+			ArgsRegex: []string{"^(merge|comment|close|reopen|lock|review|note|approve|transition|delete|cancel|move|assign|ready|pin|unpin)$"},
 			c:         &defaultCells[451],
 		},
-		Examples:    []string{"gh run cancel 123", "gh pr merge 3 --rebase", "glab mr merge 5", "gh issue close 9", "gh pr review 4 --approve", "glab mr note 3 -m hi"},
+		Examples:    []string{"gh run cancel 123", "gh pr merge 3 --rebase", "glab mr merge 5", "gh issue close 9", "gh pr review 4 --approve", "glab mr note 3 -m hi", "gh pr ready 12", "gh issue pin 7"},
 		NotExamples: []string{"gh pr view 3", "gh pr checkout 3", "gh issue list"},
 	},
 	{
@@ -6740,7 +6740,7 @@ var defaultRules = [...]Rule{
 		Origin:   LayerBuiltin,
 		Name:     "changes-account-access",
 		Decision: Verdict("ask"),
-		Reason:   "changes what a cloud or code-host account lets in: its firewall, its enabled services, its members",
+		Reason:   "changes what a cloud or code-host account lets in: its firewall, its enabled services, its members, how its user signs in (a second factor, a password)",
 		Matcher: Matcher{
 			Acts: []string{"account"},
 			c:    &defaultCells[490],
