@@ -143,13 +143,14 @@ var hostedModelRunners = map[string]map[string]bool{
 
 // httpSpends returns actSpend when an HTTP client posts to an endpoint
 // that buys or orders (/v1/domains/purchase, /orders/create,
-// /domains/register), on a host that is not this machine. Round 14.
+// /domains/register), or calls an RPC-style API whose query names a call
+// that does, whatever the method (namecheap's
+// ?Command=namecheap.domains.create, AWS's ?Action=RunInstances), on a
+// host that is not this machine. Round 14; the query, round 16.
 func httpSpends(inv *parse.Invocation, a *argv) act {
-	if !httpPosts(a) {
-		return 0
-	}
+	posts := httpPosts(a)
 	for i, w := range inv.Args {
-		if strings.HasPrefix(w, "-") && !strings.Contains(w, "://") {
+		if strings.HasPrefix(w, "-") && !strings.Contains(w, "://") || !posts && !strings.Contains(w, "?") {
 			continue
 		}
 		if inv.DynamicArgs != nil && inv.DynamicArgs[i] {
@@ -159,7 +160,13 @@ func httpSpends(inv *parse.Invocation, a *argv) act {
 		if !ok || loopbackHost(host) || path == "" {
 			continue
 		}
-		path, _, _ = strings.Cut(path, "?")
+		path, query, _ := strings.Cut(path, "?")
+		if queryCallSpends(query) {
+			return actSpend
+		}
+		if !posts {
+			continue
+		}
 		segs := strings.Split(strings.ToLower(path), "/")
 		for k, seg := range segs {
 			if spends(segs, k, verbParts(seg)) && !(spendNouns[seg] && k+1 < len(segs) && segs[k+1] == "new") {
@@ -168,6 +175,41 @@ func httpSpends(inv *parse.Invocation, a *argv) act {
 		}
 	}
 	return 0
+}
+
+// queryCallSpends reports whether a URL's query names, in a parameter
+// RPC-style APIs take the call's name in (Command, Action, method, op), a
+// call that buys or orders: its dotted, dashed or camelCase parts pair a
+// spendVerb with a spendNoun (namecheap.domains.create, RunInstances).
+func queryCallSpends(query string) bool {
+	for param := range strings.SplitSeq(query, "&") {
+		k, v, _ := strings.Cut(param, "=")
+		switch strings.ToLower(k) {
+		case "command", "cmd", "action", "method", "op", "operation", "call":
+		default:
+			continue
+		}
+		var parts []string
+		start := 0
+		for j := 0; j <= len(v); j++ {
+			sep := j == len(v) || strings.IndexByte(".-_:/+", v[j]) >= 0
+			if sep || j > start && v[j] >= 'A' && v[j] <= 'Z' && v[j-1] >= 'a' && v[j-1] <= 'z' {
+				if j > start {
+					parts = append(parts, strings.ToLower(v[start:j]))
+				}
+				start = j
+				if sep {
+					start = j + 1
+				}
+			}
+		}
+		for k := range parts {
+			if spends(parts, k, parts) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // outsideActsOf returns the send, scale, spend and account acts of an

@@ -97,6 +97,25 @@ var classTests16Ask = []classTest{
 	{"code-host-ready", `gh issue pin 12`, Ask},
 	{"code-host-ready", `gh pr checks 88 && gh pr view 88`, Allow},
 	{"code-host-ready", `gh run rerun 123 --failed`, Allow},
+	// SDKs of social sites and DNS providers called from inline code act
+	// in the user's name as their CLIs do; reading stays allowed.
+	{"sdk-acts", `python3 -c "import tweepy; tweepy.Client(bearer_token=t).create_tweet(text='v2 is out')"`, Ask},
+	{"sdk-acts", `python3 -c "from mastodon import Mastodon; Mastodon(access_token='t', api_base_url='https://m.example').toot('hi')"`, Ask},
+	{"sdk-acts", `python3 -c "import praw; praw.Reddit('bot').submission('abc').reply('thanks')"`, Ask},
+	{"sdk-acts", `python3 -c "import CloudFlare; CloudFlare.CloudFlare().zones.dns_records.delete('z1', 'r1')"`, Ask},
+	{"sdk-acts", `node -e "const C=require('cloudflare'); new C().dns.records.create({zone_id:'z', type:'A', name:'x', content:'203.0.113.9'})"`, Ask},
+	{"sdk-acts", `python3 -c "import praw; print([s.title for s in praw.Reddit('bot').subreddit('rust').hot(limit=5)])"`, Allow},
+	{"sdk-acts", `python3 -c "import CloudFlare; print(CloudFlare.CloudFlare().zones.get())"`, Allow},
+
+	// An RPC-style API takes the call's name in its query: a GET that
+	// registers a domain or starts an instance spends as a POST does.
+	{"query-call-spends", `curl -s "https://api.reseller.example/xml.response?ApiUser=a&ApiKey=$K&Command=reseller.domains.register&DomainName=x.example"`, Ask},
+	{"query-call-spends", `curl "https://ec2.amazonaws.com/?Action=RunInstances&ImageId=ami-1&MaxCount=4&Version=2016-11-15"`, Ask},
+	{"query-call-spends", `wget -qO- "https://dns.example/api?cmd=register_domain&domain=acme.example&years=1"`, Ask},
+	{"query-call-spends", `curl -s "https://api.reseller.example/xml.response?ApiUser=a&Command=reseller.domains.check&DomainList=x.example"`, Allow},
+	{"query-call-spends", `curl "https://ec2.amazonaws.com/?Action=DescribeInstances"`, Allow},
+	{"query-call-spends", `curl "https://api.example.com/search?q=create+domain"`, Allow},
+	{"query-call-spends", `curl "http://localhost:8080/api?Command=domains.create"`, Allow},
 }
 
 func TestClasses16Ask(t *testing.T) { checkClasses(t, classTests16Ask) }
