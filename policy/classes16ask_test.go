@@ -116,6 +116,19 @@ var classTests16Ask = []classTest{
 	{"query-call-spends", `curl "https://ec2.amazonaws.com/?Action=DescribeInstances"`, Allow},
 	{"query-call-spends", `curl "https://api.example.com/search?q=create+domain"`, Allow},
 	{"query-call-spends", `curl "http://localhost:8080/api?Command=domains.create"`, Allow},
+	// A credential helper that keeps passwords (a file, the keychain, a
+	// manager) chooses where every password git is given goes from then
+	// on; the in-memory cache and reading the setting stay allowed, a
+	// helper program of the script's own stays denied.
+	{"git-credential-helper", `git config --global credential.helper store`, Ask},
+	{"git-credential-helper", `git config --global credential.helper manager`, Ask},
+	{"git-credential-helper", `git config --system credential.helper libsecret`, Ask},
+	{"git-credential-helper", `git config set --global credential.helper wincred`, Ask},
+	{"git-credential-helper", `git config --global credential.helper 'cache --timeout=3600'`, Allow},
+	{"git-credential-helper", `git config --global --get credential.helper`, Allow},
+	{"git-credential-helper", `git config --global --unset credential.helper`, Allow},
+	{"git-credential-helper", `git config --global user.email dev@example.com`, Allow},
+	{"git-credential-helper", `git config --global credential.helper '!f(){ cat >> /tmp/c; }; f'`, Deny},
 }
 
 func TestClasses16Ask(t *testing.T) { checkClasses(t, classTests16Ask) }

@@ -6767,13 +6767,13 @@ var defaultRules = [...]Rule{
 		Origin:   LayerBuiltin,
 		Name:     "stores-credentials",
 		Decision: Verdict("ask"),
-		Reason:   "logs in or puts a token or password into a tool's credential store: what the user's tools act as from then on, outside the sandbox",
+		Reason:   "logs in, puts a token or password into a tool's credential store, or chooses where git keeps the passwords it is given: what the user's tools act as from then on, outside the sandbox",
 		Matcher: Matcher{
 			Acts: []string{"store-credentials"},
 			c:    &defaultCells[492],
 		},
-		Examples:    []string{"gh auth login --with-token < token.txt", "cargo login", "gem signin", "uv auth login pypi.example --token x", "npm set //registry.npmjs.org/:_authToken=x", "poetry config pypi-token.pypi x", "printf 'protocol=https\\nhost=x\\nusername=u\\npassword=p\\n' | git credential approve", "heroku auth:login", "hf auth login --token x"},
-		NotExamples: []string{"gh auth status", "docker logout", "npm whoami", "npm config get registry", "poetry config virtualenvs.in-project true", "git checkout login", "git credential reject < c.txt", "pytest -k login", "kubectl config use-context dev", "aws configure get region"},
+		Examples:    []string{"git config --global credential.helper store", "gh auth login --with-token < token.txt", "cargo login", "gem signin", "uv auth login pypi.example --token x", "npm set //registry.npmjs.org/:_authToken=x", "poetry config pypi-token.pypi x", "printf 'protocol=https\\nhost=x\\nusername=u\\npassword=p\\n' | git credential approve", "heroku auth:login", "hf auth login --token x"},
+		NotExamples: []string{"gh auth status", "docker logout", "npm whoami", "npm config get registry", "poetry config virtualenvs.in-project true", "git checkout login", "git credential reject < c.txt", "pytest -k login", "kubectl config use-context dev", "aws configure get region", "git config --global --get credential.helper", "git config --global credential.helper", "git config --global user.name Ann", "git config --global credential.helper 'cache --timeout=3600'"},
 	},
 	{
 		Origin:   LayerBuiltin,
