@@ -36,6 +36,11 @@ var hostedCLIs = map[string]bool{
 	"azd": true, "hub-tool": true,
 }
 
+// hostedOwnLocal: words of one hosted CLI that work on this machine
+// though other CLIs' same words do not (azd env set writes .azure/ENV/.env,
+// azd restore installs the project's dependencies).
+var hostedOwnLocal = map[string]map[string]bool{"azd": {"env": true, "restore": true}}
+
 // hostedUp: the hosted CLIs whose up provisions or deploys (railway up,
 // azd up); to others up starts a local stack or is a noun.
 var hostedUp = map[string]bool{"railway": true, "colmena": true, "azd": true}
@@ -125,7 +130,7 @@ func hostedActs(a *argv, words [4]string) act {
 	for k := 0; k < n; k++ {
 		w := words[k]
 		parts := verbParts(w)
-		if hostedLocalWords[w] && !(w == "db" || w == "functions" || w == "secrets" || w == "migration" || w == "env") || readVerbs[w] || readPrefix(parts[0]) {
+		if hostedLocalWords[w] && !(w == "db" || w == "functions" || w == "secrets" || w == "migration" || w == "env") || readVerbs[w] || readPrefix(parts[0]) || hostedOwnLocal[name][w] {
 			return 0
 		}
 		if len(parts) > 1 && strings.Contains(w, "-") && !strings.Contains(w, ":") {

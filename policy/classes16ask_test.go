@@ -58,6 +58,7 @@ var classTests16Ask = []classTest{
 	{"hosted-cli", `azd down --force --purge`, Ask},
 	{"hosted-cli", `azd env list && azd show`, Allow},
 	{"hosted-cli", `azd init --template todo-nodejs-mongo`, Allow},
+	{"hosted-cli", `azd env set AZURE_LOCATION eastus && azd restore`, Allow},
 	{"hosted-cli", `hub-tool repo rm acme/legacy`, Ask},
 	{"hosted-cli", `hub-tool tag ls acme/api`, Allow},
 	{"hosted-cli", `docker compose up -d`, Allow},
