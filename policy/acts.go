@@ -260,6 +260,9 @@ func actsOf(inv *parse.Invocation, a *argv) act {
 		strings.HasPrefix(a.name, "git-credential-") && len(a.positionals) > 0 && a.positionals[0] == "store" {
 		return actStoreCredentials // git credential approve: a password into every helper
 	}
+	if a.name == "git" && setsCredentialHelper(a) {
+		return actStoreCredentials // git config --global credential.helper store
+	}
 	if wordTools[a.name] || fileTool(a.name) {
 		return 0
 	}
@@ -353,6 +356,27 @@ func actsFromWords(inv *parse.Invocation, a *argv) act {
 		}
 	}
 	return acts
+}
+
+// setsCredentialHelper reports whether git config is told to set a
+// credential helper that keeps passwords (git config --global
+// credential.helper osxkeychain, git config set credential.https://x.helper
+// store): where git keeps every password it is given from then on. The
+// cache helper, which holds them in memory for a while, and an empty
+// value, which clears the list, keep none. Round 16.
+func setsCredentialHelper(a *argv) bool {
+	p := a.positionals
+	if len(p) < 3 || p[0] != "config" || a.hasFlagWord("--get", "--get-all", "--get-regexp", "--get-urlmatch", "--list", "-l", "--unset", "--unset-all", "--remove-section") {
+		return false
+	}
+	for j, w := range p[1 : len(p)-1] {
+		k := strings.ToLower(w)
+		if k == "credential.helper" || strings.HasPrefix(k, "credential.") && strings.HasSuffix(k, ".helper") {
+			v := strings.TrimSpace(p[j+2])
+			return v != "" && v != "cache" && !strings.HasPrefix(v, "cache ")
+		}
+	}
+	return false
 }
 
 // optionActs returns the acts an invocation's options say it does:

@@ -31,7 +31,26 @@ var hostedCLIs = map[string]bool{
 	"colmena": true, "sam": true, "eksctl": true, "linear": true, "jira": true, "pd": true, "datadog-ci": true, "kamal": true, "mongocli": true,
 	// Round 14: object stores' own CLIs (b2 rm --recursive b2://bucket/x)
 	"b2": true,
+	// Round 16: Azure's developer CLI (azd up provisions and deploys),
+	// Docker Hub's (hub-tool tag rm)
+	"azd": true, "hub-tool": true,
 }
+
+// hostedOwnLocal: words of one hosted CLI that work on this machine
+// though other CLIs' same words do not (azd env set writes .azure/ENV/.env,
+// azd restore installs the project's dependencies).
+var hostedOwnLocal = map[string]map[string]bool{"azd": {"env": true, "restore": true}}
+
+// hostedUp: the hosted CLIs whose up provisions or deploys (railway up,
+// azd up); to others up starts a local stack or is a noun.
+var hostedUp = map[string]bool{"railway": true, "colmena": true, "azd": true}
+
+// localResets: the hosted CLIs whose reset works on a stack this machine
+// runs (supabase db reset; its --linked and --db-url forms are rule
+// supabase-remote-data-destroy's); to every other one a reset is of what
+// it manages elsewhere (neonctl branches reset, gcloud compute instances
+// reset). Round 16.
+var localResets = map[string]bool{"supabase": true}
 
 // remoteRunners run a program on the platform's machines, not here
 // (heroku run rails db:migrate, modal run train.py, dokku run app cmd).
@@ -44,9 +63,9 @@ var remoteRunners = map[string]map[string]bool{
 }
 
 // hostedChangeVerbs create, change or delete what a hosted platform
-// manages. start, stop, reset, release, trigger and new are left out: local
-// stacks use them (supabase start, supabase db reset, stripe trigger,
-// supabase migration new).
+// manages. start, stop, release, trigger and new are left out: local
+// stacks use them (supabase start, stripe trigger, supabase migration new);
+// reset is a change but to localResets.
 var hostedChangeVerbs = map[string]bool{
 	"create": true, "update": true, "delete": true, "destroy": true, "remove": true, "rm": true, "disable": true, "enable": true, "set": true,
 	"unset": true, "add": true, "attach": true, "detach": true, "down": true, "restart": true, "suspend": true, "resume": true, "promote": true,
@@ -59,6 +78,7 @@ var hostedChangeVerbs = map[string]bool{
 	// Round 13: data loaded into or wiped from a hosted store
 	// (firebase firestore:import, gcloud sql import, bq-like loads)
 	"import": true, "load": true, "truncate": true, "flush": true, "reindex": true, "overwrite": true, "upload": true, "execute": true,
+	"reset": true,
 }
 
 // hostedLocalWords are verbs and groups of hosted CLIs that work on this
@@ -110,7 +130,7 @@ func hostedActs(a *argv, words [4]string) act {
 	for k := 0; k < n; k++ {
 		w := words[k]
 		parts := verbParts(w)
-		if hostedLocalWords[w] && !(w == "db" || w == "functions" || w == "secrets" || w == "migration" || w == "env") || readVerbs[w] || readPrefix(parts[0]) {
+		if hostedLocalWords[w] && !(w == "db" || w == "functions" || w == "secrets" || w == "migration" || w == "env") || readVerbs[w] || readPrefix(parts[0]) || hostedOwnLocal[name][w] {
 			return 0
 		}
 		if len(parts) > 1 && strings.Contains(w, "-") && !strings.Contains(w, ":") {
@@ -131,7 +151,7 @@ func hostedActs(a *argv, words [4]string) act {
 				return 0 // emulators:start, pg:info
 			}
 		}
-		if hostedChangeVerbs[parts[len(parts)-1]] && !(len(parts) == 1 && (w == "on" || w == "off" || w == "up" && name != "railway" && name != "colmena")) {
+		if hostedChangeVerbs[parts[len(parts)-1]] && !(len(parts) == 1 && (w == "on" || w == "off" || w == "up" && !hostedUp[name] || w == "reset" && localResets[name])) {
 			return actRemoteChange // addons:create, apps update, railway down
 		}
 	}

@@ -143,13 +143,14 @@ var hostedModelRunners = map[string]map[string]bool{
 
 // httpSpends returns actSpend when an HTTP client posts to an endpoint
 // that buys or orders (/v1/domains/purchase, /orders/create,
-// /domains/register), on a host that is not this machine. Round 14.
+// /domains/register), or calls an RPC-style API whose query names a call
+// that does, whatever the method (namecheap's
+// ?Command=namecheap.domains.create, AWS's ?Action=RunInstances), on a
+// host that is not this machine. Round 14; the query, round 16.
 func httpSpends(inv *parse.Invocation, a *argv) act {
-	if !httpPosts(a) {
-		return 0
-	}
+	posts := httpPosts(a)
 	for i, w := range inv.Args {
-		if strings.HasPrefix(w, "-") && !strings.Contains(w, "://") {
+		if strings.HasPrefix(w, "-") && !strings.Contains(w, "://") || !posts && !strings.Contains(w, "?") {
 			continue
 		}
 		if inv.DynamicArgs != nil && inv.DynamicArgs[i] {
@@ -159,7 +160,13 @@ func httpSpends(inv *parse.Invocation, a *argv) act {
 		if !ok || loopbackHost(host) || path == "" {
 			continue
 		}
-		path, _, _ = strings.Cut(path, "?")
+		path, query, _ := strings.Cut(path, "?")
+		if queryCallSpends(query) {
+			return actSpend
+		}
+		if !posts {
+			continue
+		}
 		segs := strings.Split(strings.ToLower(path), "/")
 		for k, seg := range segs {
 			if spends(segs, k, verbParts(seg)) && !(spendNouns[seg] && k+1 < len(segs) && segs[k+1] == "new") {
@@ -168,6 +175,41 @@ func httpSpends(inv *parse.Invocation, a *argv) act {
 		}
 	}
 	return 0
+}
+
+// queryCallSpends reports whether a URL's query names, in a parameter
+// RPC-style APIs take the call's name in (Command, Action, method, op), a
+// call that buys or orders: its dotted, dashed or camelCase parts pair a
+// spendVerb with a spendNoun (namecheap.domains.create, RunInstances).
+func queryCallSpends(query string) bool {
+	for param := range strings.SplitSeq(query, "&") {
+		k, v, _ := strings.Cut(param, "=")
+		switch strings.ToLower(k) {
+		case "command", "cmd", "action", "method", "op", "operation", "call":
+		default:
+			continue
+		}
+		var parts []string
+		start := 0
+		for j := 0; j <= len(v); j++ {
+			sep := j == len(v) || strings.IndexByte(".-_:/+", v[j]) >= 0
+			if sep || j > start && v[j] >= 'A' && v[j] <= 'Z' && v[j-1] >= 'a' && v[j-1] <= 'z' {
+				if j > start {
+					parts = append(parts, strings.ToLower(v[start:j]))
+				}
+				start = j
+				if sep {
+					start = j + 1
+				}
+			}
+		}
+		for k := range parts {
+			if spends(parts, k, parts) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // outsideActsOf returns the send, scale, spend and account acts of an
@@ -220,7 +262,8 @@ func outsideActsOf(inv *parse.Invocation, a *argv, words [4]string) act {
 			acts |= actSpend
 		}
 		if accountNouns[w] && (accountVerb(words[:n], k+1) || k+2 < n && accountVerb(words[:n], k+2)) ||
-			len(parts) > 1 && (parts[0] == "authorize" || parts[0] == "revoke") && anyPart(parts[1:], map[string]bool{"ingress": true, "egress": true, "security": true}) {
+			len(parts) > 1 && (parts[0] == "authorize" || parts[0] == "revoke") && anyPart(parts[1:], map[string]bool{"ingress": true, "egress": true, "security": true}) ||
+			changesSignIn(words[:n], k, parts) {
 			acts |= actAccount
 		}
 		if k+1 < n && len(parts) > 1 && keyStores[parts[len(parts)-1]] && storeWords[words[k+1]] || pairInParts(parts, secretVerbs, secretNouns) {
@@ -237,6 +280,23 @@ func outsideActsOf(inv *parse.Invocation, a *argv, words [4]string) act {
 // into a store (put-secret-value, create-secret, update-secret).
 var secretNouns = map[string]bool{"secret": true, "secrets": true, "token": true, "tokens": true, "parameter": true}
 var secretVerbs = map[string]bool{"put": true, "create": true, "update": true, "set": true, "add": true, "import": true, "rotate": true, "restore": true, "store": true}
+
+// signInNouns are how an account proves who signs in (a second factor,
+// a password); signInVerbs, with one, change it (npm profile
+// disable-2fa, aws iam deactivate-mfa-device, npm profile set password):
+// who can act as the user from then on changes. Round 16.
+var signInNouns = map[string]bool{"2fa": true, "mfa": true, "tfa": true, "otp": true, "totp": true, "u2f": true, "webauthn": true, "passkey": true, "password": true}
+var signInVerbs = map[string]bool{"disable": true, "enable": true, "deactivate": true, "remove": true, "reset": true, "set": true, "change": true, "turn": true, "off": true, "resync": true}
+
+// changesSignIn reports whether the k-th of words, with its parts, pairs
+// a signInVerb with a signInNoun, in one dashed word (disable-2fa,
+// deactivate-mfa-device) or as a verb and its noun (set password).
+func changesSignIn(words []string, k int, parts []string) bool {
+	if len(parts) > 1 && signInVerbs[parts[0]] && anyPart(parts[1:], signInNouns) {
+		return true
+	}
+	return signInVerbs[words[k]] && k+1 < len(words) && signInNouns[words[k+1]]
+}
 
 // accountVerb reports whether the k-th of words changes an account's
 // settings (create, enable, add-rules).

@@ -57,13 +57,16 @@ func valueOptions(name string) (short string, long []string) {
 		return "ugCDhprRT", sudoValueLong
 	case "rclone":
 		return "", rcloneValueLong
+	case "getent":
+		return "s", getentValueLong // getent -s dns hosts NAME
 	}
 	return "", nil
 }
 
 var (
-	gitValueLong  = []string{"git-dir", "work-tree", "namespace", "config-env", "super-prefix", "list-cmds"}
-	sudoValueLong = []string{"user", "group", "chdir", "host", "prompt", "role", "type", "close-from"}
+	getentValueLong = []string{"service"}
+	gitValueLong    = []string{"git-dir", "work-tree", "namespace", "config-env", "super-prefix", "list-cmds"}
+	sudoValueLong   = []string{"user", "group", "chdir", "host", "prompt", "role", "type", "close-from"}
 	// rclone's global options that take a value, which may come before
 	// its subcommand (rclone --config x.conf copy ./a remote:b)
 	rcloneValueLong = []string{"config", "transfers", "checkers", "bwlimit", "log-file", "log-level", "filter-from", "include-from", "exclude-from",

@@ -59,6 +59,9 @@ func (ctx *scriptCtx) devDatabase(i int, a *argv) bool {
 				dbStatements = true
 				continue
 			}
+			if _, ok := localPostgresURL(w); ok {
+				continue // read as the connection below
+			}
 			if strings.Contains(l, "database") || strings.Contains(l, `\c`) || strings.Contains(l, "dblink") || strings.Contains(l, "fdw") ||
 				strings.Contains(l, "program") || strings.Contains(l, `\!`) || strings.Contains(l, "://") || strings.Contains(l, "host=") || strings.Contains(l, "service=") {
 				return false
@@ -75,6 +78,9 @@ func (ctx *scriptCtx) devDatabase(i int, a *argv) bool {
 					return false
 				}
 			case "-d", "--dbname", "":
+				if name, ok := localPostgresURL(w.value); ok {
+					w.value = name
+				}
 				if db == "" {
 					db = w.value
 				}
@@ -108,6 +114,22 @@ func (ctx *scriptCtx) devDatabase(i int, a *argv) bool {
 		return mongoDevDatabase(inv) // Round 13 (local_work.go)
 	}
 	return false
+}
+
+// localPostgresURL returns the database a libpq connection URL names when
+// the URL is for a server on this machine and carries no parameters (a
+// ?host= would name another server): postgresql://postgres@localhost/app_test
+// is app_test. Round 16.
+func localPostgresURL(w string) (db string, ok bool) {
+	rest, found := strings.CutPrefix(w, "postgresql://")
+	if !found {
+		rest, found = strings.CutPrefix(w, "postgres://")
+	}
+	if !found || strings.ContainsAny(rest, "?#") || !localAddress(w) {
+		return "", false
+	}
+	_, db, _ = strings.Cut(rest, "/")
+	return db, db != "" && !strings.Contains(db, "/")
 }
 
 // firstOperand returns the first word of args that is not an option or the

@@ -1320,10 +1320,16 @@ func launched(inv *parse.Invocation) (code []string, direct *parse.Invocation) {
 	return nil, nil
 }
 
-// packageCommand is the command a package spec names: @vscode/vsce@2 is vsce.
+// packageCommand is the command a package spec names: @vscode/vsce@2 is
+// vsce; a scope's package named cli installs the scope's command
+// (@railway/cli is railway, @sanity/cli@3 is sanity).
 func packageCommand(spec string) string {
 	if i := strings.LastIndexByte(spec, '/'); i >= 0 && strings.HasPrefix(spec, "@") {
-		spec = spec[i+1:]
+		scope, rest := spec[1:i], spec[i+1:]
+		if packageCommand(rest) == "cli" && scope != "" && !strings.Contains(scope, "/") {
+			return scope
+		}
+		spec = rest
 	}
 	if i := strings.IndexByte(spec[min(1, len(spec)):], '@'); i >= 0 {
 		spec = spec[:i+min(1, len(spec))]

@@ -105,7 +105,8 @@ func localAddress(w string) bool {
 	if strings.ContainsAny(w, "$`\"' \\") {
 		return false
 	}
-	if _, rest, ok := strings.Cut(w, "://"); ok {
+	_, rest, scheme := strings.Cut(w, "://")
+	if scheme {
 		w = rest
 	} else if strings.HasPrefix(w, ":") {
 		return true // httpie: :3000/api is localhost:3000/api
@@ -114,7 +115,14 @@ func localAddress(w string) bool {
 	hostPort, _, _ = strings.Cut(hostPort, "?")
 	hostPort, _, _ = strings.Cut(hostPort, "#")
 	if strings.ContainsRune(hostPort, '@') {
-		return false // user@host: read no further than a person would
+		// user@host: read no further than a person would, but for one
+		// user name in a URL (postgresql://postgres@localhost/app_test),
+		// which every client ends where the host begins
+		user, host, _ := strings.Cut(hostPort, "@")
+		if !scheme || user == "" || strings.ContainsRune(host, '@') {
+			return false
+		}
+		hostPort = host
 	}
 	host := hostPort
 	if strings.HasPrefix(host, "[") {
