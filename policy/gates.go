@@ -1,12 +1,12 @@
 package policy
 
-// A gate is something an invocation must have for a rule without a command
-// key to match it: inline code for a code key, an assignment for env, a
-// file it writes for writes. The rules that look at every command are
-// sorted by gate when the policy is indexed, and an invocation is tried
-// only against the rules whose gate it passes: most commands have no
-// inline code, no assignment and no outward act, so most of those rules are
-// never tried. A gate is only ever a necessary condition of a key that
+// A gate is something an invocation must have for a rule to match it:
+// inline code for a code key, an assignment for env, a file it writes for
+// writes. The rules that look at every command are sorted by gate when the
+// policy is indexed, and an invocation is tried only against the rules
+// whose gate it passes, among those and among the rules for its command
+// name: most commands have no inline code, no assignment and no outward
+// act, so most of those rules are never tried. A gate is only ever a necessary condition of a key that
 // every match must satisfy; a rule with none of these keys has no gate.
 type gate uint8
 

@@ -238,10 +238,12 @@ func (p *Policy) index() {
 	}
 	p.byName = make(map[string]int32, n)
 	p.anyName, p.nameGlobs, p.gated = nil, nil, [gateCount][]int{}
+	p.gates = make([]gate, len(p.Rules))
 	var count []int32
 	for i, r := range p.Rules {
+		p.gates[i] = gateOf(&r.Matcher)
 		if !r.indexed() {
-			if g := gateOf(&r.Matcher); g != 0 {
+			if g := p.gates[i]; g != 0 {
 				k := bits.TrailingZeros8(uint8(g))
 				p.gated[k] = append(p.gated[k], i)
 			} else {

@@ -203,20 +203,25 @@ func (p *Policy) judge(ctx *scriptCtx, i int) *Rule {
 // candidates calls try with every rule whose command key may hold for an
 // invocation of name (index): the rules that name it, those with a name
 // glob it matches (for both, commandHolds: the key is known to hold), and
-// those with no command key or a path pattern. The order is not file
-// order; judge and judgeOverrides choose by rank and file order.
+// those with no command key or a path pattern; of all of them, only those
+// whose gate is among gates (gates.go). The order is not file order; judge
+// and judgeOverrides choose by rank and file order.
 func (p *Policy) candidates(name string, gates gate, try func(ri int, commandHolds bool)) {
 	var named []int
 	if id, ok := p.byName[name]; ok {
 		named = p.nameRules[p.nameStart[id]:p.nameStart[id+1]]
 	}
 	for _, ri := range named {
-		try(ri, true)
+		if g := p.gates[ri]; g == 0 || gates&g != 0 {
+			try(ri, true)
+		}
 	}
 	for k := range p.nameGlobs {
 		g := &p.nameGlobs[k]
 		if matchName(g.globs, name, "") && !slices.Contains(named, g.rule) {
-			try(g.rule, true)
+			if rg := p.gates[g.rule]; rg == 0 || gates&rg != 0 {
+				try(g.rule, true)
+			}
 		}
 	}
 	for _, ri := range p.anyName {

@@ -36,8 +36,9 @@ type Policy struct {
 	nameGlobs []nameGlobs // rules with globs on the base name, and which globs
 	anyName   []int       // rules without command key or with a path in it, and no gate
 	// gated[k] are the rules without command key or with a path in it
-	// whose gate is bit k (gates.go).
+	// whose gate is bit k (gates.go); gates[i] is the gate of rule i.
 	gated    [gateCount][]int
+	gates    []gate
 	homeDir  string // expands ~ and $HOME in arguments; "" leaves them literal
 	examples bool   // examples were verified at load
 	// overrides is set when some rule overrides another by name; judge then
