@@ -966,12 +966,18 @@ func (ctx *scriptCtx) programUnseen(i int) bool {
 // shell expands to file names (~/.ssh/id_*, "$HOME"/.gnupg/*.key): every
 // file it names is under its static directory, so the pattern itself
 // stands for them, for globs and deny-read directories to match. "" when
-// w has anything but static text and pattern characters.
+// w has anything but static text (escaped spaces too) and pattern
+// characters.
 func globPath(w string) string {
 	if !strings.ContainsAny(w, "*?[") {
 		return ""
 	}
 	u := strings.ReplaceAll(w, `"`, "")
+	if strings.Contains(u, `\ `) {
+		// an escaped space (~/.config/Slack/Local\ Storage/*): the
+		// space is part of the name
+		u = strings.ReplaceAll(u, `\ `, " ")
+	}
 	if r, ok := strings.CutPrefix(u, "$HOME"); ok {
 		u = "~" + r
 	} else if r, ok := strings.CutPrefix(u, "${HOME}"); ok {
