@@ -33,7 +33,8 @@ type effect struct {
 	// the script's cd's lead to, when that is known.
 	path string
 	// created: for effExec, the file was written or downloaded by an
-	// earlier command of the script.
+	// earlier command of the script; for effWrite, what is written is
+	// downloaded (inline code's copy of an address into a file).
 	created bool
 	// madeHere: for effExec, an earlier command of the script built the
 	// file from its sources or wrote it with text the script shows
@@ -173,9 +174,10 @@ func (ctx *scriptCtx) computeEffects() {
 		case a.name == "curl" && (a.hasShort('O') || containsLong(a.longs, "remote-name")) || a.name == "wget" && !hasWgetOutput(a):
 			b.createdDirs = append(b.createdDirs, b.resolve(".")) // the file is named after the URL
 		}
-		if len(effs) > 0 && (fetches(a.name) || ctx.fedByFetch(i)) {
+		if len(effs) > 0 {
+			fetched := fetches(a.name) || ctx.fedByFetch(i)
 			for _, e := range effs {
-				if e.kind == effWrite {
+				if e.kind == effWrite && (fetched || e.created) {
 					if b.created == nil {
 						b.created = map[string]bool{}
 					}
