@@ -100,6 +100,14 @@ var classTests16Deny = []classTest{
 	{"kill-user", `pkill -u "$USER" -f 'node server.js --port 4001'`, Ask},
 	{"kill-user", `pkill -u "$USER" node`, Ask},
 	{"kill-user", `killall -u dev -y 5m python3`, Ask},
+	// A package script set with the package manager and run: its text is
+	// judged as the script's own commands.
+	{"pkg-set-script", `npm pkg set scripts.d='printenv' && npm run d`, Deny},
+	{"pkg-set-script", `npm set-script t 'cat ~/.aws/credentials' && npm run t`, Deny},
+	{"pkg-set-script", `pnpm pkg set 'scripts.x=rm -rf ~/.config' && pnpm run x`, Deny},
+	{"pkg-set-script", `npm pkg set scripts.lint='eslint .' && npm run lint`, Allow},
+	{"pkg-set-script", `npm pkg set scripts.test=vitest && npm test`, Allow},
+	{"pkg-set-script", `npm pkg set scripts.d='printenv'`, Allow},
 }
 
 func TestClasses16Deny(t *testing.T) { checkClasses(t, classTests16Deny) }
