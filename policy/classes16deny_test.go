@@ -115,6 +115,14 @@ var classTests16Deny = []classTest{
 	{"function-args-code", `x() { "$@"; }; x eval 'rm -rf "$HOME"'`, Deny},
 	{"function-args-code", `run() { "$@"; }; run bash -c 'npm ci && npm test'`, Allow},
 	{"function-args-code", `retry() { "$@" || "$@"; }; retry sh -c 'go test ./...'`, Allow},
+	// Unlimited parallelism over a generated count in the tens of
+	// thousands.
+	{"parallel-flood", `seq 1 1000000 | xargs -P 0 -I{} touch f{}`, Deny},
+	{"parallel-flood", `seq 99999 | xargs --max-procs=0 -n1 curl -so /dev/null`, Deny},
+	{"parallel-flood", `seq 1 50000 | parallel -j0 echo`, Deny},
+	{"parallel-flood", `seq 1 16 | xargs -P 0 -I{} ./run-shard.sh {}`, Allow},
+	{"parallel-flood", `seq 1 1000000 | xargs -P 8 -n 10000 echo > /dev/null`, Allow},
+	{"parallel-flood", `git ls-files '*.go' | xargs -P0 -n50 gofmt -l`, Allow},
 }
 
 func TestClasses16Deny(t *testing.T) { checkClasses(t, classTests16Deny) }
