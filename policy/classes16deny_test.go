@@ -10,6 +10,8 @@ var classTests16Deny = []classTest{
 	{"env-api", `env | grep -i api`, Deny},
 	{"env-api", `declare -p | grep -iE 'api|url'`, Deny},
 	{"env-api", `compgen -v | rg API`, Deny},
+	{"env-api", `printenv | grep -iE 'jwt|cred'`, Deny},
+	{"env-api", `env | grep -i pwd`, Allow},
 	{"env-api", `env | grep API_URL`, Allow},
 	{"env-api", `env | grep -i apiary_build`, Allow},
 	{"env-api", `grep -ri api src/`, Allow},
