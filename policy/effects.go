@@ -33,7 +33,8 @@ type effect struct {
 	// the script's cd's lead to, when that is known.
 	path string
 	// created: for effExec, the file was written or downloaded by an
-	// earlier command of the script.
+	// earlier command of the script; for effWrite, what is written is
+	// downloaded (inline code's copy of an address into a file).
 	created bool
 	// madeHere: for effExec, an earlier command of the script built the
 	// file from its sources or wrote it with text the script shows
@@ -173,9 +174,10 @@ func (ctx *scriptCtx) computeEffects() {
 		case a.name == "curl" && (a.hasShort('O') || containsLong(a.longs, "remote-name")) || a.name == "wget" && !hasWgetOutput(a):
 			b.createdDirs = append(b.createdDirs, b.resolve(".")) // the file is named after the URL
 		}
-		if len(effs) > 0 && (fetches(a.name) || ctx.fedByFetch(i)) {
+		if len(effs) > 0 {
+			fetched := fetches(a.name) || ctx.fedByFetch(i)
 			for _, e := range effs {
-				if e.kind == effWrite {
+				if e.kind == effWrite && (fetched || e.created) {
 					if b.created == nil {
 						b.created = map[string]bool{}
 					}
@@ -966,12 +968,18 @@ func (ctx *scriptCtx) programUnseen(i int) bool {
 // shell expands to file names (~/.ssh/id_*, "$HOME"/.gnupg/*.key): every
 // file it names is under its static directory, so the pattern itself
 // stands for them, for globs and deny-read directories to match. "" when
-// w has anything but static text and pattern characters.
+// w has anything but static text (escaped spaces too) and pattern
+// characters.
 func globPath(w string) string {
 	if !strings.ContainsAny(w, "*?[") {
 		return ""
 	}
 	u := strings.ReplaceAll(w, `"`, "")
+	if strings.Contains(u, `\ `) {
+		// an escaped space (~/.config/Slack/Local\ Storage/*): the
+		// space is part of the name
+		u = strings.ReplaceAll(u, `\ `, " ")
+	}
 	if r, ok := strings.CutPrefix(u, "$HOME"); ok {
 		u = "~" + r
 	} else if r, ok := strings.CutPrefix(u, "${HOME}"); ok {

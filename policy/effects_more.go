@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"regexp"
 	"slices"
 	"strings"
 
@@ -354,6 +355,9 @@ func codePaths(code string) []string {
 	return out
 }
 
+// codeDownloadTo: a call that copies an address into a file, and the file.
+var codeDownloadTo = regexp.MustCompile(`\b(?:copy|urlretrieve|download_file|DownloadFile|download|IO\.copy_stream|FileUtils\.copyURLToFile)\s*\(\s*(?:URI\.open\(\s*|new\s+URL\(\s*)?["'](?:https?|ftp)://[^"']*["']\s*\)?\s*,\s*(?:new\s+File\(\s*)?["']([^"'\s$]+)["']`)
+
 // codeWrites reports whether inline code opens a file for writing, in one
 // of the common spellings of the interpreters.
 func codeWrites(code string) bool {
@@ -385,6 +389,15 @@ func inlineCodeEffects(inv *parse.Invocation, a *argv, b *effectBuilder) {
 	}
 	if codeRunsProgram(ic.Code) {
 		b.push(effect{kind: effExec, path: interp + " code", unseen: true})
+	}
+	if strings.Contains(ic.Code, "://") {
+		// copy('https://x/installer', 'i.php'), urlretrieve(URL, "a.py"):
+		// the file named second is written with what the address gives,
+		// a plain name too.
+		for _, m := range codeDownloadTo.FindAllStringSubmatch(ic.Code, -1) {
+			b.add(effWrite, m[1])
+			b.all[len(b.all)-1].created = true // downloaded
+		}
 	}
 	paths := codePaths(ic.Code)
 	if len(paths) == 0 {

@@ -61,7 +61,8 @@ func (ctx *scriptCtx) environmentShown(i int, a *argv) bool {
 
 // dumpsEnvironment reports whether inv prints every variable: env and
 // printenv without names or a command, set without arguments, export
-// alone or with -p, declare or typeset with only listing options.
+// alone or with -p, declare or typeset with only listing options, jq
+// whose program is env or $ENV.
 func dumpsEnvironment(inv *parse.Invocation) bool {
 	switch inv.Name {
 	case "env":
@@ -88,6 +89,8 @@ func dumpsEnvironment(inv *parse.Invocation) bool {
 		return len(inv.Args) == 0
 	case "export":
 		return len(inv.Args) == 0 || len(inv.Args) == 1 && inv.Args[0] == "-p"
+	case "jq", "gojq", "jaq":
+		return jqProgramIsEnvironment(inv.Args)
 	case "declare", "typeset":
 		for _, w := range inv.Args {
 			if len(w) < 2 || w[0] != '-' && w[0] != '+' || strings.ContainsAny(w, "fFaAinlu") {
@@ -95,6 +98,26 @@ func dumpsEnvironment(inv *parse.Invocation) bool {
 			}
 		}
 		return true
+	}
+	return false
+}
+
+// jqProgramIsEnvironment reports whether jq's program (its first operand)
+// is the whole environment, env or $ENV (jq -n env).
+func jqProgramIsEnvironment(args []string) bool {
+	for k := 0; k < len(args); k++ {
+		switch w := args[k]; {
+		case w == "--arg" || w == "--argjson" || w == "--slurpfile" || w == "--rawfile":
+			k += 2
+		case w == "--indent":
+			k++
+		case w == "-f" || w == "--from-file":
+			return false // the program is in a file
+		case len(w) > 1 && w[0] == '-':
+		default:
+			p := strings.TrimSpace(w)
+			return p == "env" || p == "$ENV"
+		}
 	}
 	return false
 }

@@ -121,8 +121,15 @@ func resolveScript(s *parse.Script) []parse.Invocation {
 		if !x.everyCall(inv, len(copies)) {
 			out = append(out, *inv)
 		}
+		var code []parse.Invocation
+		if dyn {
+			for k := range copies {
+				code = append(code, resolvedOwnCode(inv, &copies[k])...)
+			}
+		}
 		out = append(out, copies...)
-		added += len(copies)
+		out = append(out, code...)
+		added += len(copies) + len(code)
 	}
 	if out == nil {
 		return invs
@@ -499,6 +506,22 @@ func (x *expander) resolve(inv *parse.Invocation) []parse.Invocation {
 		out = append(out, c)
 	}
 	return out
+}
+
+// resolvedOwnCode reads the code a resolved command c runs itself, as
+// parse reads bash -c CODE, python3 -c CODE or eval CODE written in the
+// script (Round 16: run() { "$@"; }; run bash -c 'CODE'): it sets c's
+// inline code and returns the commands of a shell's code.
+func resolvedOwnCode(inv, c *parse.Invocation) []parse.Invocation {
+	if c.Dynamic || len(c.Args) == 0 || c.InlineCode != nil || !isInterpreter(commandName(c.Name)) && c.Name != "eval" {
+		return nil
+	}
+	inner := resolvedCode(inv, shellQuote(append([]string{c.Name}, c.Args...)))
+	if len(inner) == 0 {
+		return nil
+	}
+	c.InlineCode = inner[0].InlineCode
+	return inner[1:]
 }
 
 // shifted returns how many positional parameters the shift commands of

@@ -90,19 +90,26 @@ func printsName(st, v string) bool {
 // namesSecretTerm reports whether text names secrets by a word: a name part
 // the scrubber takes for a secret, or a family of credentials (STRIPE,
 // AWS). Words in lower case count only if anyCase (a grep pattern, unlike
-// code whose own words are lower case: pass, session, private).
+// code whose own words are lower case: pass, session, private); so do
+// searchSecretWords.
 func namesSecretTerm(text string, anyCase bool) bool {
 	for _, tok := range codeTokens.FindAllString(text, -1) {
 		up := strings.ToUpper(tok)
 		if up != tok && !anyCase && !strongSecretWord(up) {
 			continue
 		}
-		if secretVarName(up) || secretFamily(up) {
+		if secretVarName(up) || secretFamily(up) || anyCase && searchSecretWords[up] {
 			return true
 		}
 	}
 	return false
 }
+
+// searchSecretWords: words that alone name no secret but, searched for,
+// find them: API finds every API_KEY and X_API_TOKEN, CRED the CREDS, JWT
+// and BEARER the tokens. A whole name such as API_URL is a name, not a
+// search.
+var searchSecretWords = map[string]bool{"API": true, "CRED": true, "CREDS": true, "JWT": true, "BEARER": true}
 
 // strongSecretWord: a word that names a secret in any case and any text.
 func strongSecretWord(w string) bool {

@@ -304,8 +304,9 @@ var cargoProgramKeys = map[string]bool{"runner": true, "linker": true, "rustc": 
 	"rustdoc": true, "credential-provider": true, "global-credential-providers": true, "browser": true, "ar": true}
 
 // cargoConfigEffects: cargo --config KEY=VALUE sets a configuration value
-// (target.X.runner = "PROG" runs PROG for cargo run and cargo test); a
-// --config without = names a configuration file to read.
+// (target.X.runner = "PROG" runs PROG for cargo run and cargo test; an
+// alias.NAME is a cargo command line of its own); a --config without =
+// names a configuration file to read.
 func cargoConfigEffects(v string, b *effectBuilder) {
 	v = unquoteSimple(v)
 	key, val, ok := strings.Cut(v, "=")
@@ -316,6 +317,13 @@ func cargoConfigEffects(v string, b *effectBuilder) {
 	key = strings.TrimSpace(key)
 	parts := strings.Split(key, ".")
 	last := strings.ToLower(strings.Trim(parts[len(parts)-1], `"' `))
+	if parts[0] == "alias" && len(parts) > 1 {
+		// alias.NAME = "run --manifest-path /tmp/x/Cargo.toml" or a list
+		// of words: a cargo command line, read as cargo's own options.
+		words := strings.FieldsFunc(val, func(r rune) bool { return r == '[' || r == ']' || r == ',' || r == ' ' || r == '\t' })
+		toolOptionEffects("cargo", toolSigMap["cargo"], words, func(int) bool { return false }, b)
+		return
+	}
 	if parts[0] == "env" && len(parts) > 1 {
 		if !programVariable(last) {
 			return

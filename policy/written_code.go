@@ -21,7 +21,8 @@ var writtenCodeInterpreters = map[string]string{
 }
 
 // mayRunWrittenCode is a quick test: some invocation writes through a
-// redirection and a later one is an interpreter or runs a path.
+// redirection (or sets a package script) and a later one is an
+// interpreter or runs a path.
 func mayRunWrittenCode(invs []parse.Invocation) bool {
 	writes := false
 	for i := range invs {
@@ -35,6 +36,9 @@ func mayRunWrittenCode(invs []parse.Invocation) bool {
 			if r.Op == ">" || r.Op == ">>" || r.Op == ">|" {
 				writes = true
 			}
+		}
+		if packageScriptRunners[commandName(invs[i].Name)] && len(invs[i].Args) > 1 && (invs[i].Args[0] == "pkg" || invs[i].Args[0] == "set-script" || invs[i].Args[0] == "pm") {
+			writes = true // npm pkg set scripts.x=...
 		}
 	}
 	return false
@@ -51,6 +55,9 @@ func writtenCode(invs []parse.Invocation) (out []parse.Invocation) {
 			if text, ok := runsWritten(inv, files, key); ok {
 				out = append(out, text...)
 			}
+		}
+		if set := setPackageScripts(inv); set != nil {
+			files[key("package.json")] = withPackageScripts(files[key("package.json")], set)
 		}
 		// what this invocation writes, when its text is known
 		text, known := writtenText(inv)

@@ -95,6 +95,62 @@ func writtenPackageScripts(inv *parse.Invocation, files map[string]string, key f
 	return code.String()
 }
 
+// Round 16: a script set with the package manager (npm pkg set
+// scripts.dbg='...', npm set-script dbg '...') is written as surely as
+// one written into package.json with echo: run later in the script, its
+// text is judged as the script's own commands.
+
+// setPackageScripts returns the scripts inv sets in package.json, name
+// to text, when it is npm pkg set (pnpm, yarn, bun pm pkg set) or npm
+// set-script with static words.
+func setPackageScripts(inv *parse.Invocation) map[string]string {
+	if !packageScriptRunners[commandName(inv.Name)] || inv.Dynamic {
+		return nil
+	}
+	var set map[string]string
+	put := func(name, text string) {
+		if set == nil {
+			set = map[string]string{}
+		}
+		set[name] = text
+	}
+	for k := 0; k+1 < len(inv.Args); k++ {
+		switch {
+		case inv.Args[k] == "set-script" && k+2 < len(inv.Args) && !dynArg(inv, k+1) && !dynArg(inv, k+2):
+			put(inv.Args[k+1], inv.Args[k+2])
+			return set
+		case inv.Args[k] == "pkg" && inv.Args[k+1] == "set":
+			for j := k + 2; j < len(inv.Args); j++ {
+				name, text, ok := strings.Cut(strings.TrimPrefix(inv.Args[j], "scripts."), "=")
+				if ok && !dynArg(inv, j) && strings.HasPrefix(inv.Args[j], "scripts.") {
+					put(name, text)
+				}
+			}
+			return set
+		}
+	}
+	return nil
+}
+
+// withPackageScripts returns the text of package.json (as the script
+// wrote it, or an empty one) with the scripts set added.
+func withPackageScripts(text string, set map[string]string) string {
+	var pkg map[string]any
+	if json.Unmarshal([]byte(text), &pkg) != nil || pkg == nil {
+		pkg = map[string]any{}
+	}
+	scripts, _ := pkg["scripts"].(map[string]any)
+	if scripts == nil {
+		scripts = map[string]any{}
+	}
+	for n, c := range set {
+		scripts[n] = c
+	}
+	pkg["scripts"] = scripts
+	out, _ := json.Marshal(pkg)
+	return string(out)
+}
+
 // writtenNinjaCommands returns, as shell code, the commands of the rules
 // of a ninja file the script wrote that ninja reads (-f FILE, else
 // build.ninja), with ninja's $$ written as $.
