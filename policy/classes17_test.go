@@ -1,0 +1,53 @@
+package policy
+
+import "testing"
+
+// classTests17: round 17's classes, as in classTests: everyday work that
+// was blocked for what it looked like, with the lookalikes that keep their
+// verdict, and dangerous effects that were missed, with the everyday
+// spellings that stay allowed.
+var classTests17 = []classTest{
+	// An option's value that says where files go (pip download -d, pip
+	// wheel -w, npm pack --pack-destination) is no package to build.
+	{"value-not-package", `pip download -d /tmp/wheelhouse flask==3.0.0`, Allow},
+	{"value-not-package", `pip3 wheel --wheel-dir /tmp/w -r requirements.txt`, Allow},
+	{"value-not-package", `pip download --dest=/tmp/dl --no-binary :all: attrs`, Allow},
+	{"value-not-package", `npm pack --pack-destination /tmp/out`, Allow},
+	{"value-not-package", `pip download -d wheels requests`, Allow},
+	{"value-not-package", `pip install /tmp/pkg`, Deny},
+	{"value-not-package", `pip install -e /tmp/evil`, Deny},
+	{"value-not-package", `npm install /tmp/x`, Deny},
+	{"value-not-package", `pip download -d wheels reqeusts`, Deny},
+
+	// sysctl NAME reads a kernel setting; NAME=VALUE, -w, -p and --system
+	// change them.
+	{"sysctl-read", `sysctl fs.inotify.max_user_watches`, Allow},
+	{"sysctl-read", `sysctl -n kernel.pid_max`, Allow},
+	{"sysctl-read", `sysctl -a 2>/dev/null | grep somaxconn`, Allow},
+	{"sysctl-read", `sysctl -w fs.inotify.max_user_watches=524288`, Deny},
+	{"sysctl-read", `sysctl net.ipv4.ip_forward=1`, Deny},
+	{"sysctl-read", `sysctl -p /tmp/evil.conf`, Deny},
+	{"sysctl-read", `sysctl --system`, Deny},
+	{"sysctl-read", `sysctl -q -w kernel.core_pattern='|/tmp/x'`, Deny},
+	{"sysctl-read", `S=kernel.kptr_restrict=0; sysctl "$S"`, Deny},
+
+	// Django's flush told its test settings module.
+	{"django-test-settings", `python manage.py flush --noinput --settings=myproj.settings.testing`, Allow},
+	{"django-test-settings", `DJANGO_SETTINGS_MODULE=app.settings.test python3 manage.py flush --no-input`, Allow},
+	{"django-test-settings", `python manage.py flush --noinput --settings=myproj.settings.production`, Ask},
+	{"django-test-settings", `python manage.py flush --noinput`, Ask},
+	{"django-test-settings", `DJANGO_SETTINGS_MODULE=app.settings.prod python3 manage.py flush --no-input`, Ask},
+
+	// A port scan of this machine only.
+	{"scan-local", `nmap -p 8000-8100 localhost`, Allow},
+	{"scan-local", `nmap -sT -Pn -p5432 127.0.0.1`, Allow},
+	{"scan-local", `masscan -p1-65535 127.0.0.1 --rate 1000`, Allow},
+	{"scan-local", `nmap -p 80 127.0.0.1 192.0.2.10`, Ask},
+	{"scan-local", `nmap -sV 10.0.0.0/24`, Ask},
+	{"scan-local", `nmap 127.0.0.1/0`, Ask},
+	{"scan-local", `nmap -iL targets.txt -p 22`, Ask},
+	{"scan-local", `nmap --script ./x.nse 127.0.0.1`, Ask},
+	{"scan-local", `nmap -p 22 "$TARGET"`, Ask},
+}
+
+func TestClasses17(t *testing.T) { checkClasses(t, classTests17) }
