@@ -73,6 +73,17 @@ var classTests17 = []classTest{
 	{"key-search", `find / -name '*.key' 2>/dev/null | xargs cat`, Deny},
 	{"key-search", `find . -name '*.pem' -newer Makefile`, Allow},
 	{"key-search", `find ~ -maxdepth 2 -name '*.md'`, Allow},
+
+	// A virtual environment's Python in the workdir is python.
+	{"venv-python", `.venv/bin/python -m pytest -q`, Allow},
+	{"venv-python", `./venv/bin/python3 scripts/seed.py`, Allow},
+	{"venv-python", `backend/.venv/bin/python3.11 -m pip install -r requirements.txt`, Allow},
+	{"venv-python", `.tox/py311/bin/python -c 'import sys; print(sys.version)'`, Allow},
+	{"venv-python", `cd /tmp/unpacked && .venv/bin/python run.py`, Deny},
+	{"venv-python", `cp /tmp/p .venv/bin/python && .venv/bin/python -V`, Deny},
+	{"venv-python", `tools/bin/python x.py`, Deny},
+	{"venv-python", `.venv/bin/ls -la`, Deny},
+	{"venv-python", `.venv/bin/python /tmp/x.py`, Deny},
 }
 
 func TestClasses17(t *testing.T) { checkClasses(t, classTests17) }
