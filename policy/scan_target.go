@@ -6,6 +6,34 @@ import (
 	"github.com/stockade/stockade/parse"
 )
 
+// Round 17: a health check through bash's /dev/tcp to a port of this
+// machine (exec 3<>/dev/tcp/127.0.0.1/8080; printf 'GET /' >&3; cat <&3)
+// connects no shell to anyone: devNetLocal is true when a command that only
+// opens descriptors or moves text (exec with no program, echo, printf,
+// cat) redirects to /dev/tcp or /dev/udp of loopback addresses only. A
+// shell or interpreter so connected stays a reverse shell, wherever to.
+func devNetLocal(inv *parse.Invocation) bool {
+	if commandName(inv.Name) == "exec" && len(inv.Args) > 0 {
+		return false
+	}
+	n := 0
+	for _, r := range inv.Redirects {
+		rest, ok := strings.CutPrefix(r.Target, "/dev/tcp/")
+		if !ok {
+			rest, ok = strings.CutPrefix(r.Target, "/dev/udp/")
+		}
+		if !ok {
+			continue
+		}
+		host, port, _ := strings.Cut(rest, "/")
+		if r.Dynamic || !loopbackHost(host) || port == "" || strings.Trim(port, "0123456789") != "" {
+			return false
+		}
+		n++
+	}
+	return n > 0
+}
+
 // Round 17: a port scan of this machine (nmap -p 3000-3010 127.0.0.1,
 // which dev server is up) probes nothing outside. scanTargetLocal tells it
 // from a scan of other hosts: every target is a loopback address or
