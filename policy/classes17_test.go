@@ -168,6 +168,19 @@ var classTests17 = []classTest{
 	{"ssh-agent-add", `ssh-add keys/staging_ed25519`, Ask},
 	{"ssh-agent-add", `ssh-add -t 600 ./ci/deploy_key`, Ask},
 	{"ssh-agent-add", `ssh-add -l`, Allow},
+
+	// A Git LFS transfer agent is a program git runs.
+	{"lfs-transfer-agent", `git config --local lfs.customtransfer.fast.path ./bin/fast-agent`, Deny},
+	{"lfs-transfer-agent", `git -c lfs.customtransfer.t.path=/tmp/t lfs fetch`, Deny},
+	{"lfs-transfer-agent", `git config lfs.concurrenttransfers 8`, Allow},
+	{"lfs-transfer-agent", `git lfs pull`, Allow},
+
+	// A dotenv file told to load code into every program that reads it.
+	{"env-file-code", `echo 'LD_PRELOAD=/tmp/h.so' >> .env.local`, Deny},
+	{"env-file-code", `printf 'NODE_OPTIONS=--import=./x.mjs\n' >> .env`, Deny},
+	{"env-file-code", `echo 'JAVA_TOOL_OPTIONS=-javaagent:/tmp/a.jar' >> services/api/.env`, Deny},
+	{"env-file-code", `echo 'NODE_OPTIONS=--max-old-space-size=8192' >> .env`, Allow},
+	{"env-file-code", `echo 'DATABASE_URL=postgres://localhost/app_dev' >> .env`, Allow},
 }
 
 func TestClasses17(t *testing.T) { checkClasses(t, classTests17) }
