@@ -148,6 +148,10 @@ type Assignment struct {
 	// (in a subshell, pipeline, branch, loop, function body, substitution,
 	// or after && or ||), so it may not hold after it.
 	Uncertain bool `json:"uncertain,omitempty"`
+	// Items: for a for loop over words of static text (for f in
+	// ~/.aws/credentials ~/.config/gcloud/*.json), each value the variable
+	// takes, as written; nil otherwise.
+	Items []string `json:"items,omitempty"`
 }
 
 // Script is the analysis of one script.

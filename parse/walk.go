@@ -182,10 +182,23 @@ func (a *analyzer) compound(f *frame, cmd syntax.Command, redirs []Redirect) {
 			// is a file the pattern matches: the pattern stands for them,
 			// as it does written out as an argument.
 			val := "for " + l.Name.Value + " in ..."
+			var items []string
 			if len(l.Items) == 1 && staticPattern(f.source(l.Items[0])) {
 				val = f.source(l.Items[0])
+			} else if len(l.Items) > 1 && len(l.Items) <= 64 {
+				// Over several words of static text, the variable is each
+				// of them in turn (Assignment.Items).
+				items = make([]string, 0, len(l.Items))
+				for _, w := range l.Items {
+					if src := f.source(w); staticWord(src) {
+						items = append(items, src)
+					} else {
+						items = nil
+						break
+					}
+				}
 			}
-			a.assigns = append(a.assigns, Assignment{Name: l.Name.Value, Value: val, Dynamic: true, Pos: f.pos(a, l.Name.Pos()), Uncertain: true})
+			a.assigns = append(a.assigns, Assignment{Name: l.Name.Value, Value: val, Dynamic: true, Pos: f.pos(a, l.Name.Pos()), Uncertain: true, Items: items})
 		case *syntax.CStyleLoop:
 			a.subs(f, l.Init)
 			a.subs(f, l.Cond)
@@ -756,6 +769,19 @@ func staticPattern(src string) bool {
 		}
 	}
 	return rest != "" && strings.ContainsAny(rest, "*?") && !strings.ContainsAny(rest, "$`'\"\\{}()<>|&;~ \t\n")
+}
+
+// staticWord reports whether src is a word of static text, a file-name
+// pattern or not, under the home or not (~/x, $HOME/*.json, build, a.txt).
+func staticWord(src string) bool {
+	rest := src
+	for _, h := range []string{"~/", "$HOME/", "${HOME}/", "\"$HOME\"/", "\"${HOME}\"/"} {
+		if r, ok := strings.CutPrefix(src, h); ok {
+			rest = r
+			break
+		}
+	}
+	return rest != "" && !strings.ContainsAny(rest, "$`'\"\\{}()<>|&;~ \t\n=")
 }
 
 // arithAssign records the variable an arithmetic expression assigns as

@@ -51,7 +51,9 @@ var localUITools = map[string]bool{
 }
 
 // httpClients send a request to the URL among their operands.
-var httpClients = map[string]bool{"curl": true, "wget": true, "http": true, "https": true, "xh": true, "xhs": true, "curlie": true, "httpie": true, "wget2": true}
+// twurl (Round 17) is curl for the X/Twitter API: its paths
+// (/2/tweets, /1.1/statuses/update.json) are that API's.
+var httpClients = map[string]bool{"curl": true, "wget": true, "http": true, "https": true, "xh": true, "xhs": true, "curlie": true, "httpie": true, "wget2": true, "twurl": true}
 
 // sendEndpoints: the last parts of a URL's path that send whatever is
 // posted to them, whatever the host (Slack's chat.postMessage, Telegram's
@@ -394,6 +396,9 @@ func httpSends(inv *parse.Invocation, a *argv) act {
 			w = strings.Trim(w, `"'`)
 		}
 		host, path, ok := urlParts(w)
+		if a.name == "twurl" && strings.HasPrefix(w, "/") {
+			host, path, ok = "api.twitter.com", w, true
+		}
 		if !ok || loopbackHost(host) || strings.ContainsAny(host, "$`") {
 			continue
 		}
@@ -420,7 +425,7 @@ func httpPosts(a *argv) bool {
 			return true
 		}
 	}
-	if a.name == "curl" || a.name == "curlie" {
+	if a.name == "curl" || a.name == "curlie" || a.name == "twurl" {
 		return a.hasShort('d') || a.hasShort('F') || a.hasShort('T') || containsLong(a.longs, "data") || containsLong(a.longs, "data-raw") ||
 			containsLong(a.longs, "data-binary") || containsLong(a.longs, "data-urlencode") || containsLong(a.longs, "json") ||
 			containsLong(a.longs, "form") || containsLong(a.longs, "upload-file")

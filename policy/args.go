@@ -3,6 +3,7 @@ package policy
 import (
 	"fmt"
 	"path"
+	"slices"
 	"strings"
 
 	"github.com/stockade/stockade/parse"
@@ -59,6 +60,8 @@ func valueOptions(name string) (short string, long []string) {
 		return "", rcloneValueLong
 	case "getent":
 		return "s", getentValueLong // getent -s dns hosts NAME
+	case "pip", "pip3":
+		return pipValueShort, pipValueLong
 	}
 	return "", nil
 }
@@ -73,6 +76,24 @@ var (
 		"files-from", "include", "exclude", "filter", "backup-dir", "suffix", "min-age", "max-age", "min-size", "max-size", "stats", "retries",
 		"order-by", "max-transfer", "max-depth", "user-agent", "cache-dir", "password-command", "tpslimit", "multi-thread-streams"}
 )
+
+// pipValueShort and pipValueLong: pip's options that take a value (pip
+// download -d wheels requests: wheels is where the files go, not a
+// package), read from pipSig, the one list of them.
+var pipValueShort, pipValueLong = func() (string, []string) {
+	short, long := "", []string{}
+	for o := range pipSig.opts {
+		if len(o) == 1 {
+			short += o
+		} else {
+			long = append(long, o)
+		}
+	}
+	b := []byte(short)
+	slices.Sort(b)
+	slices.Sort(long)
+	return string(b), long
+}()
 
 // commandName is the base name of a command word: /usr/bin/rm, \rm and
 // zsh's =rm are rm.

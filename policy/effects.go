@@ -104,7 +104,9 @@ func (ctx *scriptCtx) computeEffects() {
 			// /???/?m: the program is whatever file the pattern matches.
 			b.push(effect{kind: effExec, path: inv.Name, unseen: true})
 		} else if !inv.Dynamic && strings.Contains(inv.Name, "/") {
-			b.add(effExec, strings.TrimLeft(inv.Name, "\\"))
+			if name := strings.TrimLeft(inv.Name, "\\"); !b.venvPython(name) {
+				b.add(effExec, name)
+			}
 		}
 		envEffects(inv, a, &b)
 		configEnvEffects(inv, a, &b)

@@ -572,8 +572,12 @@ func homeOperandReads(inv *parse.Invocation, a *argv, b *effectBuilder) {
 // (sqlite3 :memory: "select readfile('$HOME/.aws/credentials')", emacs
 // --eval '(insert-file-contents "~/.authinfo")'), is read by the tool that
 // runs it. Only the path as written.
+//
+// Round 17: so is a file handed over by @ (curl -d @~/.netrc, http POST URL
+// @~/.python_history, -F file=@~/.pgpass): httpie expands the ~ itself, and
+// the command says which file it means.
 func embeddedHomeReads(w string, dyn bool, b *effectBuilder) {
-	if len(w) > 4096 || !strings.ContainsAny(w, " ('\"`") || dyn && (strings.Contains(w, "$(") || strings.Contains(w, "`")) {
+	if len(w) > 4096 || !strings.ContainsAny(w, " ('\"`") && !atHomeFile(w) || dyn && (strings.Contains(w, "$(") || strings.Contains(w, "`")) {
 		return // a command substitution's output is unknown, not the path it names
 	}
 	for _, pre := range []string{"~/", "$HOME/", "${HOME}/"} {
@@ -597,6 +601,12 @@ func embeddedHomeReads(w string, dyn bool, b *effectBuilder) {
 			}
 		}
 	}
+}
+
+// atHomeFile reports whether w hands a tool a file under the home by @
+// (@~/x, name=@~/x, name@$HOME/x).
+func atHomeFile(w string) bool {
+	return strings.Contains(w, "@~/") || strings.Contains(w, "@$HOME/") || strings.Contains(w, "@${HOME}/")
 }
 
 // namesFromStdin reports whether the command reads the names of the files

@@ -376,6 +376,18 @@ func (x *expander) value(name string, p parse.Pos) (val string, array []string, 
 		return "", nil, false
 	}
 	if last.Dynamic {
+		if len(last.Items) > 0 {
+			// for f in a ~/b "$HOME"/c: each of them in turn (param reads
+			// them as a list)
+			items := make([]string, len(last.Items))
+			for k, it := range last.Items {
+				if h := homePath(it); h != "" {
+					it = h
+				}
+				items[k] = it
+			}
+			return "", items, true
+		}
 		if v := last.Value; len(v) >= 2 && v[0] == '(' && v[len(v)-1] == ')' && !strings.ContainsAny(v[1:len(v)-1], "$`\"'\\()[]*?{}<>|&;") {
 			return "", strings.Fields(v[1 : len(v)-1]), true
 		}
@@ -421,6 +433,33 @@ func (x *expander) value(name string, p parse.Pos) (val string, array []string, 
 		return x.value(last.Value, p)
 	}
 	return last.Value, nil, true
+}
+
+// loopTarget reports whether a redirection's target is one for loop
+// variable alone ("$f", ${f}).
+func (x *expander) loopTarget(target string, p parse.Pos) bool {
+	m := varWord().FindStringSubmatch(strings.Trim(target, `"`))
+	return m != nil && m[2] == "" && x.loopVar(m[1], p)
+}
+
+// loopVar reports whether the value of name at p is a for loop's words
+// (parse.Assignment.Items): the variable takes each of them in turn.
+func (x *expander) loopVar(name string, p parse.Pos) bool {
+	var last *parse.Assignment
+	for k := range x.s.Assignments {
+		if as := &x.s.Assignments[k]; as.Name == name && before(as.Pos, p) {
+			last = as
+		}
+	}
+	if last == nil || len(last.Items) == 0 {
+		return false
+	}
+	for _, as := range x.reads {
+		if as.Name == name && before(as.Pos, p) && before(last.Pos, as.Pos) {
+			return false
+		}
+	}
+	return true
 }
 
 // nameref reports whether as is made by declare -n (local -n, typeset -n):
@@ -617,7 +656,19 @@ func (x *expander) resolveWith(inv *parse.Invocation, pos []string, havePos bool
 			// echo x >> "$d/.bashrc": a target made of values the script
 			// set is the file bash opens (one word, or bash refuses it
 			// as ambiguous and runs nothing).
-			if ws, ok := x.expandWord(r.Target, inv.Pos, pos, havePos); ok && len(ws) == 1 && ws[0] != "" {
+			ws, ok := x.expandWord(r.Target, inv.Pos, pos, havePos)
+			switch {
+			case ok && len(ws) == 1 && ws[0] != "":
+				r.Target, r.Dynamic = ws[0], false
+			case ok && len(ws) > 1 && x.loopTarget(r.Target, inv.Pos):
+				// for f in ~/*.txt ~/notes; do echo > "$f"; done: each
+				// iteration opens one of them
+				for _, w := range ws[1:] {
+					more := *r
+					more.Target, more.Dynamic = w, false
+					c.Redirects = append(c.Redirects, more)
+				}
+				r = &c.Redirects[k] // the append may have moved it
 				r.Target, r.Dynamic = ws[0], false
 			}
 		}
@@ -816,6 +867,9 @@ func (x *expander) expandWord(src string, at parse.Pos, pos []string, havePos bo
 			return nil, false, 0, false
 		}
 		if arr != nil {
+			if x.loopVar(name, at) {
+				return arr, true, next, true // for f in a b: $f is each of them
+			}
 			v = "" // $a of an array is its first element
 			if len(arr) > 0 {
 				v = arr[0]

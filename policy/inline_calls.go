@@ -28,6 +28,10 @@ var inlineCallPatterns = sync.OnceValue(func() map[string][]*regexp.Regexp {
 	py := []*regexp.Regexp{
 		regexp.MustCompile(`\bsubprocess\.(run|call|check_call|check_output|Popen)\(\s*(` + list + `|` + str + `)((?:\s*,\s*` + pyKw + `)*)\s*,?\s*\)`),
 		regexp.MustCompile(`\bos\.(system)\(\s*(` + str + `)()\s*\)`),
+		// Round 17: exec(open('f.py').read()) and runpy.run_path('f.py') run
+		// the file as python f.py does
+		regexp.MustCompile(`\b(exec)\(\s*open\(\s*(` + str + `)\s*\)\.read\(\)\s*\)()`),
+		regexp.MustCompile(`\brunpy\.(run_path)\(\s*(` + str + `)()\s*\)`),
 	}
 	cp := `require\(\s*['"](?:node:)?child_process['"]\s*\)`
 	jsOpt := `(?:(?:stdio|encoding|cwd)\s*:\s*` + str + `|timeout\s*:\s*\d+)`
@@ -132,6 +136,8 @@ func inlineCalls(ic *parse.InlineCode) (code string, cmds []string, ok bool) {
 			}
 			var text string
 			switch {
+			case family == "python" && (fn == "exec" || fn == "run_path"):
+				text = "python3 " + shellQuote(args[:1]) // a file of Python code
 			case family == "python" && fn == "system", family == "python" && pyShellRe().MatchString(rest):
 				text = args[0] // a shell command line
 			case family == "python":

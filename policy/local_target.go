@@ -36,6 +36,10 @@ func (ctx *scriptCtx) targetLocal(i int, a *argv) bool {
 		return registryTargetLocal(inv, a)
 	case "swaks":
 		return swaksTargetLocal(inv) // Round 13 (local_work.go)
+	case "nmap", "masscan", "rustscan":
+		return scanTargetLocal(inv) // Round 17 (scan_target.go)
+	case "exec", "echo", "printf", "cat":
+		return devNetLocal(inv) // Round 17 (scan_target.go)
 	}
 	if localEmulators[a.name] {
 		return localEmulatorTarget(ctx, inv) // Round 13 (local_work.go)

@@ -47,9 +47,10 @@ type toolSig struct {
 }
 
 var (
+	// npmSig: npm pack --pack-destination DIR is where the tarball goes, not a package
 	nodeSig   = toolSig{opts: map[string]byte{"r": optProgram, "require": optProgram, "import": optProgram, "loader": optProgram, "experimental-loader": optProgram, "preload": optProgram}, interp: true}
 	rubySig   = toolSig{opts: map[string]byte{"r": optProgram, "require": optProgram, "I": optDir}, interp: true}
-	npmSig    = toolSig{opts: map[string]byte{"node-options": optNode, "script-shell": optProgram, "shell": optProgram, "git": optProgram, "editor": optProgram, "browser": optProgram, "viewer": optProgram, "userconfig": optFile, "globalconfig": optFile}, abbrev: true}
+	npmSig    = toolSig{opts: map[string]byte{"node-options": optNode, "script-shell": optProgram, "shell": optProgram, "git": optProgram, "editor": optProgram, "browser": optProgram, "viewer": optProgram, "userconfig": optFile, "globalconfig": optFile, "pack-destination": 0}, abbrev: true}
 	gradleSig = toolSig{opts: map[string]byte{"I": optFile, "init-script": optFile, "b": optFile, "build-file": optFile, "c": optFile, "settings-file": optFile, "p": optDir, "project-dir": optDir, "include-build": optDir}}
 	mavenSig  = toolSig{opts: map[string]byte{"f": optFile, "file": optFile}}
 	pytestSig = toolSig{opts: map[string]byte{"p": optProgram, "c": optFile, "config-file": optFile, "rootdir": optDir, "confcutdir": optDir}, abbrev: true}
@@ -59,7 +60,8 @@ var (
 		"setupFiles": optFile, "setup-files": optFile, "config-file": optFile, "configFile": optFile, "loader": optProgram, "c": optFile, "r": optProgram}}
 	pipSig = toolSig{opts: map[string]byte{"e": optDir, "editable": optDir, "r": 0, "requirement": 0, "c": 0, "constraint": 0, "f": optDir, "find-links": optDir,
 		// options that take a value, so that it is not read as a package path
-		"t": 0, "target": 0, "prefix": 0, "root": 0, "src": 0, "i": 0, "index-url": 0, "extra-index-url": 0, "cache-dir": 0, "log": 0, "report": 0, "python-version": 0, "platform": 0}}
+		// (pip download -d DIR, pip wheel -w DIR: where the files go)
+		"t": 0, "target": 0, "prefix": 0, "d": 0, "dest": 0, "w": 0, "wheel-dir": 0, "root": 0, "src": 0, "i": 0, "index-url": 0, "extra-index-url": 0, "cache-dir": 0, "log": 0, "report": 0, "python-version": 0, "platform": 0}}
 	elixirSig  = toolSig{opts: map[string]byte{"r": optFile, "require": optFile, "pa": optDir, "pz": optDir}, interp: true}
 	toolSigMap = map[string]*toolSig{
 		"go":   {opts: map[string]byte{"exec": optProgram, "toolexec": optProgram, "vettool": optProgram, "overlay": optFile, "modfile": optFile, "C": optDir}, oneDash: true},
