@@ -551,10 +551,14 @@ func anyGlobNormed(globs []glob, s, norm string) bool {
 // tried only on the patterns that start with *, ?, [ or \\ (firstless).
 // Most paths a command writes or reads are in the workdir, and most
 // patterns of those keys name places outside it.
+//
+// /dev/null, where most commands' unwanted output goes, is answered once
+// for the list when it is made (devNull).
 type globList struct {
 	globs     []glob
 	firsts    byteSet
 	firstless []glob
+	devNull   bool
 }
 
 func newGlobList(globs []glob) *globList {
@@ -566,12 +570,16 @@ func newGlobList(globs []glob) *globList {
 			l.firsts.add(g.first)
 		}
 	}
+	l.devNull = anyGlobNormed(globs, "/dev/null", "/dev/null")
 	return l
 }
 
 // matches reports whether s (or norm = normPath(s), for path patterns)
 // matches one of the patterns.
 func (l *globList) matches(s, norm string) bool {
+	if s == "/dev/null" && norm == s {
+		return l.devNull
+	}
 	if s != "" && l.firsts.has(s[0]) || norm != "" && l.firsts.has(norm[0]) {
 		return anyGlobNormed(l.globs, s, norm)
 	}
