@@ -521,10 +521,17 @@ func signatureEffects(inv *parse.Invocation, a *argv, b *effectBuilder) {
 			embeddedHomeReads(w, inv.DynamicArgs != nil && inv.DynamicArgs[k], b) // sqlite3 :memory: "select readfile('$HOME/.netrc')"
 		}
 	}
+	readsOnly := false
+	for k := 0; k < len(sig.readsOnlyWith) && !readsOnly; k++ {
+		readsOnly = a.hasShort(sig.readsOnlyWith[k])
+	}
 	for _, o := range opts {
 		k, ok := sig.optionFiles[o.name]
 		if !ok {
 			continue
+		}
+		if k == 'w' && readsOnly {
+			k = 'r'
 		}
 		if k == 'e' {
 			v, ok := strings.CutPrefix(o.value, "exec=")
