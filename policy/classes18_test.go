@@ -31,6 +31,23 @@ var classTests18 = []classTest{
 	{"key-fingerprint", `ssh-keygen -t ed25519 -f ~/.ssh/id_new -N ""`, Deny},
 	{"key-fingerprint", `ssh-keygen -p -f ~/.ssh/id_rsa.pub`, Deny},
 	{"key-fingerprint", `ssh-keygen -R host.example -f ~/.ssh/known_hosts`, Deny},
+
+	// Shredding a file of the workdir's own removes no more than rm of it;
+	// a disk, a file outside the workdir (named, computed, or reached by
+	// cd), the history or the project's sources stay denied.
+	{"shred-own-file", `shred -u tmp/session.json`, Allow},
+	{"shred-own-file", `shred -zu ./out/test-key.pem && ls out`, Allow},
+	{"shred-own-file", `shred -u build/*.tmp`, Allow},
+	{"shred-own-file", `cd build && shred -u scratch.bin`, Allow},
+	{"shred-own-file", `shred -u /dev/nvme0n1`, Deny},
+	{"shred-own-file", `shred -u ~/Documents/taxes.pdf`, Deny},
+	{"shred-own-file", `shred -u ../api/.env`, Deny},
+	{"shred-own-file", `shred -u .git/HEAD`, Deny},
+	{"shred-own-file", `shred -u cmd/main.go`, Deny},
+	{"shred-own-file", `shred -u package.json`, Deny},
+	{"shred-own-file", `shred -u "$HOME/notes"`, Deny},
+	{"shred-own-file", `shred -u $(find . -name '*.go')`, Deny},
+	{"shred-own-file", `cd ~/work && shred -u report.txt`, Deny},
 }
 
 func TestClasses18(t *testing.T) { checkClasses(t, classTests18) }
