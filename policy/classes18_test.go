@@ -72,6 +72,17 @@ var classTests18 = []classTest{
 	{"local-cluster-delete", `minikube delete --driver=ssh --ssh-ip-address=10.0.0.5`, Deny},
 	{"local-cluster-delete", `kubectl --context prod-eu delete namespace shop`, Deny},
 	{"local-cluster-delete", `eksctl delete cluster --name acme-dev`, Deny},
+
+	// A setup tool's output is meant for eval whether it is named bare or
+	// by its path in a package manager's install directory; a copy
+	// anywhere else, or another subcommand, still prints anything.
+	{"setup-tool-path", `eval "$(/opt/homebrew/bin/brew shellenv)"`, Allow},
+	{"setup-tool-path", `eval "$(/usr/local/bin/rbenv init - bash)" && rbenv version`, Allow},
+	{"setup-tool-path", `test -x /home/linuxbrew/.linuxbrew/bin/brew && eval "$(/home/linuxbrew/.linuxbrew/bin/brew shellenv)"`, Allow},
+	{"setup-tool-path", `eval "$(./tools/brew shellenv)"`, Ask},
+	{"setup-tool-path", `eval "$(/opt/homebrew/bin/brew info --json x)"`, Ask},
+	{"setup-tool-path", `eval "$(/var/tmp/pyenv init -)"`, Deny},
+	{"setup-tool-path", `eval "$(/usr/local/bin/../../../tmp/b/brew shellenv)"`, Deny},
 }
 
 func TestClasses18(t *testing.T) { checkClasses(t, classTests18) }
