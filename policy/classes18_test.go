@@ -14,6 +14,7 @@ var classTests18 = []classTest{
 	{"shell-syntax-check", `for f in scripts/*.sh; do bash -n "$f" || exit 1; done`, Allow},
 	{"shell-syntax-check", `sh -n "$script" && echo ok`, Allow},
 	{"shell-syntax-check", `find . -name '*.sh' -print0 | xargs -0 -n1 bash -n`, Allow},
+	{"shell-syntax-check", `bash --norc -n "$f"`, Allow},
 	{"shell-syntax-check", `bash "$f" -n`, Deny},
 	{"shell-syntax-check", `bash -ni "$f"`, Deny},
 	{"shell-syntax-check", `bash -i -n "$f"`, Deny},

@@ -1105,8 +1105,14 @@ func isShell(name string) bool {
 func shellChecksOnly(inv *parse.Invocation) bool {
 	n := false
 	for _, w := range inv.Args {
-		if w == "--" || !strings.HasPrefix(w, "-") || strings.HasPrefix(w, "--") {
+		if w == "--" || !strings.HasPrefix(w, "-") {
 			break
+		}
+		if strings.HasPrefix(w, "--") {
+			if w == "--rcfile" || w == "--init-file" {
+				return false // a startup file (with -i), whose value this loop does not skip
+			}
+			continue // --norc, --posix ...
 		}
 		if strings.ContainsAny(w, "ioO") {
 			return false // interactive, or -o/-O whose operand this loop does not skip
