@@ -909,6 +909,9 @@ func setupOutput(w word) bool {
 		return false
 	}
 	f := strings.Fields(strings.TrimSuffix(inner, ")"))
+	if len(f) > 0 {
+		f[0] = installedTool(f[0])
+	}
 	if completionOutput(f) {
 		return true // Round 13 (completion.go)
 	}
@@ -927,6 +930,22 @@ func setupOutput(w word) bool {
 		}
 	}
 	return true
+}
+
+// toolDirs are where a package manager installs the setup tools, owned by
+// root or by Homebrew, not by the work: eval "$(/home/linuxbrew/.linuxbrew/
+// bin/brew shellenv)" is how Homebrew's installer says to set it up.
+var toolDirs = []string{"/usr/bin/", "/bin/", "/usr/local/bin/", "/opt/homebrew/bin/", "/home/linuxbrew/.linuxbrew/bin/"}
+
+// installedTool returns a program's name for a path in one of toolDirs
+// (/opt/homebrew/bin/brew is brew), and any other word as it is.
+func installedTool(w string) string {
+	for _, d := range toolDirs {
+		if rest, ok := strings.CutPrefix(w, d); ok && rest != "" && !strings.ContainsAny(rest, "/$`*?[") {
+			return rest
+		}
+	}
+	return w
 }
 
 func evalHandler(c *cmdCtx) {

@@ -48,11 +48,15 @@ func appendsArgs(via []string) bool {
 func shellHandler(c *cmdCtx) {
 	argv := c.argv
 	cmode, smode := false, false
+	nmode, imode := false, false // -n reads commands without running them; -i ignores -n
 	i := 1
 scan:
 	for i < len(argv) {
 		w := argv[i]
 		if w.dyn {
+			if nmode && !imode {
+				return // a syntax check (bash -n "$f"): nothing runs
+			}
 			if cmode {
 				break scan // the code string
 			}
@@ -75,6 +79,10 @@ scan:
 					cmode = true
 				case 's':
 					smode = true
+				case 'n':
+					nmode = true
+				case 'i':
+					imode = true
 				case 'o', 'O':
 					i++
 				}

@@ -521,10 +521,17 @@ func signatureEffects(inv *parse.Invocation, a *argv, b *effectBuilder) {
 			embeddedHomeReads(w, inv.DynamicArgs != nil && inv.DynamicArgs[k], b) // sqlite3 :memory: "select readfile('$HOME/.netrc')"
 		}
 	}
+	readsOnly := false
+	for k := 0; k < len(sig.readsOnlyWith) && !readsOnly; k++ {
+		readsOnly = a.hasShort(sig.readsOnlyWith[k])
+	}
 	for _, o := range opts {
 		k, ok := sig.optionFiles[o.name]
 		if !ok {
 			continue
+		}
+		if k == 'w' && readsOnly {
+			k = 'r'
 		}
 		if k == 'e' {
 			v, ok := strings.CutPrefix(o.value, "exec=")
@@ -639,6 +646,14 @@ func signatureEffects(inv *parse.Invocation, a *argv, b *effectBuilder) {
 // interpreterEffects: the program a shell or interpreter runs is its first
 // operand (unless code comes with -c/-e), or else its standard input.
 func interpreterEffects(inv *parse.Invocation, a *argv, ops []word, b *effectBuilder) {
+	if isShell(a.name) && shellChecksOnly(inv) {
+		for _, o := range ops {
+			if !o.dyn {
+				b.add(effRead, o.value)
+			}
+		}
+		return
+	}
 	if isShell(a.name) && shellProgramComputed(inv) {
 		b.push(effect{kind: effExec, path: a.name + " computed", unseen: true})
 		return
@@ -1081,6 +1096,30 @@ func isShell(name string) bool {
 		return true
 	}
 	return false
+}
+
+// shellChecksOnly reports whether a shell is told by an option before its
+// script (-n, as in bash -n scripts/*.sh) to read its commands without
+// running any: a syntax check runs nothing, whatever the script is. An
+// interactive shell (-i) ignores -n, and -c code is still checked only.
+func shellChecksOnly(inv *parse.Invocation) bool {
+	n := false
+	for _, w := range inv.Args {
+		if w == "--" || !strings.HasPrefix(w, "-") {
+			break
+		}
+		if strings.HasPrefix(w, "--") {
+			if w == "--rcfile" || w == "--init-file" {
+				return false // a startup file (with -i), whose value this loop does not skip
+			}
+			continue // --norc, --posix ...
+		}
+		if strings.ContainsAny(w, "ioO") {
+			return false // interactive, or -o/-O whose operand this loop does not skip
+		}
+		n = n || strings.ContainsRune(w, 'n')
+	}
+	return n
 }
 
 // shellProgramComputed reports whether what a shell runs is known only at

@@ -175,6 +175,8 @@ func (m *Matcher) describe() string {
 	add(m.WorkStashed != nil && !*m.WorkStashed, "not right after a git stash of every change")
 	add(m.EnvironmentShown != nil && *m.EnvironmentShown, "printing the whole environment, not narrowed to some names")
 	add(m.EnvironmentShown != nil && !*m.EnvironmentShown, "not printing the whole environment")
+	add(m.SearchesText != nil && *m.SearchesText, "searching text for a pattern")
+	add(m.SearchesText != nil && !*m.SearchesText, "not only searching text for a pattern")
 	add(m.CommandAssembled != nil && *m.CommandAssembled, "whose name is put together from pieces at run time")
 	add(m.CommandAssembled != nil && !*m.CommandAssembled, "whose name is not put together from pieces")
 	add(m.GrowsItself != nil && *m.GrowsItself, "doubling a file and putting it back in its place")

@@ -40,6 +40,8 @@ func (ctx *scriptCtx) targetLocal(i int, a *argv) bool {
 		return scanTargetLocal(inv) // Round 17 (scan_target.go)
 	case "exec", "echo", "printf", "cat":
 		return devNetLocal(inv) // Round 17 (scan_target.go)
+	case "kind", "minikube":
+		return localClusterTool(inv)
 	}
 	if localEmulators[a.name] {
 		return localEmulatorTarget(ctx, inv) // Round 13 (local_work.go)
@@ -596,4 +598,24 @@ func (ctx *scriptCtx) workStashed(i int) bool {
 		return true
 	}
 	return false
+}
+
+// localClusterTool reports whether kind or minikube works on this machine
+// only (Round 18): their clusters are containers or a VM of the host's own
+// (kind delete cluster --name dev, minikube delete), the same ones a kind-*
+// or minikube context names. A container engine pointed elsewhere
+// (DOCKER_HOST, in serverEnv) or minikube's ssh driver, which builds its
+// cluster on another host, is not.
+func localClusterTool(inv *parse.Invocation) bool {
+	for _, w := range inv.Args {
+		if strings.Contains(w, "ssh") {
+			return false // --driver=ssh, --ssh-ip-address, minikube ssh ...
+		}
+	}
+	for _, e := range inv.Env {
+		if strings.HasPrefix(e, "MINIKUBE_") || strings.HasPrefix(e, "KIND_") {
+			return false // another home or provider
+		}
+	}
+	return true
 }

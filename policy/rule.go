@@ -255,6 +255,8 @@ func init() {
 			func(ctx *scriptCtx, i int, a *argv) bool { return ctx.workStashed(i) }),
 		boolKey("environment_shown", func(m *Matcher) *bool { return m.EnvironmentShown },
 			func(ctx *scriptCtx, i int, a *argv) bool { return ctx.environmentShown(i, a) }),
+		boolKey("searches_text", func(m *Matcher) *bool { return m.SearchesText },
+			func(ctx *scriptCtx, i int, a *argv) bool { return ctx.searchesText(i, a) }),
 		boolKey("command_assembled", func(m *Matcher) *bool { return m.CommandAssembled },
 			func(ctx *scriptCtx, i int, a *argv) bool {
 				return ctx.invs[i].Dynamic && commandAssembled(ctx.invs[i].Name)

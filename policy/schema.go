@@ -201,6 +201,10 @@ type Matcher struct {
 	// printenv, export -p, declare -x, set) to its output, which no later
 	// stage of its pipeline narrows to some names (environment_shown.go).
 	EnvironmentShown *bool `toml:"environment_shown" json:"environment_shown,omitempty"`
+	// SearchesText: the command searches text for a pattern it is given
+	// (grep, rg, ag, ack, git grep): its words are text it looks for,
+	// never code it runs or hands on (searches_text.go).
+	SearchesText *bool `toml:"searches_text" json:"searches_text,omitempty"`
 	// CommandAssembled: the command word is put together at run time from
 	// pieces: the script's arguments spliced in (c$@at), or, in a word
 	// that is not a path, a slice or edit of a value (${s:1:2}) or

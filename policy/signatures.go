@@ -39,6 +39,10 @@ type signature struct {
 	// or a makefile; e: an action that runs a program only when written
 	// exec=PROGRAM (tar --checkpoint-action=exec=sh; =dot runs nothing).
 	optionFiles map[string]byte
+	// readsOnlyWith: short options that put the command in a mode that
+	// only reads the files its options name, which it writes otherwise
+	// (ssh-keygen -l -f KEY shows a key's fingerprint; -f alone makes one).
+	readsOnlyWith string
 	// patternFirst: the first operand is a pattern or program, not a file,
 	// unless one of patternOpts gives it (grep -e, awk -f, sed -e).
 	patternFirst bool
@@ -117,7 +121,7 @@ var signatures = sync.OnceValue(func() map[string]*signature {
 		"tar": {reads: all, removes: map[string]bool{"remove-files": true}, valueShort: "fCbFIHgKLNTVX", valueLong: []string{"file", "directory", "use-compress-program", "to-command", "rsh-command", "info-script", "new-volume-script", "files-from", "exclude", "exclude-from", "transform", "xform", "owner", "group", "mode", "format", "checkpoint-action", "index-file", "listed-incremental", "newer", "after-date"},
 			abbrev: true, optionFiles: map[string]byte{"I": 'x', "use-compress-program": 'x', "to-command": 'x', "checkpoint-action": 'e', "rsh-command": 'x', "F": 'x', "info-script": 'x', "new-volume-script": 'x', "T": 'r', "files-from": 'r'}},
 		"zip":        {reads: butFirst, writes: first, removes: map[string]bool{"m": true, "move": true}, valueShort: "bnitx", valueLong: []string{"unzip-command"}, abbrev: true, optionFiles: map[string]byte{"TT": 'x', "unzip-command": 'x'}},
-		"ssh-keygen": {valueShort: "fbtCNEIOZaDnrVwz", optionFiles: map[string]byte{"f": 'w'}},
+		"ssh-keygen": {valueShort: "fbtCNEIOZaDnrVwz", optionFiles: map[string]byte{"f": 'w'}, readsOnlyWith: "lyBe"},
 		"make": {valueShort: "CfIjloWE", valueLong: []string{"directory", "file", "makefile", "include-dir", "jobs", "load-average", "old-file", "assume-old", "what-if", "new-file", "assume-new", "eval", "output-sync"}, abbrev: true,
 			optionFiles: map[string]byte{"f": 'X', "file": 'X', "makefile": 'X', "E": 'x', "eval": 'x'}},
 		"gmake":  {valueShort: "CfIjloWE", valueLong: []string{"directory", "file", "makefile", "include-dir", "jobs", "load-average", "old-file", "assume-old", "what-if", "new-file", "assume-new", "eval", "output-sync"}, abbrev: true, optionFiles: map[string]byte{"f": 'X', "file": 'X', "makefile": 'X', "E": 'x', "eval": 'x'}},
