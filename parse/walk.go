@@ -761,26 +761,24 @@ func endlessCond(cond []*syntax.Stmt, until bool) bool {
 // pattern characters, and nothing else the shell would expand but a
 // leading ~ or $HOME.
 func staticPattern(src string) bool {
-	rest := src
+	rest := withoutHome(src)
+	return rest != "" && strings.ContainsAny(rest, "*?") && !strings.ContainsAny(rest, "$`'\"\\{}()<>|&;~ \t\n")
+}
+
+// withoutHome returns src without a leading ~/ or $HOME/ in any spelling.
+func withoutHome(src string) string {
 	for _, h := range []string{"~/", "$HOME/", "${HOME}/", "\"$HOME\"/", "\"${HOME}\"/"} {
 		if r, ok := strings.CutPrefix(src, h); ok {
-			rest = r
-			break
+			return r
 		}
 	}
-	return rest != "" && strings.ContainsAny(rest, "*?") && !strings.ContainsAny(rest, "$`'\"\\{}()<>|&;~ \t\n")
+	return src
 }
 
 // staticWord reports whether src is a word of static text, a file-name
 // pattern or not, under the home or not (~/x, $HOME/*.json, build, a.txt).
 func staticWord(src string) bool {
-	rest := src
-	for _, h := range []string{"~/", "$HOME/", "${HOME}/", "\"$HOME\"/", "\"${HOME}\"/"} {
-		if r, ok := strings.CutPrefix(src, h); ok {
-			rest = r
-			break
-		}
-	}
+	rest := withoutHome(src)
 	return rest != "" && !strings.ContainsAny(rest, "$`'\"\\{}()<>|&;~ \t\n=")
 }
 
