@@ -369,7 +369,6 @@ func hasPathGlob(globs []glob) bool {
 	return false
 }
 
-// anyArg reports whether f holds for some argument word or option value.
 // joined returns the words and values joined by NUL, which no argument
 // holds: a literal that is in none of them is not in it.
 func (a *argv) joined() string {
@@ -388,6 +387,7 @@ func (a *argv) joined() string {
 	return a.joinedText
 }
 
+// anyArg reports whether f holds for some argument word or option value.
 func (a *argv) anyArg(f func(string) bool) bool {
 	for _, w := range a.words {
 		if f(w) {
@@ -546,11 +546,11 @@ func anyGlobNormed(globs []glob, s, norm string) bool {
 	return false
 }
 
-// globList is the patterns of a path key, with the bytes those that start
-// with plain text start with: a path that starts with none of them is
-// tried only on the patterns that start with *, ?, [ or \\ (firstless).
-// Most paths a command writes or reads are in the workdir, and most
-// patterns of those keys name places outside it.
+// globList is the patterns of a path or argument key (pathKey), with the
+// bytes those that start with plain text start with: a path or word that
+// starts with none of them is tried only on the patterns that start with
+// *, ?, [ or \ (firstless). Most paths a command writes or reads are in
+// the workdir, and most patterns of those keys name places outside it.
 //
 // /dev/null, where most commands' unwanted output goes, is answered once
 // for the list when it is made (devNull).

@@ -6,8 +6,10 @@ package policy
 // policy is indexed, and an invocation is tried only against the rules
 // whose gate it passes, among those and among the rules for its command
 // name: most commands have no inline code, no assignment and no outward
-// act, so most of those rules are never tried. A gate is only ever a necessary condition of a key that
-// every match must satisfy; a rule with none of these keys has no gate.
+// act, so most of those rules are never tried. A gate is only ever a
+// necessary condition of a key that every match must satisfy; a rule with
+// none of these keys has no gate. TestCandidatesAreTheRulesWhoseCommandHolds
+// checks, on the corpora, that no rule its gate leaves out would match.
 type gate uint8
 
 const (

@@ -731,8 +731,8 @@ func anyVia(globs []glob, via []string) bool {
 	return false
 }
 
-// anyRedirect reports whether a file invocation i's redirections write (or
-// read) matches one of globs.
+// anyRedirect reports whether a file that invocation i's redirections write
+// (or read) matches one of the patterns of l.
 func anyRedirect(ctx *scriptCtx, i int, a *argv, write bool, l *globList) bool {
 	for _, t := range a.redirectTargets(&ctx.invs[i], ctx.home) {
 		if t.write == write && l.matches(t.target, t.norm) {
