@@ -25,7 +25,11 @@ func venvInterpreter(p string) bool {
 		return false
 	}
 	dir, prog := path.Split(p)
-	if !strings.HasPrefix(prog, "python") && !strings.HasPrefix(prog, "pypy") || strings.Trim(strings.TrimLeft(prog, "pythonpy"), "0123456789.") != "" {
+	version, ok := strings.CutPrefix(prog, "python")
+	if !ok {
+		version, ok = strings.CutPrefix(prog, "pypy")
+	}
+	if !ok || strings.Trim(version, "0123456789.") != "" {
 		return false
 	}
 	env, ok := strings.CutSuffix(dir, "/bin/")
