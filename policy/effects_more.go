@@ -395,8 +395,11 @@ func inlineCodeEffects(inv *parse.Invocation, a *argv, b *effectBuilder) {
 		// the file named second is written with what the address gives,
 		// a plain name too.
 		for _, m := range codeDownloadTo.FindAllStringSubmatch(ic.Code, -1) {
+			start := len(b.all)
 			b.add(effWrite, m[1])
-			b.all[len(b.all)-1].created = true // downloaded
+			for k := start; k < len(b.all); k++ {
+				b.all[k].created = true // downloaded, as a fetch's writes are
+			}
 		}
 	}
 	paths := codePaths(ic.Code)

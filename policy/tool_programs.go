@@ -47,10 +47,11 @@ type toolSig struct {
 }
 
 var (
-	// npmSig: npm pack --pack-destination DIR is where the tarball goes, not a package
-	nodeSig   = toolSig{opts: map[string]byte{"r": optProgram, "require": optProgram, "import": optProgram, "loader": optProgram, "experimental-loader": optProgram, "preload": optProgram}, interp: true}
-	rubySig   = toolSig{opts: map[string]byte{"r": optProgram, "require": optProgram, "I": optDir}, interp: true}
-	npmSig    = toolSig{opts: map[string]byte{"node-options": optNode, "script-shell": optProgram, "shell": optProgram, "git": optProgram, "editor": optProgram, "browser": optProgram, "viewer": optProgram, "userconfig": optFile, "globalconfig": optFile, "pack-destination": 0}, abbrev: true}
+	nodeSig = toolSig{opts: map[string]byte{"r": optProgram, "require": optProgram, "import": optProgram, "loader": optProgram, "experimental-loader": optProgram, "preload": optProgram}, interp: true}
+	rubySig = toolSig{opts: map[string]byte{"r": optProgram, "require": optProgram, "I": optDir}, interp: true}
+	npmSig  = toolSig{opts: map[string]byte{"node-options": optNode, "script-shell": optProgram, "shell": optProgram, "git": optProgram, "editor": optProgram, "browser": optProgram, "viewer": optProgram, "userconfig": optFile, "globalconfig": optFile,
+		// npm pack --pack-destination DIR: where the tarball goes, not a package
+		"pack-destination": 0}, abbrev: true}
 	gradleSig = toolSig{opts: map[string]byte{"I": optFile, "init-script": optFile, "b": optFile, "build-file": optFile, "c": optFile, "settings-file": optFile, "p": optDir, "project-dir": optDir, "include-build": optDir}}
 	mavenSig  = toolSig{opts: map[string]byte{"f": optFile, "file": optFile}}
 	pytestSig = toolSig{opts: map[string]byte{"p": optProgram, "c": optFile, "config-file": optFile, "rootdir": optDir, "confcutdir": optDir}, abbrev: true}
