@@ -42,6 +42,9 @@ type argv struct {
 	// (joined).
 	joinedText  string
 	joinedKnown bool
+	// pairs are the pairs of joinedText, once pairsKnown (joinedPairs).
+	pairs      pairSet
+	pairsKnown bool
 	// gates are the gates the invocation passes, once gatesKnown (gates.go).
 	gates      gate
 	gatesKnown bool
@@ -385,6 +388,15 @@ func (a *argv) joined() string {
 		a.joinedText = b.String()
 	}
 	return a.joinedText
+}
+
+// joinedPairs returns the pairs of joined.
+func (a *argv) joinedPairs() *pairSet {
+	if !a.pairsKnown {
+		a.pairsKnown = true
+		a.pairs.add(a.joined())
+	}
+	return &a.pairs
 }
 
 // anyArg reports whether f holds for some argument word or option value.

@@ -117,7 +117,7 @@ func inlineCalls(ic *parse.InlineCode) (code string, cmds []string, ok bool) {
 	}
 	family := inlineFamily(commandName(ic.Interpreter))
 	pats := inlineCallPatterns()[family]
-	if pats == nil || !inlineCallsNeed()[family].holds(ic.Code) {
+	if pats == nil || !inlineCallsNeed()[family].holds(ic.Code, nil) {
 		return "", nil, false // no call to take out
 	}
 	if repeats().MatchString(ic.Code) {

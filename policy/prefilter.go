@@ -11,8 +11,54 @@ import (
 // literal is a string a match must contain; with fold set, in any mix of
 // upper and lower case (only ASCII letters whose case pairs are ASCII alone).
 type literal struct {
-	s    string
-	fold bool
+	s     string
+	fold  bool
+	pairs []uint16 // pairHash of each pair of adjacent bytes of s, in lower case
+}
+
+// newLiteral returns the literal s with its pairs.
+func newLiteral(s string, fold bool) literal {
+	l := literal{s: s, fold: fold}
+	for i := 0; i+1 < len(s); i++ {
+		l.pairs = append(l.pairs, pairHash(s[i], s[i+1]))
+	}
+	return l
+}
+
+// pairSet is which pairs of adjacent bytes a text holds, in lower case,
+// hashed into 1024 bits. A literal one of whose pairs is not in the set is
+// not in the text: a few bit tests where a search would read the text. A
+// text is read once for its set, and the rules that look at every
+// command search it for hundreds of literals.
+type pairSet [16]uint64
+
+func pairHash(a, b byte) uint16 {
+	return uint16((uint32(lowerASCII(a))<<8 | uint32(lowerASCII(b))) * 0x9E3779B1 >> 22)
+}
+
+func lowerASCII(c byte) byte {
+	if 'A' <= c && c <= 'Z' {
+		return c + 'a' - 'A'
+	}
+	return c
+}
+
+// add puts the pairs of s in the set.
+func (p *pairSet) add(s string) {
+	for i := 0; i+1 < len(s); i++ {
+		h := pairHash(s[i], s[i+1])
+		p[h>>6] |= 1 << (h & 63)
+	}
+}
+
+// mayHold reports whether a text whose pairs are p may contain l.
+func (p *pairSet) mayHold(l *literal) bool {
+	for _, h := range l.pairs {
+		if p[h>>6]&(1<<(h&63)) == 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // requirement is what every text a regular expression matches contains:
@@ -54,12 +100,13 @@ func requiredText(expr string) requirement {
 }
 
 // holds reports whether s may match: nothing is known, or s holds a way.
-func (need requirement) holds(s string) bool {
+// pairs, when not nil, are the pairs of s.
+func (need requirement) holds(s string, pairs *pairSet) bool {
 	if need == nil {
 		return true
 	}
 	for _, w := range need {
-		if w.holds(s) {
+		if w.holds(s, pairs) {
 			return true
 		}
 	}
@@ -67,9 +114,9 @@ func (need requirement) holds(s string) bool {
 }
 
 // holds reports whether s contains one string of every set of w.
-func (w way) holds(s string) bool {
+func (w way) holds(s string, pairs *pairSet) bool {
 	for _, set := range w {
-		if !containsAny(s, set) {
+		if !containsAny(s, pairs, set) {
 			return false
 		}
 	}
@@ -123,7 +170,7 @@ func literalOf(runes []rune, fold bool) []literal {
 		if s == "" || strings.ContainsRune(s, utf8.RuneError) {
 			return nil // RuneError matches an invalid byte, which the text would not contain
 		}
-		return []literal{{s: s}}
+		return []literal{newLiteral(s, false)}
 	}
 	best, start := "", 0
 	for i := 0; i <= len(runes); i++ {
@@ -138,7 +185,7 @@ func literalOf(runes []rune, fold bool) []literal {
 	if best == "" {
 		return nil
 	}
-	return []literal{{s: best, fold: true}}
+	return []literal{newLiteral(best, true)}
 }
 
 // asciiFold reports whether r is ASCII and every rune Unicode folds it to is too.
@@ -164,9 +211,14 @@ func selective(set []literal) int {
 	return 8*shortest - len(set)
 }
 
-// containsAny reports whether s contains one of lits.
-func containsAny(s string, lits []literal) bool {
-	for _, l := range lits {
+// containsAny reports whether s contains one of lits. pairs, when not
+// nil, are the pairs of s.
+func containsAny(s string, pairs *pairSet, lits []literal) bool {
+	for i := range lits {
+		l := &lits[i]
+		if pairs != nil && !pairs.mayHold(l) {
+			continue
+		}
 		if l.fold && containsFold(s, l.s) || !l.fold && strings.Contains(s, l.s) {
 			return true
 		}

@@ -81,7 +81,9 @@ func TestRequiredTextNeverRejectsAMatch(t *testing.T) {
 			continue
 		}
 		matched++
-		if !need.holds(c.text) {
+		var pairs pairSet
+		pairs.add(c.text)
+		if !need.holds(c.text, nil) || !need.holds(c.text, &pairs) {
 			t.Errorf("%q matches %q, which does not hold %v", c.expr, c.text, need)
 		}
 	}
@@ -99,12 +101,12 @@ func TestRequiredText(t *testing.T) {
 		expr string
 		want requirement
 	}{
-		{`os\.system|subprocess`, requirement{{{{"os.system", false}}}, {{{"subprocess", false}}}}},
-		{`\bcurl\b.*\|\s*sh`, requirement{{{{"curl", false}}, {{"sh", false}}, {{"|", false}}}}},
-		{`(?i)token`, requirement{{{{"to", true}}}}},
-		{`(?i)credential`, requirement{{{{"credential", true}}}}},
-		{`(stripe|twilio)\S*\.(send|post)\(`, requirement{{{{"stripe", false}, {"twilio", false}}, {{"send", false}, {"post", false}}, {{".", false}}, {{"(", false}}}}},
-		{`(x|require\(["'](net|tls)["']\))`, requirement{{{{"x", false}}}, {{{"require(", false}}, {{"net", false}, {"tls", false}}, {{")", false}}}}},
+		{`os\.system|subprocess`, requirement{{{newLiteral("os.system", false)}}, {{newLiteral("subprocess", false)}}}},
+		{`\bcurl\b.*\|\s*sh`, requirement{{{newLiteral("curl", false)}, {newLiteral("sh", false)}, {newLiteral("|", false)}}}},
+		{`(?i)token`, requirement{{{newLiteral("to", true)}}}},
+		{`(?i)credential`, requirement{{{newLiteral("credential", true)}}}},
+		{`(stripe|twilio)\S*\.(send|post)\(`, requirement{{{newLiteral("stripe", false), newLiteral("twilio", false)}, {newLiteral("send", false), newLiteral("post", false)}, {newLiteral(".", false)}, {newLiteral("(", false)}}}},
+		{`(x|require\(["'](net|tls)["']\))`, requirement{{{newLiteral("x", false)}}, {{newLiteral("require(", false)}, {newLiteral("net", false), newLiteral("tls", false)}, {newLiteral(")", false)}}}},
 		{`x|y?`, nil},
 		{`x?`, nil},
 		{`[a-z]+`, nil},
@@ -116,7 +118,9 @@ func TestRequiredText(t *testing.T) {
 			continue
 		}
 		for i := range got {
-			if !slices.EqualFunc(got[i], c.want[i], slices.Equal) {
+			if !slices.EqualFunc(got[i], c.want[i], func(a, b []literal) bool {
+				return slices.EqualFunc(a, b, func(x, y literal) bool { return x.s == y.s && x.fold == y.fold })
+			}) {
 				t.Errorf("%q: got %v, want %v", c.expr, got, c.want)
 			}
 		}

@@ -190,7 +190,7 @@ func init() {
 			func(ctx *scriptCtx, i int, a *argv, l *globList) bool { return !a.anyArgGlob(l, ctx.home) }),
 		regexpKey("args_regex", func(m *Matcher) []string { return m.ArgsRegex },
 			func(ctx *scriptCtx, i int, a *argv, re *lazyRegexps) bool {
-				return re.mayMatchIn(a.joined()) && a.anyArg(re.any)
+				return re.mayMatchIn(a.joined(), a.joinedPairs()) && a.anyArg(re.any)
 			}),
 		pathKey("writes", func(m *Matcher) []string { return m.Writes },
 			func(ctx *scriptCtx, i int, a *argv, l *globList) bool {
@@ -411,10 +411,10 @@ func (l *lazyRegexps) get() []filteredRegexp {
 // requirement holds on text as a whole. Given the arguments of a command
 // joined, one search turns away a command none of whose words can match,
 // instead of one per word.
-func (l *lazyRegexps) mayMatchIn(text string) bool {
+func (l *lazyRegexps) mayMatchIn(text string, pairs *pairSet) bool {
 	res := l.get()
 	for i := range res {
-		if res[i].need.holds(text) {
+		if res[i].need.holds(text, pairs) {
 			return true
 		}
 	}
@@ -425,7 +425,7 @@ func (l *lazyRegexps) any(s string) bool {
 	res := l.get()
 	for i := range res {
 		f := &res[i]
-		if !f.need.holds(s) {
+		if !f.need.holds(s, nil) {
 			continue
 		}
 		f.once.Do(func() { f.re = regexp.MustCompile(f.src) }) // validated at load
