@@ -131,6 +131,7 @@ func Prepare(o Overrides, tmpdir string) (*Setup, error) {
 			slog.Warn("the workdir is writable although it is dangerous (--allow-dangerous-workdir)", "why", err.Error())
 		}
 	}
+	p = InWorkdir(p, workdir)
 	cacheDir := projectBuildCache(&sb, workdir)
 	var host degrade.Host
 	if o.Host != nil {

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/stockade/stockade/degrade"
+	"github.com/stockade/stockade/policy"
 )
 
 // dangerousWorkdir is a workdir that would make too much writable in
@@ -58,6 +59,18 @@ func checkWorkdir(workdir string, denyRead []string) error {
 		}
 	}
 	return nil
+}
+
+// InWorkdir returns p judging scripts that start in workdir: a path in the
+// workdir is judged as the workdir's own, however a script names it
+// (policy.InWorkdir). Not in a workdir checkWorkdir calls dangerous (/, the
+// home or above it, one holding a deny-read path): there p is returned
+// as it is.
+func InWorkdir(p *policy.Policy, workdir string) *policy.Policy {
+	if checkWorkdir(workdir, p.Sandbox.DenyRead) != nil {
+		return p
+	}
+	return p.InWorkdir(workdir)
 }
 
 // within reports whether path is strictly inside dir.

@@ -663,7 +663,7 @@ func (ctx *scriptCtx) actsMatch(i int, a *argv, g []glob) bool {
 		return false
 	}
 	for _, n := range actNames {
-		if acts&n.a != 0 && anyGlob(g, n.name, "") {
+		if acts&n.a != 0 && anyGlob(g, n.name, places{}) {
 			return true
 		}
 	}

@@ -289,7 +289,7 @@ func prefersOther(abbrev string, prefer map[string]bool) bool {
 // invocation, and a pattern is tried on the words only when one of them can
 // match it: some word starts with the text the pattern starts with, or,
 // for **TEXT**, the words joined contain TEXT.
-func (a *argv) anyArgGlob(l *globList, home string) bool {
+func (a *argv) anyArgGlob(l *globList, at places) bool {
 	n := len(a.words) + len(a.values)
 	if n == 0 {
 		return false
@@ -297,7 +297,7 @@ func (a *argv) anyArgGlob(l *globList, home string) bool {
 	if a.norms == nil && hasPathGlob(l.globs) {
 		a.norms = make([]string, n)
 		for i := range n {
-			a.norms[i] = normPath(a.nth(i), home)
+			a.norms[i] = normPath(a.nth(i), at)
 			a.normFirsts.addFirst(a.norms[i])
 		}
 	}
@@ -448,7 +448,7 @@ func compileGlobs(pats []string, key string, problem func(key, msg string)) []gl
 		}
 		g := glob{pat: p, isPath: isPathPattern(p)}
 		if g.isPath {
-			g.pat = normPath(p, "")
+			g.pat = normPath(p, places{})
 		}
 		g.meta = strings.ContainsAny(g.pat, "*?[\\")
 		if mid, ok := strings.CutPrefix(g.pat, "**"); ok && !g.isPath && len(mid) > 2 {
@@ -508,7 +508,8 @@ func isPathPattern(p string) bool {
 
 // normPath puts a path in the form patterns are written in: ~, ~user, $HOME,
 // ${HOME} and the home directory itself become ~, and the path is cleaned.
-func normPath(s, home string) string {
+func normPath(s string, at places) string {
+	home := at.home
 	switch {
 	case s == "":
 		return s
@@ -531,13 +532,27 @@ func normPath(s, home string) string {
 	if c != "" && c[0] == '~' && s[0] != '~' {
 		return "./" + c
 	}
+	if w := at.work; w != "" {
+		// /home/dev/src/app/dist with the workdir /home/dev/src/app is
+		// dist: a path in the workdir is written as one from it.
+		switch {
+		case c == w:
+			return "."
+		case below(c, w):
+			return c[len(w)+1:]
+		}
+	}
 	return c
 }
 
-func anyGlob(globs []glob, s, home string) bool {
+// places are the directories a path is written from once normalised: the
+// home (~/...) and the workdir (relative), when known.
+type places struct{ home, work string }
+
+func anyGlob(globs []glob, s string, at places) bool {
 	norm := ""
 	if hasPathGlob(globs) {
-		norm = normPath(s, home)
+		norm = normPath(s, at)
 	}
 	return anyGlobNormed(globs, s, norm)
 }

@@ -74,7 +74,7 @@ func (ctx *scriptCtx) effectsOf(i int) []effect {
 // a path created for the executions after it.
 func (ctx *scriptCtx) computeEffects() {
 	ctx.effects = make([][]effect, len(ctx.invs))
-	b := effectBuilder{home: ctx.home, cwdKnown: true}
+	b := effectBuilder{at: ctx.at, cwdKnown: true}
 	// One backing array for the whole script; each invocation's effects
 	// are a slice of it.
 	b.all = make([]effect, 0, len(ctx.invs))
@@ -261,7 +261,7 @@ func globbedName(name string) bool {
 // with what earlier ones left: the directory cd'd into, the files fetched.
 type effectBuilder struct {
 	all         []effect
-	home        string
+	at          places
 	cwd         string
 	cwdKnown    bool
 	created     map[string]bool
@@ -277,7 +277,7 @@ func (b *effectBuilder) resolve(p string) string {
 	if !(p[0] == '/' || p[0] == '~' || strings.HasPrefix(p, "$HOME") || strings.HasPrefix(p, "${HOME}")) && b.cwd != "" {
 		p = b.cwd + "/" + p
 	}
-	return normPath(p, b.home)
+	return normPath(p, b.at)
 }
 
 // userHomes: spellings of the user's own home from the user's name.

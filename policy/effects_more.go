@@ -600,7 +600,7 @@ func embeddedHomeReads(w string, dyn bool, b *effectBuilder) {
 			}
 			rest = rest[k+len(pre)+len(p):]
 			if p != "" {
-				b.push(effect{kind: effRead, path: homeAlias(normPath("~/"+p, b.home)), exact: true})
+				b.push(effect{kind: effRead, path: homeAlias(normPath("~/"+p, b.at)), exact: true})
 			}
 		}
 	}

@@ -52,7 +52,7 @@ func TestGlobLiteralNeverRejectsAMatch(t *testing.T) {
 			}
 			for _, l := range [][]string{m.Command, m.Subcommand, m.Args, m.LastArg, m.NotArgs, m.Writes, m.Reads, m.Deletes, m.Executes, m.Via} {
 				for _, pat := range l {
-					pats = append(pats, pat, normPath(pat, ""))
+					pats = append(pats, pat, normPath(pat, places{}))
 				}
 			}
 		}
@@ -72,10 +72,10 @@ func TestGlobLiteralNeverRejectsAMatch(t *testing.T) {
 			for i, inv := range ctx.invs {
 				strs = append(strs, inv.Name)
 				for _, a := range inv.Args {
-					strs = append(strs, a, normPath(a, p.homeDir))
+					strs = append(strs, a, normPath(a, places{home: p.homeDir}))
 				}
 				for _, r := range inv.Redirects {
-					strs = append(strs, r.Target, normPath(r.Target, p.homeDir))
+					strs = append(strs, r.Target, normPath(r.Target, places{home: p.homeDir}))
 				}
 				for _, e := range ctx.effectsOf(i) {
 					strs = append(strs, e.path)

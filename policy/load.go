@@ -144,7 +144,7 @@ func (p *Policy) prepare(v *validator, trusted, verifyExamples bool) (*Policy, e
 		}
 	}
 	for i, r := range p.Sandbox.WritableRoots {
-		if normPath(r, "") == "/" {
+		if normPath(r, places{}) == "/" {
 			v.add("sandbox.writable_roots", fmt.Sprintf("writable_roots[%d] is /: use filesystem = \"off\" to turn file-system confinement off", i), "")
 		}
 	}
@@ -226,7 +226,7 @@ func validEnvName(s string) bool {
 func (p *Policy) index() {
 	p.denyRead = make([]string, 0, len(p.Sandbox.DenyRead))
 	for _, d := range p.Sandbox.DenyRead {
-		p.denyRead = append(p.denyRead, normPath(d, p.homeDir))
+		p.denyRead = append(p.denyRead, normPath(d, places{home: p.homeDir}))
 	}
 	// Two passes: count the rules of each name, then place them, so that
 	// the lists share one array and loading allocates little.

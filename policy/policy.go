@@ -3,6 +3,7 @@ package policy
 import (
 	"os"
 	"slices"
+	"strings"
 	"sync"
 
 	"github.com/stockade/stockade/parse"
@@ -116,6 +117,23 @@ func prepareDefault(p *Policy) *Policy {
 	p.homeDir, _ = os.UserHomeDir()
 	p.index()
 	return p
+}
+
+// InWorkdir returns p judging scripts that start in workdir (absolute):
+// a path in it, however a script names it (/home/dev/app/dist, ~/app/dist,
+// or cd /home/dev/app; rm -rf dist), is judged as the same path written
+// relative to it, which is what the workdir's own files are. Without it,
+// an absolute path is judged as one outside, where work has no business.
+// A workdir that is /, the home directory or above it is not one: p is
+// returned as it is (every path there would be the workdir's).
+func (p *Policy) InWorkdir(workdir string) *Policy {
+	w := normPath(workdir, places{home: p.homeDir})
+	if w == "" || w[0] != '/' && !strings.HasPrefix(w, "~/") || w == "/" || p.homeDir != "" && (p.homeDir == workdir || below(p.homeDir, w)) {
+		return p
+	}
+	q := *p
+	q.workDir = w
+	return &q
 }
 
 // Check parses script and judges it. A script that does not parse is denied,

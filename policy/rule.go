@@ -139,7 +139,7 @@ func init() {
 			func(ctx *scriptCtx, i int, a *argv, re *lazyRegexps) bool { return !anyString(ctx.invs[i].Env, re.any) }),
 		globKey("subcommand", func(m *Matcher) []string { return m.Subcommand },
 			func(ctx *scriptCtx, i int, a *argv, g []glob) bool {
-				return a.subcommand != "" && anyGlob(g, a.subcommand, "")
+				return a.subcommand != "" && anyGlob(g, a.subcommand, places{})
 			}),
 		{key: "flags",
 			prepare: func(m *Matcher, k keyCompiler) (t keyTest, set bool) {
@@ -181,13 +181,13 @@ func init() {
 				return true
 			}},
 		pathKey("args", func(m *Matcher) []string { return m.Args },
-			func(ctx *scriptCtx, i int, a *argv, l *globList) bool { return a.anyArgGlob(l, ctx.home) }),
+			func(ctx *scriptCtx, i int, a *argv, l *globList) bool { return a.anyArgGlob(l, ctx.at) }),
 		globKey("last_arg", func(m *Matcher) []string { return m.LastArg },
 			func(ctx *scriptCtx, i int, a *argv, g []glob) bool {
-				return len(a.positionals) > 0 && anyGlob(g, a.positionals[len(a.positionals)-1], ctx.home)
+				return len(a.positionals) > 0 && anyGlob(g, a.positionals[len(a.positionals)-1], ctx.at)
 			}),
 		pathKey("not_args", func(m *Matcher) []string { return m.NotArgs },
-			func(ctx *scriptCtx, i int, a *argv, l *globList) bool { return !a.anyArgGlob(l, ctx.home) }),
+			func(ctx *scriptCtx, i int, a *argv, l *globList) bool { return !a.anyArgGlob(l, ctx.at) }),
 		regexpKey("args_regex", func(m *Matcher) []string { return m.ArgsRegex },
 			func(ctx *scriptCtx, i int, a *argv, re *lazyRegexps) bool {
 				return re.mayMatchIn(a.joined(), a.joinedPairs()) && a.anyArg(re.any)
@@ -724,7 +724,7 @@ func matchName(names []namePattern, name, word string) bool {
 
 func anyVia(globs []glob, via []string) bool {
 	for _, v := range via {
-		if anyGlob(globs, v, "") {
+		if anyGlob(globs, v, places{}) {
 			return true
 		}
 	}
@@ -734,7 +734,7 @@ func anyVia(globs []glob, via []string) bool {
 // anyRedirect reports whether a file that invocation i's redirections write
 // (or read) matches one of the patterns of l.
 func anyRedirect(ctx *scriptCtx, i int, a *argv, write bool, l *globList) bool {
-	for _, t := range a.redirectTargets(&ctx.invs[i], ctx.home) {
+	for _, t := range a.redirectTargets(&ctx.invs[i], ctx.at) {
 		if t.write == write && l.matches(t.target, t.norm) {
 			return true
 		}
@@ -751,7 +751,7 @@ type redirectTarget struct {
 
 // redirectTargets returns the files inv's redirections read (<, <>) or write,
 // computed once per invocation.
-func (a *argv) redirectTargets(inv *parse.Invocation, home string) []redirectTarget {
+func (a *argv) redirectTargets(inv *parse.Invocation, at places) []redirectTarget {
 	if a.redirectsKnown {
 		return a.redirects
 	}
@@ -765,7 +765,7 @@ func (a *argv) redirectTargets(inv *parse.Invocation, home string) []redirectTar
 		if r.Dynamic {
 			t = strings.ReplaceAll(t, `"`, "")
 		}
-		norm := normPath(t, home)
+		norm := normPath(t, at)
 		if write {
 			a.redirects = append(a.redirects, redirectTarget{t, norm, true})
 		}
@@ -791,7 +791,7 @@ type scriptCtx struct {
 	args     []argv // args[i] is valid when analyzed[i] is set
 	analyzed []bool
 	matched  []bool
-	home     string
+	at       places
 	text     *string    // the script's text, when known
 	effects  [][]effect // see effectsOf; nil until first used
 	// firstMatch caches, per after matcher, the first invocation it matches
@@ -816,7 +816,7 @@ type firstMatch struct {
 func newScriptCtx(p *Policy, invs []parse.Invocation) *scriptCtx {
 	flags := make([]bool, 2*len(invs))
 	return &scriptCtx{p: p, invs: invs, args: make([]argv, len(invs)),
-		analyzed: flags[:len(invs)], matched: flags[len(invs):], home: p.homeDir}
+		analyzed: flags[:len(invs)], matched: flags[len(invs):], at: places{home: p.homeDir, work: p.workDir}}
 }
 
 func (ctx *scriptCtx) arg(i int) *argv {

@@ -40,6 +40,7 @@ type Policy struct {
 	gated    [gateCount][]int
 	gates    []gate
 	homeDir  string // expands ~ and $HOME in arguments; "" leaves them literal
+	workDir  string // the workdir, as normPath writes it (InWorkdir); "" when not known
 	examples bool   // examples were verified at load
 	// overrides is set when some rule overrides another by name; judge then
 	// collects every match instead of keeping the strictest as it goes.

@@ -51,7 +51,7 @@ func mayRunWrittenCode(invs []parse.Invocation) bool {
 // them adds to invs.
 func writtenCode(invs []parse.Invocation) (out []parse.Invocation) {
 	files := map[string]string{}
-	key := func(p string) string { return strings.TrimPrefix(normPath(p, ""), "./") }
+	key := func(p string) string { return strings.TrimPrefix(normPath(p, places{}), "./") }
 	for i := range invs {
 		inv := &invs[i]
 		if !inv.Dynamic {

@@ -44,6 +44,10 @@ func cmdCheck(args []string, io stdio) int {
 	if p == nil {
 		return code
 	}
+	// Judged as `stockade run` here would judge it: paths in the current
+	// directory are its own (pipeline.InWorkdir).
+	wd, _ := os.Getwd()
+	p = pipeline.InWorkdir(p, wd)
 	d := p.Check(fs.Arg(0))
 	if *asJSON {
 		enc := json.NewEncoder(io.out)
