@@ -50,6 +50,17 @@ func TestInWorkdir(t *testing.T) {
 			t.Errorf("in %s, a directory whose name starts as the workdir's is taken for it: %s by %s", wd, d.Verdict, d.Rule)
 		}
 	}
+	// The README's example, with the workdir ~/app.
+	p := base.InWorkdir("/home/dev/app")
+	for script, want := range map[string]string{
+		"find /home/dev/app/build -name '*.o' -delete": "find build -name '*.o' -delete",
+		"cd ~/app && find . -name '*.o' -delete":       "find . -name '*.o' -delete",
+		"rm -rf /home/dev/app":                         "rm -rf .",
+	} {
+		if d, w := p.Check(script), base.Check(want); d.Verdict != w.Verdict || d.Rule != w.Rule {
+			t.Errorf("in ~/app, %q: %s by %s; %q: %s by %s", script, d.Verdict, d.Rule, want, w.Verdict, w.Rule)
+		}
+	}
 	for _, wd := range []string{"/", "/home/dev", "/home/dev/", "/home", "src/app", ""} {
 		if q := base.InWorkdir(wd); q != base {
 			t.Errorf("InWorkdir(%q) changed the policy; a workdir there is not one", wd)
