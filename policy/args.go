@@ -42,9 +42,6 @@ type argv struct {
 	// (joined).
 	joinedText  string
 	joinedKnown bool
-	// pairs are the pairs of joinedText, once pairsKnown (joinedPairs).
-	pairs      pairSet
-	pairsKnown bool
 	// gates are the gates the invocation passes, once gatesKnown (gates.go).
 	gates      gate
 	gatesKnown bool
@@ -390,13 +387,14 @@ func (a *argv) joined() string {
 	return a.joinedText
 }
 
-// joinedPairs returns the pairs of joined.
-func (a *argv) joinedPairs() *pairSet {
-	if !a.pairsKnown {
-		a.pairsKnown = true
-		a.pairs.add(a.joined())
+// joinedPairs returns the pairs of invocation i's joined arguments.
+func (ctx *scriptCtx) joinedPairs(i int, a *argv) *pairSet {
+	if ctx.pairsOf != i+1 {
+		ctx.pairsOf = i + 1
+		ctx.pairs = pairSet{}
+		ctx.pairs.add(a.joined())
 	}
-	return &a.pairs
+	return &ctx.pairs
 }
 
 // anyArg reports whether f holds for some argument word or option value.

@@ -190,7 +190,7 @@ func init() {
 			func(ctx *scriptCtx, i int, a *argv, l *globList) bool { return !a.anyArgGlob(l, ctx.at) }),
 		regexpKey("args_regex", func(m *Matcher) []string { return m.ArgsRegex },
 			func(ctx *scriptCtx, i int, a *argv, re *lazyRegexps) bool {
-				return re.mayMatchIn(a.joined(), a.joinedPairs()) && a.anyArg(re.any)
+				return re.mayMatchIn(a.joined(), ctx.joinedPairs(i, a)) && a.anyArg(re.any)
 			}),
 		pathKey("writes", func(m *Matcher) []string { return m.Writes },
 			func(ctx *scriptCtx, i int, a *argv, l *globList) bool {
@@ -792,8 +792,12 @@ type scriptCtx struct {
 	analyzed []bool
 	matched  []bool
 	at       places
-	text     *string    // the script's text, when known
-	effects  [][]effect // see effectsOf; nil until first used
+	// pairs are the pairs of the joined arguments of invocation pairsOf-1
+	// (joinedPairs): one invocation's at a time, as rules are tried.
+	pairs   pairSet
+	pairsOf int
+	text    *string    // the script's text, when known
+	effects [][]effect // see effectsOf; nil until first used
 	// firstMatch caches, per after matcher, the first invocation it matches
 	// (a few per script: a list, not a map).
 	firstMatch []firstMatch
