@@ -267,7 +267,7 @@ func actsOf(inv *parse.Invocation, a *argv) act {
 		return 0
 	}
 	acts := actsFromWords(inv, a)
-	if acts != 0 && (a.hasFlagWord("--dry-run", "--dryrun", "--help", "--what-if", "--noop") || buildTools[a.name] && a.hasFlagWord("-n", "--just-print", "--recon") || localRelease(a)) {
+	if acts != 0 && (dryRun(a) || a.hasFlagWord("--help") || localRelease(a)) {
 		return 0
 	}
 	return acts

@@ -157,6 +157,8 @@ func (m *Matcher) describe() string {
 	add(m.PrintsSecretEnv != nil && *m.PrintsSecretEnv, "with code that prints a secret-named environment variable")
 	add(m.SecretTerms != nil && *m.SecretTerms, "naming secrets by a word of their names")
 	add(m.UnsetVarRoot != nil && *m.UnsetVarRoot, "on a path that is the root's if a variable the script never sets is empty")
+	add(m.DryRun != nil && *m.DryRun, "asked only to show what it would do (a dry run)")
+	add(m.DryRun != nil && !*m.DryRun, "not a dry run")
 	add(m.TargetLocal != nil && *m.TargetLocal, "acting on a server on this machine")
 	add(m.TargetLocal != nil && !*m.TargetLocal, "acting on a server not known to be on this machine")
 	add(m.KnownPackage != nil && *m.KnownPackage, "running only widely used packages")

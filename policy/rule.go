@@ -239,6 +239,8 @@ func init() {
 			}),
 		boolKey("target_local", func(m *Matcher) *bool { return m.TargetLocal },
 			func(ctx *scriptCtx, i int, a *argv) bool { return ctx.targetLocal(i, a) }),
+		boolKey("dry_run", func(m *Matcher) *bool { return m.DryRun },
+			func(ctx *scriptCtx, i int, a *argv) bool { return dryRun(a) }),
 		boolKey("known_package", func(m *Matcher) *bool { return m.KnownPackage },
 			func(ctx *scriptCtx, i int, a *argv) bool { return knownPackageRun(&ctx.invs[i]) }),
 		boolKey("dev_database", func(m *Matcher) *bool { return m.DevDatabase },

@@ -170,6 +170,10 @@ type Matcher struct {
 	// a local cluster's context (kind-*, minikube), a registry on
 	// localhost. Rules about the world outside set it false.
 	TargetLocal *bool `toml:"target_local" json:"target_local,omitempty"`
+	// DryRun: the tool is asked only to show what it would do, by an
+	// option of its own (dry_run.go): rsync -n, aws --dryrun, pulumi
+	// --preview-only. Rules about acts that change things set it false.
+	DryRun *bool `toml:"dry_run" json:"dry_run,omitempty"`
 	// KnownPackage: a package runner (npx, pnpm dlx, bunx, uvx) runs only
 	// widely used packages, by exact name or owned scope (known_package.go).
 	KnownPackage *bool `toml:"known_package" json:"known_package,omitempty"`
