@@ -1012,12 +1012,16 @@ func aliasHandler(c *cmdCtx) {
 	}
 }
 
-// plainAlias: an alias whose name is a plain word and whose value is
-// plain words, with no quoting, expansion, operator, comment, pattern or
-// trailing blank (which would expand the next word as an alias too): its
-// expansion is then the same as a call of a function of those words.
+// plainAlias: an alias whose name is a plain word and not a reserved one
+// (bash expands an alias in a reserved word's place: alias fi=... changes
+// how an if reads), and whose value is plain words, with no quoting,
+// expansion, operator, comment, pattern or trailing blank (which would
+// expand the next word as an alias too): its expansion is then the same
+// as a call of a function of those words. So shopt -s expand_aliases,
+// which makes bash expand the script's aliases, changes nothing the
+// analysis does not see.
 func plainAlias(name, value string) bool {
-	if name == "" || value == "" || value[len(value)-1] == ' ' || value[0] == ' ' {
+	if name == "" || value == "" || value[len(value)-1] == ' ' || value[0] == ' ' || reservedWords[name] {
 		return false
 	}
 	for i, r := range name {
@@ -1046,6 +1050,10 @@ func plainAlias(name, value string) bool {
 	return !strings.Contains(first, "=") && handlerFor(path.Base(first)) == nil
 }
 
+// reservedWords are bash's reserved words made of letters.
+var reservedWords = map[string]bool{"if": true, "then": true, "else": true, "elif": true, "fi": true, "case": true, "esac": true, "for": true,
+	"select": true, "while": true, "until": true, "do": true, "done": true, "in": true, "function": true, "time": true, "coproc": true}
+
 func shoptHandler(c *cmdCtx) {
 	set := false
 	for _, w := range c.argv[1:] {
@@ -1055,7 +1063,7 @@ func shoptHandler(c *cmdCtx) {
 			return
 		case strings.HasPrefix(w.text, "-") && strings.Contains(w.text, "s"):
 			set = true
-		case set && (w.text == "expand_aliases" || w.text == "extglob"):
+		case set && w.text == "extglob":
 			c.failAt(w, "shopt -s "+w.text+" is not supported: it changes how bash reads the rest of the script")
 			return
 		}

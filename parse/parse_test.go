@@ -343,7 +343,7 @@ var errorTests = []struct {
 	{"coproc-assignment", "coproc X=1 rm x", Pos{1, 8}, "coproc"},
 	{"alias", "alias ls='rm -rf ~'", Pos{1, 7}, "alias"},
 	{"alias-wrapped", "builtin alias x='y;z'", Pos{1, 15}, "alias"},
-	{"shopt-aliases", "shopt -s expand_aliases", Pos{1, 10}, "expand_aliases"},
+	{"alias-reserved-word", "shopt -s expand_aliases\nalias fi=ls", Pos{2, 7}, "alias"},
 	{"shopt-extglob", "shopt -s extglob", Pos{1, 10}, "extglob"},
 	{"ansi-c-nul", `$'rm\0' x`, Pos{1, 1}, "NUL"},
 	{"ansi-c-hex-nul", `echo $'\x00'`, Pos{1, 6}, "NUL"},
