@@ -48,6 +48,10 @@ type effect struct {
 	// exact: for effRead by a command the signatures table does not
 	// know, only the path as named is read, not a directory's contents.
 	exact bool
+	// disposable: for effDelete, only output the project's tools make
+	// again (caches, objects, ignored files, a compose project's volumes),
+	// in a project's tree (regenerable.go); the deletes key passes it by.
+	disposable bool
 }
 
 // isInterpreter: the command reads a program from a file operand or from
@@ -124,6 +128,9 @@ func (ctx *scriptCtx) computeEffects() {
 			if containerRuntimes[a.name] && (a.subcommand == "run" || a.subcommand == "create" || a.subcommand == "container") {
 				mountEffects(inv, &b)
 			}
+			if a.subcommand == "compose" || a.name == "docker-compose" || a.name == "podman-compose" {
+				composeDownEffects(inv, a, &b)
+			}
 			if inv.PipedInto && i > 0 && namesFromStdin(a) {
 				pipedNameReads(ctx.arg(i-1), &b)
 			}
@@ -141,7 +148,11 @@ func (ctx *scriptCtx) computeEffects() {
 			if a.name == "git" && a.subcommand == "clean" && b.cwd != "" && gitCleanForced(a) {
 				// git clean -f after a cd deletes the untracked files there
 				// (cd ~ && git init && git clean -fdx empties the home).
+				n := len(b.all)
 				b.add(effDelete, ".")
+				if a.hasShort('X') && !a.hasShort('x') {
+					b.markDisposable(n) // -X: only the files git ignores (regenerable.go)
+				}
 			}
 			if a.name == "git" {
 				gitOutputEffects(inv, &b)
@@ -884,7 +895,7 @@ func hasPatternOpt(sig *signature, opts []option) bool {
 // matches one of globs.
 func (ctx *scriptCtx) anyEffect(i int, k effectKind, l *globList) bool {
 	for _, e := range ctx.effectsOf(i) {
-		if e.kind == k && !e.unseen && l.matches(e.path, e.path) {
+		if e.kind == k && !e.unseen && !e.disposable && l.matches(e.path, e.path) {
 			return true
 		}
 	}

@@ -879,6 +879,10 @@ func findEffects(inv *parse.Invocation, b *effectBuilder) {
 	if !slices.Contains(inv.Args, "-delete") {
 		return
 	}
+	n := len(b.all)
+	if findSelectsRegenerable(inv) {
+		defer b.markDisposable(n)
+	}
 	for i, w := range inv.Args {
 		if w == "-H" || w == "-L" || w == "-P" || strings.HasPrefix(w, "-O") || strings.HasPrefix(w, "-D") {
 			continue

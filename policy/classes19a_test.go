@@ -1,0 +1,61 @@
+package policy
+
+import "testing"
+
+// classTests19A: round 19's classes (helper A), as in classTests: the
+// everyday spellings that pass, and next to them the lookalikes that keep
+// their verdict.
+var classTests19A = []classTest{
+	// Deleting only what a project's tools make again (caches, objects,
+	// ignored files, a compose project's volumes) in a project's tree
+	// named by its absolute path, as agents name their project
+	// (regenerable.go); the same names under the home itself, a
+	// dot-directory or a system directory, other names, or an expression
+	// that lets other files through keep their verdict.
+	{"regenerable-delete", `find ~/code/api -type d -name .pytest_cache -prune -exec rm -rf {} +`, Allow},
+	{"regenerable-delete", `find /srv/build/engine -type f -name '*.o' -exec rm -f {} \;`, Allow},
+	{"regenerable-delete", `find "$HOME/src/site" -name '*.tsbuildinfo' -delete`, Allow},
+	{"regenerable-delete", `find /home/ci/work/lib -name '*.class' -delete && mvn -q compile`, Allow},
+	{"regenerable-delete", `find /work/monorepo -name node_modules -type d -prune -exec rm -rf {} +`, Allow},
+	{"regenerable-delete", `cd ~/projects/shop && find . -name __pycache__ -type d -exec rm -r {} +`, Allow},
+	{"regenerable-delete", `find ~ -name '*.o' -delete`, Deny},
+	{"regenerable-delete", `find ~ -name __pycache__ -exec rm -rf {} +`, Deny},
+	{"regenerable-delete", `find ~/src -name '*.o' -delete`, Deny},
+	{"regenerable-delete", `find ~/.ssh -delete`, Deny},
+	{"regenerable-delete", `find /etc/app -name '*.pyc' -delete`, Deny},
+	{"regenerable-delete", `find /usr/lib/python3 -name __pycache__ -exec rm -rf {} +`, Ask},
+	{"regenerable-delete", `find ~/.cache/tool -name __pycache__ -exec rm -rf {} +`, Ask},
+	{"regenerable-delete", `find ~/code/api -name '*.py' -delete`, Deny},
+	{"regenerable-delete", `find ~/code/api -name '*.o' -o -name '*.c' -delete`, Deny},
+	{"regenerable-delete", `find ~/code/api ! -name '*.o' -delete`, Deny},
+	{"regenerable-delete", `find -L ~/code/api -name '*.o' -delete`, Deny},
+	{"regenerable-delete", `find ~/code/api -name '*.o' -exec rm -rf {} ~ +`, Deny},
+	{"regenerable-delete", `find ~/code/api ~ -name '*.o' -exec rm {} +`, Deny},
+	{"regenerable-delete", `find ~/code/api -name __pycache__ -exec shred -u {} +`, Deny},
+	{"regenerable-delete", `rm -rf ~/src`, Deny},
+	// git clean -X removes only the files git ignores; -x (untracked
+	// files too) keeps asking, and the home or a dot-directory keeps its
+	// denial.
+	{"regenerable-delete", `cd /srv/repos/web && git clean -dfX`, Allow},
+	{"regenerable-delete", `cd "$HOME/work/svc" && git clean -X -f -d`, Allow},
+	{"regenerable-delete", `cd ~/work/svc && git clean -fdx`, Deny},
+	{"regenerable-delete", `git clean -fdx`, Ask},
+	{"regenerable-delete", `cd ~ && git clean -fdX`, Deny},
+	{"regenerable-delete", `cd ~/.dotfiles && git clean -fX`, Deny},
+	{"regenerable-delete", `cd /work && git clean -fdX`, Ask},
+	// compose down -v of a project's tree in the home directory removes
+	// that project's development data, as in the workdir; -p, the home
+	// itself, a dot-directory or a service under /srv keeps asking.
+	{"regenerable-delete", `docker compose -f ~/code/api/compose.yaml down --volumes`, Allow},
+	{"regenerable-delete", `docker-compose -f ~/src/shop/docker-compose.yml down -v`, Allow},
+	{"regenerable-delete", `docker-compose -f "$F" down -v`, Ask},
+	{"regenerable-delete", `docker compose --project-directory ~/src/shop down -v`, Allow},
+	{"regenerable-delete", `podman compose --file=/home/dev/src/shop/compose.yml down -v`, Allow},
+	{"regenerable-delete", `docker compose -f /srv/app/compose.yml down -v`, Ask},
+	{"regenerable-delete", `docker compose -f ~/.config/stack/compose.yml down -v`, Ask},
+	{"regenerable-delete", `docker compose -f ~/compose.yml down -v`, Ask},
+	{"regenerable-delete", `docker compose -p shop -f ~/src/shop/compose.yml down -v`, Ask},
+	{"regenerable-delete", `cd /opt/gitlab && docker compose down -v`, Ask},
+}
+
+func TestClasses19A(t *testing.T) { checkClasses(t, classTests19A) }
