@@ -196,3 +196,32 @@ func (b *effectBuilder) markDisposable(n int) {
 		b.all[k].disposable = projectTree(b.all[k].path)
 	}
 }
+
+// disposableUnder reports whether a word known only at run time names
+// only regenerable or temporary files in the directory a quoted variable
+// holds: "$OUT"/*.tmp, "${BUILD:?}/"__pycache__. Whatever the directory,
+// rm reaches only files of that name there. An expansion outside quotes,
+// which may split into other words (rm -rf $D/*.o with D='/ x'), or a
+// pattern in the directory part is not.
+func disposableUnder(w string) bool {
+	i := strings.LastIndexByte(w, '/')
+	if i <= 0 || w[0] != '"' {
+		return false
+	}
+	leaf := strings.Trim(w[i+1:], `"`)
+	if !regenerableNames[leaf] && leaf != "*.tmp" {
+		return false
+	}
+	quoted := false
+	for k := 0; k < len(w); k++ {
+		switch c := w[k]; {
+		case c == '"':
+			quoted = !quoted
+		case c == '\\' || c == '\'' || c == '`':
+			return false
+		case !quoted && k < i && strings.IndexByte("$*?[{", c) >= 0:
+			return false
+		}
+	}
+	return !quoted
+}
