@@ -1153,7 +1153,13 @@ func shellProgramComputed(inv *parse.Invocation) bool {
 				return true
 			}
 		case strings.HasPrefix(w, "-") && !strings.HasPrefix(w, "--") && strings.ContainsRune(w, 'c'):
-			return k+1 < len(inv.Args) && dyn(k+1) // -c CODE: the code; after it, $0 and the arguments
+			// -c CODE: the code; after it, $0 and the arguments. Code built
+			// with the numbers nproc or id -u print is known (parse.NumberCode).
+			if k+1 < len(inv.Args) && dyn(k+1) {
+				_, known := parse.NumberCode(inv.Args[k+1])
+				return !known
+			}
+			return false
 		}
 	}
 	return false
