@@ -43,6 +43,12 @@ var classTests19A = []classTest{
 	{"regenerable-delete", `cd ~ && git clean -fdX`, Deny},
 	{"regenerable-delete", `cd ~/.dotfiles && git clean -fX`, Deny},
 	{"regenerable-delete", `cd /work && git clean -fdX`, Ask},
+	{"regenerable-delete", `git -C ~/src/app clean -fdX`, Allow},
+	{"regenerable-delete", `git -C /srv/repos -C web clean -X -f`, Allow},
+	{"regenerable-delete", `git -C ~ clean -fdX`, Deny},
+	{"regenerable-delete", `git --work-tree=/ clean -fdX`, Deny},
+	{"regenerable-delete", `git -C ~/.config clean -fX`, Deny},
+	{"regenerable-delete", `git -C ~/src/app clean -fdx`, Deny},
 	// compose down -v of a project's tree in the home directory removes
 	// that project's development data, as in the workdir; -p, the home
 	// itself, a dot-directory or a service under /srv keeps asking.

@@ -145,11 +145,12 @@ func (ctx *scriptCtx) computeEffects() {
 			if jvmLaunchers[a.name] {
 				jvmRunEffects(inv, &b)
 			}
-			if a.name == "git" && a.subcommand == "clean" && b.cwd != "" && gitCleanForced(a) {
-				// git clean -f after a cd deletes the untracked files there
-				// (cd ~ && git init && git clean -fdx empties the home).
+			if dir, ok := gitCleanDir(inv); ok && a.name == "git" && a.subcommand == "clean" && (b.cwd != "" || dir != ".") && gitCleanForced(a) {
+				// git clean -f after a cd, or given -C, deletes the untracked
+				// files there (cd ~ && git init && git clean -fdx empties the
+				// home).
 				n := len(b.all)
-				b.add(effDelete, ".")
+				b.add(effDelete, dir)
 				if a.hasShort('X') && !a.hasShort('x') {
 					b.markDisposable(n) // -X: only the files git ignores (regenerable.go)
 				}

@@ -225,3 +225,35 @@ func disposableUnder(w string) bool {
 	}
 	return !quoted
 }
+
+// gitCleanDir returns the directory git clean works in as git's options
+// before the subcommand name it (-C DIR, --work-tree=DIR), or "." for
+// the current one; false when an option's value is known only at run
+// time.
+func gitCleanDir(inv *parse.Invocation) (string, bool) {
+	dir := "."
+	for k := 0; k < len(inv.Args); k++ {
+		w, v := inv.Args[k], ""
+		if inv.DynamicArgs != nil && inv.DynamicArgs[k] {
+			return "", false
+		}
+		switch {
+		case !strings.HasPrefix(w, "-"):
+			return dir, true // the subcommand
+		case (w == "-C" || w == "--work-tree") && k+1 < len(inv.Args):
+			k++
+			if inv.DynamicArgs != nil && inv.DynamicArgs[k] {
+				return "", false
+			}
+			v = inv.Args[k]
+		case strings.HasPrefix(w, "--work-tree="):
+			v = w[len("--work-tree="):]
+		}
+		if v != "" && (v[0] == '/' || v[0] == '~' || dir == ".") {
+			dir = v
+		} else if v != "" {
+			dir += "/" + v // git -C a -C b works in a/b
+		}
+	}
+	return dir, true
+}
