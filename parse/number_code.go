@@ -14,6 +14,18 @@ var numberCommands = map[string]bool{
 	"id -ru": true, "id -rg": true, "date +%s": true, "sysctl -n hw.ncpu": true, "nproc --all": true,
 }
 
+// NumberCommand reports whether name begins one of the commands whose
+// number NumberCode reads as known: a function of that name defined in the
+// script prints what it likes, so the caller must not trust it then.
+func NumberCommand(name string) bool {
+	for c := range numberCommands {
+		if first, _, _ := strings.Cut(c, " "); first == name {
+			return true
+		}
+	}
+	return false
+}
+
 // NumberCode returns the text of a double-quoted word whose only
 // expansions are $(...) of numberCommands, each replaced by 1, and true;
 // or false when the word holds anything else that runs at run time.

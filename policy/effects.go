@@ -83,6 +83,11 @@ func (ctx *scriptCtx) computeEffects() {
 	// are a slice of it.
 	b.all = make([]effect, 0, len(ctx.invs))
 	for i := range ctx.invs {
+		if ctx.invs[i].Function && parse.NumberCommand(ctx.invs[i].Name) {
+			b.numberFuncs = true // nproc() { ...; }: its output is not a number (parse.NumberCode)
+		}
+	}
+	for i := range ctx.invs {
 		inv := &ctx.invs[i]
 		a := ctx.arg(i)
 		start := len(b.all)
@@ -280,6 +285,7 @@ type effectBuilder struct {
 	createdDirs []string
 	madeHere    map[string]byte   // made_here.go: madeBuilt or madeText
 	inv         *parse.Invocation // the invocation whose effects are being added
+	numberFuncs bool              // a function is named like nproc or id (parse.NumberCommand)
 }
 
 func (b *effectBuilder) resolve(p string) string {
@@ -666,7 +672,7 @@ func interpreterEffects(inv *parse.Invocation, a *argv, ops []word, b *effectBui
 		}
 		return
 	}
-	if isShell(a.name) && shellProgramComputed(inv) {
+	if isShell(a.name) && shellProgramComputed(inv, b.numberFuncs) {
 		b.push(effect{kind: effExec, path: a.name + " computed", unseen: true})
 		return
 	}
@@ -1138,8 +1144,10 @@ func shellChecksOnly(inv *parse.Invocation) bool {
 // run time: its -c code, its script operand or a startup file it is given
 // (--rcfile "$f") is computed. The words after the script or the code are
 // its arguments, which do not change what runs (sh ./configure
-// --prefix="$PWD/stage").
-func shellProgramComputed(inv *parse.Invocation) bool {
+// --prefix="$PWD/stage"). -c code built with the number nproc or id -u
+// prints is known, unless the script defines a function of that name
+// (numberFuncs).
+func shellProgramComputed(inv *parse.Invocation, numberFuncs bool) bool {
 	dyn := func(k int) bool { return inv.DynamicArgs != nil && inv.DynamicArgs[k] }
 	for k := 0; k < len(inv.Args); k++ {
 		w := inv.Args[k]
@@ -1158,7 +1166,7 @@ func shellProgramComputed(inv *parse.Invocation) bool {
 			// with the numbers nproc or id -u print is known (parse.NumberCode).
 			if k+1 < len(inv.Args) && dyn(k+1) {
 				_, known := parse.NumberCode(inv.Args[k+1])
-				return !known
+				return !known || numberFuncs
 			}
 			return false
 		}
