@@ -33,6 +33,11 @@ var classTests19A = []classTest{
 	{"regenerable-delete", `find ~/code/api ~ -name '*.o' -exec rm {} +`, Deny},
 	{"regenerable-delete", `find ~/code/api -name __pycache__ -exec shred -u {} +`, Deny},
 	{"regenerable-delete", `rm -rf ~/src`, Deny},
+	// find's -fprint and -fls write the file they name, whatever it
+	// selects (a regenerable name no longer keeps find-exec-write away).
+	{"regenerable-delete", `find ~ -name '*.pyc' -fprint ~/.bashrc`, Deny},
+	{"regenerable-delete", `find ~/src/app -name .tox -fprintf ~/.profile '%p\n'`, Deny},
+	{"regenerable-delete", `find . -name '*.go' -fprint build/files.txt`, Allow},
 	// git clean -X removes only the files git ignores; -x (untracked
 	// files too) keeps asking, and the home or a dot-directory keeps its
 	// denial.
