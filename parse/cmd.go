@@ -156,6 +156,9 @@ func (c *cmdCtx) unknown(k int, viaName string) {
 
 // code parses text that a bash-like shell will read as code.
 func (c *cmdCtx) code(w word, viaName string) {
+	if text, ok := NumberCode(w.text); ok && w.dyn {
+		w.text, w.dyn = text, false // sh -c "make -j$(nproc)" (number_code.go)
+	}
 	if w.dyn {
 		g := *c.f
 		g.via = append(append([]string(nil), c.f.via...), c.via...)

@@ -173,7 +173,7 @@ func (a *argv) init(inv *parse.Invocation) {
 	for i, d := range inv.DynamicArgs {
 		if d && !completionOutput(inv.Args[i]) {
 			a.dynamicArg = true
-			if !workdirPattern(inv.Args[i]) && !tempNamedPattern(inv.Args[i]) {
+			if !workdirPattern(inv.Args[i]) && !tempNamedPattern(inv.Args[i]) && !disposableUnder(inv.Args[i]) {
 				a.dynamicOutside = true
 			}
 			// "$HOME/x" is matched as $HOME/x, so that path patterns see it.

@@ -124,9 +124,12 @@ var classTests14Allow = []classTest{
 	{"compose-down-own", `podman-compose down -v`, Allow},
 	{"compose-down-own", `docker compose -p billing down -v`, Ask},
 	{"compose-down-own", `docker compose --project-name=other down --volumes`, Ask},
-	{"compose-down-own", `docker compose -f ~/work/api/compose.yml down -v`, Ask},
+	// Round 19: a project's tree in the home directory, named by its
+	// path, is judged as the workdir's (classes19a_test.go).
+	{"compose-down-own", `docker compose -f ~/work/api/compose.yml down -v`, Allow},
 	{"compose-down-own", `docker-compose --project-directory ../api down -v`, Ask},
-	{"compose-down-own", `cd ~/work/billing && docker compose down -v`, Ask},
+	{"compose-down-own", `cd ~/work/billing && docker compose down -v`, Allow},
+	{"compose-down-own", `cd ~ && docker compose down -v`, Ask},
 	{"compose-down-own", `docker volume rm $(docker volume ls -q)`, Deny},
 	{"compose-down-own", `docker-compose rm -v -f`, Ask},
 	// xargs handing a shell the project's own scripts by name, as a listing

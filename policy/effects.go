@@ -48,6 +48,10 @@ type effect struct {
 	// exact: for effRead by a command the signatures table does not
 	// know, only the path as named is read, not a directory's contents.
 	exact bool
+	// disposable: for effDelete, only output the project's tools make
+	// again (caches, objects, ignored files, a compose project's volumes),
+	// in a project's tree (regenerable.go); the deletes key passes it by.
+	disposable bool
 }
 
 // isInterpreter: the command reads a program from a file operand or from
@@ -78,6 +82,11 @@ func (ctx *scriptCtx) computeEffects() {
 	// One backing array for the whole script; each invocation's effects
 	// are a slice of it.
 	b.all = make([]effect, 0, len(ctx.invs))
+	for i := range ctx.invs {
+		if ctx.invs[i].Function && parse.NumberCommand(ctx.invs[i].Name) {
+			b.numberFuncs = true // nproc() { ...; }: its output is not a number (parse.NumberCode)
+		}
+	}
 	for i := range ctx.invs {
 		inv := &ctx.invs[i]
 		a := ctx.arg(i)
@@ -124,6 +133,9 @@ func (ctx *scriptCtx) computeEffects() {
 			if containerRuntimes[a.name] && (a.subcommand == "run" || a.subcommand == "create" || a.subcommand == "container") {
 				mountEffects(inv, &b)
 			}
+			if a.subcommand == "compose" || a.name == "docker-compose" || a.name == "podman-compose" {
+				composeDownEffects(inv, a, &b)
+			}
 			if inv.PipedInto && i > 0 && namesFromStdin(a) {
 				pipedNameReads(ctx.arg(i-1), &b)
 			}
@@ -138,10 +150,15 @@ func (ctx *scriptCtx) computeEffects() {
 			if jvmLaunchers[a.name] {
 				jvmRunEffects(inv, &b)
 			}
-			if a.name == "git" && a.subcommand == "clean" && b.cwd != "" && gitCleanForced(a) {
-				// git clean -f after a cd deletes the untracked files there
-				// (cd ~ && git init && git clean -fdx empties the home).
-				b.add(effDelete, ".")
+			if dir, ok := gitCleanDir(inv); ok && a.name == "git" && a.subcommand == "clean" && (b.cwd != "" || dir != ".") && gitCleanForced(a) {
+				// git clean -f after a cd, or given -C, deletes the untracked
+				// files there (cd ~ && git init && git clean -fdx empties the
+				// home).
+				n := len(b.all)
+				b.add(effDelete, dir)
+				if a.hasShort('X') && !a.hasShort('x') {
+					b.markDisposable(n) // -X: only the files git ignores (regenerable.go)
+				}
 			}
 			if a.name == "git" {
 				gitOutputEffects(inv, &b)
@@ -268,6 +285,7 @@ type effectBuilder struct {
 	createdDirs []string
 	madeHere    map[string]byte   // made_here.go: madeBuilt or madeText
 	inv         *parse.Invocation // the invocation whose effects are being added
+	numberFuncs bool              // a function is named like nproc or id (parse.NumberCommand)
 }
 
 func (b *effectBuilder) resolve(p string) string {
@@ -654,7 +672,7 @@ func interpreterEffects(inv *parse.Invocation, a *argv, ops []word, b *effectBui
 		}
 		return
 	}
-	if isShell(a.name) && shellProgramComputed(inv) {
+	if isShell(a.name) && shellProgramComputed(inv, b.numberFuncs) {
 		b.push(effect{kind: effExec, path: a.name + " computed", unseen: true})
 		return
 	}
@@ -884,7 +902,7 @@ func hasPatternOpt(sig *signature, opts []option) bool {
 // matches one of globs.
 func (ctx *scriptCtx) anyEffect(i int, k effectKind, l *globList) bool {
 	for _, e := range ctx.effectsOf(i) {
-		if e.kind == k && !e.unseen && l.matches(e.path, e.path) {
+		if e.kind == k && !e.unseen && !e.disposable && l.matches(e.path, e.path) {
 			return true
 		}
 	}
@@ -1126,8 +1144,10 @@ func shellChecksOnly(inv *parse.Invocation) bool {
 // run time: its -c code, its script operand or a startup file it is given
 // (--rcfile "$f") is computed. The words after the script or the code are
 // its arguments, which do not change what runs (sh ./configure
-// --prefix="$PWD/stage").
-func shellProgramComputed(inv *parse.Invocation) bool {
+// --prefix="$PWD/stage"). -c code built with the number nproc or id -u
+// prints is known, unless the script defines a function of that name
+// (numberFuncs).
+func shellProgramComputed(inv *parse.Invocation, numberFuncs bool) bool {
 	dyn := func(k int) bool { return inv.DynamicArgs != nil && inv.DynamicArgs[k] }
 	for k := 0; k < len(inv.Args); k++ {
 		w := inv.Args[k]
@@ -1142,7 +1162,13 @@ func shellProgramComputed(inv *parse.Invocation) bool {
 				return true
 			}
 		case strings.HasPrefix(w, "-") && !strings.HasPrefix(w, "--") && strings.ContainsRune(w, 'c'):
-			return k+1 < len(inv.Args) && dyn(k+1) // -c CODE: the code; after it, $0 and the arguments
+			// -c CODE: the code; after it, $0 and the arguments. Code built
+			// with the numbers nproc or id -u print is known (parse.NumberCode).
+			if k+1 < len(inv.Args) && dyn(k+1) {
+				_, known := parse.NumberCode(inv.Args[k+1])
+				return !known || numberFuncs
+			}
+			return false
 		}
 	}
 	return false

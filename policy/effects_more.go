@@ -874,10 +874,24 @@ func mountEffects(inv *parse.Invocation, b *effectBuilder) {
 
 // findEffects: find -delete deletes under each of its roots (the words
 // before its expression), resolved against the cds before it, so that
-// cd ~ && find . -name x -delete deletes in the home directory.
+// cd ~ && find . -name x -delete deletes in the home directory. Round 19:
+// -fprint, -fprint0, -fprintf and -fls write the file they name (find ~
+// -name '*.pyc' -fprint ~/.bashrc overwrites it).
 func findEffects(inv *parse.Invocation, b *effectBuilder) {
+	for i := 0; i+1 < len(inv.Args); i++ {
+		switch inv.Args[i] {
+		case "-fprint", "-fprint0", "-fprintf", "-fls":
+			if inv.DynamicArgs == nil || !inv.DynamicArgs[i+1] {
+				b.add(effWrite, inv.Args[i+1])
+			}
+		}
+	}
 	if !slices.Contains(inv.Args, "-delete") {
 		return
+	}
+	n := len(b.all)
+	if findSelectsRegenerable(inv) {
+		defer b.markDisposable(n)
 	}
 	for i, w := range inv.Args {
 		if w == "-H" || w == "-L" || w == "-P" || strings.HasPrefix(w, "-O") || strings.HasPrefix(w, "-D") {

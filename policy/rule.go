@@ -829,6 +829,9 @@ func (ctx *scriptCtx) arg(i int) *argv {
 	if !ctx.analyzed[i] {
 		ctx.args[i].init(&ctx.invs[i])
 		ctx.analyzed[i] = true
+		if a := &ctx.args[i]; a.dynamicArg && ctx.regenerableFindExec(i) {
+			a.dynamicArg, a.dynamicOutside = false, false // {}: a regenerable path (regenerable.go)
+		}
 	}
 	return &ctx.args[i]
 }

@@ -22,9 +22,9 @@ func TestInWorkdir(t *testing.T) {
 		}{
 			{"cd WD && git clean -fdx", Deny, Ask},
 			{"cd WD/web && git clean -fd", Deny, Ask},
-			{"find WD/build -name '*.o' -delete", Deny, Allow},
-			{"cd WD && find . -name '*.pyc' -delete", Deny, Allow},
-			{"cd WD && docker compose down -v", Ask, Allow},
+			{"find WD/src -name '*.orig' -delete", Deny, Allow},
+			{"cd WD && find . -name '*.rej' -delete", Deny, Allow},
+			{"cd WD && docker compose down -v", "", Allow},
 			{"cat WD/.env", Deny, Ask},
 			{"rm -rf WD/dist WD/.next", "", Allow},
 			{"cd WD && rm -rf build", Allow, Allow},
@@ -53,9 +53,9 @@ func TestInWorkdir(t *testing.T) {
 	// The README's example, with the workdir ~/app.
 	p := base.InWorkdir("/home/dev/app")
 	for script, want := range map[string]string{
-		"find /home/dev/app/build -name '*.o' -delete": "find build -name '*.o' -delete",
-		"cd ~/app && find . -name '*.o' -delete":       "find . -name '*.o' -delete",
-		"rm -rf /home/dev/app":                         "rm -rf .",
+		"find /home/dev/app/src -name '*.orig' -delete": "find src -name '*.orig' -delete",
+		"cd ~/app && find . -name '*.orig' -delete":     "find . -name '*.orig' -delete",
+		"rm -rf /home/dev/app":                          "rm -rf .",
 	} {
 		if d, w := p.Check(script), base.Check(want); d.Verdict != w.Verdict || d.Rule != w.Rule {
 			t.Errorf("in ~/app, %q: %s by %s; %q: %s by %s", script, d.Verdict, d.Rule, want, w.Verdict, w.Rule)

@@ -51,13 +51,32 @@ func mayRunWrittenCode(invs []parse.Invocation) bool {
 // them adds to invs.
 func writtenCode(invs []parse.Invocation) (out []parse.Invocation) {
 	files := map[string]string{}
-	key := func(p string) string { return strings.TrimPrefix(normPath(p, places{}), "./") }
+	// Round 19: paths are keyed from where the script's cd's lead (cat >>
+	// ~/src/api/conftest.py <<EOF ... EOF; cd ~/src/api && pytest), and
+	// a file is looked for there first, then as named: a cd in a subshell
+	// does not last, which the analysis does not see.
+	cwd := ""
+	key := func(p string) string {
+		if cwd != "" && p != "" && p[0] != '/' && p[0] != '~' && !strings.HasPrefix(p, "$HOME") {
+			p = cwd + "/" + p
+		}
+		return strings.TrimPrefix(normPath(p, places{}), "./")
+	}
+	lookup := func(p string) string {
+		if k := key(p); cwd == "" || files[k] != "" {
+			return k
+		}
+		return strings.TrimPrefix(normPath(p, places{}), "./")
+	}
 	for i := range invs {
 		inv := &invs[i]
 		if !inv.Dynamic {
-			if text, ok := runsWritten(inv, files, key); ok {
+			if text, ok := runsWritten(inv, files, lookup); ok {
 				out = append(out, text...)
 			}
+		}
+		if n := commandName(inv.Name); (n == "cd" || n == "pushd") && !inv.Dynamic {
+			cwd = writtenCodeDir(inv, key)
 		}
 		if set := setPackageScripts(inv); set != nil {
 			files[key("package.json")] = withPackageScripts(files[key("package.json")], set)
@@ -90,6 +109,23 @@ func writtenCode(invs []parse.Invocation) (out []parse.Invocation) {
 		}
 	}
 	return out
+}
+
+// writtenCodeDir is the directory cd or pushd leads to, as a key of the
+// files written, or a directory no path is keyed under when it is known
+// only at run time.
+func writtenCodeDir(inv *parse.Invocation, key func(string) string) string {
+	dir := "~"
+	for k, a := range inv.Args {
+		if inv.DynamicArgs != nil && inv.DynamicArgs[k] || a == "-" {
+			return "\x00" // cd "$D", cd -: unknown
+		}
+		if !strings.HasPrefix(a, "-") {
+			dir = a
+			break
+		}
+	}
+	return key(dir)
 }
 
 // writtenText is what inv prints, when the script shows it: echo or printf
