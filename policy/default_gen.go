@@ -441,14 +441,15 @@ var defaultRules = [...]Rule{
 		Origin:   LayerBuiltin,
 		Name:     "truncate-many",
 		Decision: Verdict("ask"),
-		Reason:   "empties files named by a glob or a variable (truncate -s 0 *.go): what it empties cannot be checked here",
+		Reason:   "empties files named by a glob or a variable (truncate -s 0 *.go): what it empties cannot be checked here; log files of the workdir (logs/*.log) aside",
 		Matcher: Matcher{
 			Command:     []string{"truncate"},
+			ArgsRegex:   []string{"[$`]", "[*?\\[](.*[^g]|.*[^o]g|.*[^l]og|.*[^.]log|)$", "^(/|~|\\.\\.).*[*?\\[]"},
 			DynamicArgs: &boolTrue,
 			c:           &defaultCells[30],
 		},
-		Examples:    []string{"truncate -s 0 *.go", "truncate -s 0 \"$F\""},
-		NotExamples: []string{"truncate -s 0 app.log"},
+		Examples:    []string{"truncate -s 0 *.go", "truncate -s 0 \"$F\"", "truncate -s 0 logs/*.log src/*", "truncate -s 0 \"$LOGDIR\"/*.log", "truncate -s 0 ../api/logs/*.log", "truncate -s 0 $(ls logs)"},
+		NotExamples: []string{"truncate -s 0 app.log", "truncate -s 0 logs/*.log", "truncate -s0 *.log tmp/**/*.log"},
 	},
 	{
 		Origin:   LayerBuiltin,
