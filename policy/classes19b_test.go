@@ -75,6 +75,33 @@ var classTests19B = []classTest{
 	{"known-source-install", `uvx --from git+https://github.com/psf/black@24.4.2 black .`, Ask},
 	{"known-source-install", `uvx --from git+https://git.example/x black .`, Deny},
 	{"known-source-install", `uvx --with=git+https://git.example/x ruff check .`, Deny},
+	// Truncating the workdir's log files by a pattern empties output the
+	// work writes again; another pattern, a variable, or logs outside the
+	// workdir keep their verdict.
+	{"truncate-logs", `truncate -s 0 logs/*.log`, Allow},
+	{"truncate-logs", `truncate --size=0 *.log var/log/*.log`, Allow},
+	{"truncate-logs", `truncate -s 0 src/*.ts`, Ask},
+	{"truncate-logs", `truncate -s 0 logs/*.log *.json`, Ask},
+	{"truncate-logs", `truncate -s 0 "$LOG_DIR"/*.log`, Ask},
+	{"truncate-logs", `truncate -s 0 ../shared/*.log`, Ask},
+	{"truncate-logs", `truncate -s 0 /var/log/*.log`, Deny},
+	{"truncate-logs", `cd ~ && truncate -s 0 *.log`, Deny},
+
+	// kubectl's table, -o name and describe show a secret's name, type and
+	// size; -o yaml, json, jsonpath, a template, edit and view-secret show
+	// its values.
+	{"cluster-secret-names", `kubectl get secrets -n staging -o name`, Allow},
+	{"cluster-secret-names", `kubectl get secrets -A`, Allow},
+	{"cluster-secret-names", `kubectl describe secret api-keys -n dev`, Allow},
+	{"cluster-secret-names", `kubectl get secret -l app=web -o wide`, Allow},
+	{"cluster-secret-names", `kubectl get secret api-keys -o jsonpath='{.data.token}' | base64 -d`, Deny},
+	{"cluster-secret-names", `kubectl get secrets -A -oyaml`, Deny},
+	{"cluster-secret-names", `kubectl get secret/api-keys -o=json`, Deny},
+	{"cluster-secret-names", `kubectl get secrets,configmaps -n dev -o yaml`, Deny},
+	{"cluster-secret-names", `kubectl get secret api-keys --template='{{.data.token}}'`, Deny},
+	{"cluster-secret-names", `kubectl edit secret api-keys`, Deny},
+	{"cluster-secret-names", `kubectl create token builder`, Deny},
+	{"cluster-secret-names", `kubectl create secret generic k --from-env-file=.env.production`, Deny},
 }
 
 func TestClasses19B(t *testing.T) { checkClasses(t, classTests19B) }
