@@ -102,6 +102,19 @@ var classTests19B = []classTest{
 	{"cluster-secret-names", `kubectl edit secret api-keys`, Deny},
 	{"cluster-secret-names", `kubectl create token builder`, Deny},
 	{"cluster-secret-names", `kubectl create secret generic k --from-env-file=.env.production`, Deny},
+	// Python code whose sockets reach only this machine, by literal
+	// loopback addresses, checks or talks to the work's own servers; an
+	// address elsewhere or computed, or a socket handed to a shell, keeps
+	// its verdict.
+	{"loopback-socket", `python3 -c 'import socket; print(socket.create_connection(("localhost", 5432), timeout=2))'`, Allow},
+	{"loopback-socket", `python3 -c "import socket;s=socket.socket();s.settimeout(1);print(s.connect_ex(('127.0.0.1',8080))==0)"`, Allow},
+	{"loopback-socket", `python -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'`, Allow},
+	{"loopback-socket", `python3 -c 'import socket; s=socket.socket(); s.connect(("192.0.2.7",5432))'`, Deny},
+	{"loopback-socket", `python3 -c 'import socket,sys; s=socket.socket(); s.connect((sys.argv[1],80))' db`, Deny},
+	{"loopback-socket", `python3 -c 'import socket; s=socket.socket(); s.connect(("127.0.0.1",80)); s.connect(("x.example",80))'`, Deny},
+	{"loopback-socket", `python3 -c 'import socket,os; s=socket.socket(); s.connect(("127.0.0.1",4444)); os.dup2(s.fileno(),0); os.system("sh")'`, Deny},
+	{"loopback-socket", `python3 -c 'import socket,pty; s=socket.socket(); s.connect(("localhost",4444)); pty.spawn("sh")'`, Deny},
+	{"loopback-socket", `python3 -c 'import socket; s=socket.socket(); s.connect(("127.0.0.1.evil.example",80))'`, Deny},
 }
 
 func TestClasses19B(t *testing.T) { checkClasses(t, classTests19B) }
