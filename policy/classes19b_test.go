@@ -115,6 +115,17 @@ var classTests19B = []classTest{
 	{"loopback-socket", `python3 -c 'import socket,os; s=socket.socket(); s.connect(("127.0.0.1",4444)); os.dup2(s.fileno(),0); os.system("sh")'`, Deny},
 	{"loopback-socket", `python3 -c 'import socket,pty; s=socket.socket(); s.connect(("localhost",4444)); pty.spawn("sh")'`, Deny},
 	{"loopback-socket", `python3 -c 'import socket; s=socket.socket(); s.connect(("127.0.0.1.evil.example",80))'`, Deny},
+	// One local cluster the work names is its throwaway, as one named
+	// container is; every cluster of the machine, minikube's whole state,
+	// or a cluster on another host is not.
+	{"local-cluster-one", `kind delete cluster --name acme-e2e`, Allow},
+	{"local-cluster-one", `minikube delete --profile ci`, Allow},
+	{"local-cluster-one", `kind delete clusters --all`, Ask},
+	{"local-cluster-one", `minikube delete --all`, Deny},
+	{"local-cluster-one", `minikube delete --purge`, Ask},
+	{"local-cluster-one", `kind delete clusters dev staging`, Ask},
+	{"local-cluster-one", `DOCKER_HOST=ssh://ops@build.example kind delete cluster --name ci`, Deny},
+	{"local-cluster-one", `minikube delete --driver=ssh --ssh-ip-address=10.0.0.5`, Deny},
 }
 
 func TestClasses19B(t *testing.T) { checkClasses(t, classTests19B) }
