@@ -126,6 +126,15 @@ var classTests19B = []classTest{
 	{"local-cluster-one", `kind delete clusters dev staging`, Ask},
 	{"local-cluster-one", `DOCKER_HOST=ssh://ops@build.example kind delete cluster --name ci`, Deny},
 	{"local-cluster-one", `minikube delete --driver=ssh --ssh-ip-address=10.0.0.5`, Deny},
+	// The branches git branch --merged lists have every commit in the
+	// branch they were merged into; a listing of unmerged or of all
+	// branches, or a name computed otherwise, still asks.
+	{"merged-branches", `git branch -D $(git branch --merged develop | grep -v -e develop -e '^\*')`, Allow},
+	{"merged-branches", `git branch -D "$(git branch --merged origin/main | grep -Ev '(main|master)')"`, Allow},
+	{"merged-branches", `git branch -D $(git branch --no-merged main)`, Ask},
+	{"merged-branches", `git branch -D $(git branch | grep -v main)`, Ask},
+	{"merged-branches", `git branch -D $(git for-each-ref --format='%(refname:short)' refs/heads)`, Ask},
+	{"merged-branches", `git branch -D $(git branch --merged main | grep -v main) main`, Ask},
 }
 
 func TestClasses19B(t *testing.T) { checkClasses(t, classTests19B) }
