@@ -39,14 +39,39 @@ func certainCommandVar(inv *parse.Invocation) string {
 	return m[1] + m[2]
 }
 
+// Round 19: a value of several such words (TEST_CMD="pytest -q"), used
+// unquoted as the command word, is split by the default IFS (the script
+// sets none, or certainVarArgs follows nothing) into the program and its
+// first arguments: $TEST_CMD tests/unit runs pytest -q tests/unit. Quoted,
+// it is one word naming no program, and stays unknown.
+
+// commandLine reports whether a value is several plain words, each one a
+// certainValue without ~ (which a use does not expand) or, after the
+// first, an option with its value (--max-warnings=0), separated by single
+// spaces.
+func commandLine(v string) bool {
+	if !strings.Contains(v, " ") || strings.Contains(v, "~") || strings.Contains(v, "  ") || v[0] == ' ' || v[len(v)-1] == ' ' {
+		return false
+	}
+	for k, w := range strings.Split(v, " ") {
+		if k > 0 && strings.HasPrefix(w, "-") {
+			w = strings.Replace(w, "=", "", 1)
+		}
+		if !certainValue().MatchString(w) {
+			return false
+		}
+	}
+	return true
+}
+
 // resolvedCommand returns inv read again with its command word's certain
-// value in place, or false when an argument is still unknown or the text
-// does not read back.
-func resolvedCommand(inv *parse.Invocation, value string) ([]parse.Invocation, bool) {
+// value, the words value splits into, in place, or false when an argument
+// is still unknown or the text does not read back.
+func resolvedCommand(inv *parse.Invocation, value []string) ([]parse.Invocation, bool) {
 	if inv.DynamicArgs != nil && anyTrue(inv.DynamicArgs) {
 		return nil, false
 	}
-	inner, err := parseScript(shellQuote(append([]string{value}, inv.Args...)))
+	inner, err := parseScript(shellQuote(append(value[:len(value):len(value)], inv.Args...)))
 	if err != nil || len(inner.Invocations) == 0 || len(inner.Invocations) > maxExpansions {
 		return nil, false
 	}

@@ -133,7 +133,7 @@ func certainVarArgs(s *parse.Script, invs []parse.Invocation) []parse.Invocation
 				}
 			}
 		}
-		if !as.Dynamic && !as.Uncertain && as.Value != "" && certainValue().MatchString(as.Value) && !strings.Contains(as.Value, "..") {
+		if !as.Dynamic && !as.Uncertain && as.Value != "" && (certainValue().MatchString(as.Value) || commandLine(as.Value)) && !strings.Contains(as.Value, "..") {
 			if certain == nil {
 				certain = map[string]parse.Assignment{}
 			}
@@ -187,7 +187,7 @@ func certainVarArgs(s *parse.Script, invs []parse.Invocation) []parse.Invocation
 		}
 	}
 	for _, v := range commandVars {
-		if as, ok := certain[v]; !ok || stateBuiltins[as.Value] {
+		if as, ok := certain[v]; !ok || stateBuiltins[strings.Fields(as.Value)[0]] {
 			return invs // a command word that may set variables or run code
 		}
 	}
@@ -206,7 +206,7 @@ func certainVarArgs(s *parse.Script, invs []parse.Invocation) []parse.Invocation
 				return "", false
 			}
 			as, ok := certain[m[1]+m[2]]
-			if !ok || !before(as.Pos, inv.Pos) || strings.Contains(m[3], "..") {
+			if !ok || !before(as.Pos, inv.Pos) || strings.Contains(m[3], "..") || commandLine(as.Value) {
 				return "", false
 			}
 			return as.Value + m[3], true
@@ -238,8 +238,8 @@ func certainCommands(invs []parse.Invocation, certain map[string]parse.Assignmen
 		v := certainCommandVar(inv)
 		as, ok := certain[v]
 		var repl []parse.Invocation
-		if v != "" && ok && before(as.Pos, inv.Pos) {
-			repl, ok = resolvedCommand(inv, as.Value)
+		if v != "" && ok && before(as.Pos, inv.Pos) && (!commandLine(as.Value) || !strings.Contains(inv.Name, `"`)) {
+			repl, ok = resolvedCommand(inv, strings.Fields(as.Value))
 		} else {
 			ok = false
 		}

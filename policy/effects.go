@@ -691,7 +691,10 @@ func interpreterEffects(inv *parse.Invocation, a *argv, ops []word, b *effectBui
 		}
 		return // code on the command line, or a here-document the analysis read
 	}
-	if a.hasShort('c') || a.hasShort('e') || a.hasShort('m') || containsLong(a.longs, "eval") || containsLong(a.longs, "command") {
+	// -c gives code; to a shell, -e and -m are errexit and job control,
+	// which still run the script named after them (sh -e {}).
+	if a.hasShort('c') || containsLong(a.longs, "command") ||
+		!isShell(a.name) && (a.hasShort('e') || a.hasShort('m') || containsLong(a.longs, "eval")) {
 		return
 	}
 	if len(ops) > 0 {

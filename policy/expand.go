@@ -32,7 +32,7 @@ const maxExpansions = 256
 // judged as the declare that says the same (declare FOO=1), added at the
 // end: PROMPT_COMMAND=..., PATH=.:$PATH.
 func expandScript(s *parse.Script) []parse.Invocation {
-	invs := inlineProgramCalls(linkedPrograms(resolveScript(s)))
+	invs := loopbackSockets(inlineProgramCalls(linkedPrograms(resolveScript(s))))
 	written := mayRunWrittenCode(invs)
 	if len(s.Assignments) == 0 && !anyCommandArg(invs) && !written {
 		return invs

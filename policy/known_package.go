@@ -70,6 +70,7 @@ func knownPackageRun(inv *parse.Invocation) bool {
 	if direct != nil || len(code) == 0 {
 		return false
 	}
+	specAt := 0 // the last package word: a runner's options come before it
 	for _, c := range code {
 		// the command is the package's program (@biomejs/biome runs
 		// biome): the package is the first word that names it
@@ -78,9 +79,10 @@ func knownPackageRun(inv *parse.Invocation) bool {
 			return false
 		}
 		spec := ""
-		for _, a := range inv.Args {
+		for k, a := range inv.Args {
 			if !strings.HasPrefix(a, "-") && packageCommand(a) == strings.Trim(f[0], `'"`) {
 				spec = a
+				specAt = max(specAt, k)
 				break
 			}
 		}
@@ -91,12 +93,16 @@ func knownPackageRun(inv *parse.Invocation) bool {
 	for k, a := range inv.Args {
 		v, ok := "", false
 		switch {
-		case a == "-p" || a == "--package":
+		case a == "-p" || a == "--package" || k < specAt && (a == "--from" || a == "--spec" || a == "--with"):
+			// Round 19: uvx --from and --with, pipx run --spec, before
+			// the package, name what is fetched as well (uvx --from
+			// git+https://... black)
 			if k+1 < len(inv.Args) {
 				v, ok = inv.Args[k+1], true
 			}
-		case strings.HasPrefix(a, "--package="):
-			v, ok = a[len("--package="):], true
+		case strings.HasPrefix(a, "--package=") || k < specAt && (strings.HasPrefix(a, "--from=") || strings.HasPrefix(a, "--spec=") || strings.HasPrefix(a, "--with=")):
+			_, v, _ = strings.Cut(a, "=")
+			ok = true
 		case a == "-c" || a == "--call" || strings.HasPrefix(a, "--call="):
 			return false // a shell command line, judged as such
 		}

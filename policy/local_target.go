@@ -371,13 +371,14 @@ func registryTargetLocal(inv *parse.Invocation, a *argv) bool {
 // workdir, filtered: find from relative start paths, git ls-files, then
 // grep, sort, uniq, head or tail. Its own words must all be options, so
 // that every path it is given is one the listing printed; rules then judge
-// the listing (which files) as they judge find -delete.
+// the listing (which files) as they judge find -delete. Under xargs -I R,
+// an operand that is R alone is one such path (xargs -I{} sh -n {}).
 func (ctx *scriptCtx) namesListedInWorkdir(i int, a *argv) bool {
 	inv := &ctx.invs[i]
-	if !inv.PipedInto || len(inv.Via) == 0 || (inv.Via[len(inv.Via)-1] != "xargs" && inv.Via[len(inv.Via)-1] != "parallel") ||
-		len(a.positionals) > 0 || a.dynamicArg {
+	if !inv.PipedInto || len(inv.Via) == 0 || (inv.Via[len(inv.Via)-1] != "xargs" && inv.Via[len(inv.Via)-1] != "parallel") {
 		return false
 	}
+	own := len(a.positionals) > 0 || a.dynamicArg
 	level := pipelineLevel(inv.Via)
 	listed := false
 	for j := i - 1; j >= 0; j-- {
@@ -394,11 +395,17 @@ func (ctx *scriptCtx) namesListedInWorkdir(i int, a *argv) bool {
 		ua := ctx.arg(j)
 		switch ua.name {
 		case "xargs", "parallel":
-			// names from stdin only: not from a file (-a), not as a template (-I)
-			if up.Name != ua.name && up.Name != "/usr/bin/"+ua.name || ua.hasShort('a') || ua.hasShort('I') || ua.hasShort('i') ||
-				containsLong(ua.longs, "arg-file") || containsLong(ua.longs, "replace") || ua.name == "parallel" && len(ua.words) > 0 && ua.words[len(ua.words)-1] == ":::" {
+			// names from stdin only: not from a file (-a); as a template
+			// (-I) only where an operand is the name alone
+			if up.Name != ua.name && up.Name != "/usr/bin/"+ua.name || ua.hasShort('a') ||
+				containsLong(ua.longs, "arg-file") || ua.name == "parallel" && len(ua.words) > 0 && ua.words[len(ua.words)-1] == ":::" {
 				return false
 			}
+			templ := ua.hasShort('I') || ua.hasShort('i') || containsLong(ua.longs, "replace")
+			if templ && (ua.name != "xargs" || !operandsAreName(inv, a, xargsReplace(up.Args))) || !templ && own {
+				return false
+			}
+			own = false
 		case "find":
 			if ua.hasFlagWord("-L", "-H", "-follow") {
 				return false // symbolic links followed out of the workdir
@@ -434,10 +441,53 @@ func (ctx *scriptCtx) namesListedInWorkdir(i int, a *argv) bool {
 			return false
 		}
 		if len(up.Via) == len(level) && !up.PipedInto {
-			return listed
+			return listed && !own
 		}
 	}
 	return false
+}
+
+// xargsReplace returns the string xargs -I (-i, --replace) replaces with
+// each name it reads, from xargs's own options; "" if there is none.
+func xargsReplace(args []string) string {
+	for i := 0; i < len(args); i++ {
+		w := args[i]
+		switch {
+		case w == "-I" && i+1 < len(args):
+			return args[i+1]
+		case w == "-i" || w == "--replace":
+			return "{}"
+		case strings.HasPrefix(w, "-I") || strings.HasPrefix(w, "-i"):
+			return w[2:]
+		case strings.HasPrefix(w, "--replace="):
+			return w[len("--replace="):]
+		case len(w) < 2 || w[0] != '-':
+			return "" // the command
+		case len(w) == 2 && strings.IndexByte("adEeLlnPs", w[1]) >= 0:
+			i++ // the option's value
+		}
+	}
+	return ""
+}
+
+// operandsAreName reports whether every operand of the command xargs runs,
+// and every word of it known only at run time, is repl alone: the name
+// xargs read, not a part of a longer word or of code.
+func operandsAreName(inv *parse.Invocation, a *argv, repl string) bool {
+	if repl == "" {
+		return false
+	}
+	for _, p := range a.positionals {
+		if p != repl {
+			return false
+		}
+	}
+	for k, d := range inv.DynamicArgs {
+		if d && inv.Args[k] != repl {
+			return false
+		}
+	}
+	return true
 }
 
 // pidFromPort reports whether kill stops the processes a lookup of one

@@ -242,7 +242,9 @@ func init() {
 		boolKey("dry_run", func(m *Matcher) *bool { return m.DryRun },
 			func(ctx *scriptCtx, i int, a *argv) bool { return dryRun(a) }),
 		boolKey("known_package", func(m *Matcher) *bool { return m.KnownPackage },
-			func(ctx *scriptCtx, i int, a *argv) bool { return knownPackageRun(&ctx.invs[i]) }),
+			func(ctx *scriptCtx, i int, a *argv) bool {
+				return knownPackageRun(&ctx.invs[i]) || knownSourceInstall(&ctx.invs[i], a)
+			}),
 		boolKey("dev_database", func(m *Matcher) *bool { return m.DevDatabase },
 			func(ctx *scriptCtx, i int, a *argv) bool { return ctx.devDatabase(i, a) }),
 		boolKey("names_listed_in_workdir", func(m *Matcher) *bool { return m.NamesListedInWorkdir },

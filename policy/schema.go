@@ -175,7 +175,11 @@ type Matcher struct {
 	// --preview-only. Rules about acts that change things set it false.
 	DryRun *bool `toml:"dry_run" json:"dry_run,omitempty"`
 	// KnownPackage: a package runner (npx, pnpm dlx, bunx, uvx) runs only
-	// widely used packages, by exact name or owned scope (known_package.go).
+	// widely used packages, by exact name or owned scope (known_package.go);
+	// or an installer (pip, npm, yarn...) fetches packages only from the
+	// github.com repositories of owners whose repositories are widely used
+	// packages' sources (git+https://github.com/psf/black,
+	// github:sindresorhus/slugify) (known_source.go).
 	KnownPackage *bool `toml:"known_package" json:"known_package,omitempty"`
 	// DevDatabase: the command acts on a database its name says is for
 	// development or test (app_test, dev.db), on this machine: a file in

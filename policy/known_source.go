@@ -1,0 +1,116 @@
+package policy
+
+import (
+	"strings"
+
+	"github.com/stockade/stockade/parse"
+)
+
+// Round 19: an installer told to fetch a package from a git repository
+// (pip install git+https://github.com/psf/black@24.4.2, npm install
+// github:sindresorhus/slugify) runs that repository's build and install
+// scripts. From the repository of the people who publish a widely used
+// package to its registry, that is the code the registry would have given,
+// at a branch or tag of theirs: knownSourceInstall tells those installs
+// apart. Only github.com over an authenticated transport counts (https,
+// ssh, the github: and owner/repo shorthands of the npm family), and only
+// the owners below, matched whole: a look-alike owner (psf-dev, sindresorhus0)
+// or another host is not among them.
+
+// knownOwners are GitHub owners (organisations and maintainers) whose
+// repositories are the sources of widely used packages: language and
+// framework projects, their tool makers, and prolific package authors.
+var knownOwners = map[string]bool{
+	// Python
+	"psf": true, "pypa": true, "python": true, "pallets": true, "django": true, "encode": true, "pydantic": true, "tiangolo": true,
+	"fastapi": true, "astral-sh": true, "pytest-dev": true, "tox-dev": true, "numpy": true, "pandas-dev": true, "scikit-learn": true,
+	"scipy": true, "matplotlib": true, "huggingface": true, "pytorch": true, "tensorflow": true, "sqlalchemy": true, "celery": true,
+	"python-poetry": true, "jazzband": true, "aio-libs": true, "boto": true, "pre-commit": true, "pycqa": true, "PyCQA": true,
+	// JavaScript and TypeScript
+	"sindresorhus": true, "npm": true, "nodejs": true, "microsoft": true, "facebook": true, "vercel": true, "expressjs": true,
+	"lodash": true, "axios": true, "chalk": true, "vuejs": true, "sveltejs": true, "angular": true, "prettier": true, "eslint": true,
+	"jestjs": true, "vitejs": true, "vitest-dev": true, "withastro": true, "remix-run": true, "prisma": true, "tailwindlabs": true,
+	"mui": true, "reduxjs": true, "TanStack": true, "tanstack": true, "denoland": true, "oven-sh": true, "webpack": true, "babel": true,
+	"rollup": true, "evanw": true, "typescript-eslint": true, "tj": true, "isaacs": true, "ljharb": true, "yargs": true,
+	"colinhacks": true, "date-fns": true, "moment": true, "mochajs": true, "cypress-io": true, "puppeteer": true,
+	// other ecosystems' own and the big vendors' SDKs
+	"golang": true, "rust-lang": true, "tokio-rs": true, "serde-rs": true, "google": true, "googleapis": true, "aws": true,
+	"Azure": true, "kubernetes": true, "docker": true, "hashicorp": true, "openai": true, "anthropics": true, "rails": true,
+	"github": true, "actions": true, "dotnet": true, "spf13": true, "stretchr": true,
+}
+
+// knownSourceInstall reports whether every package address installer
+// invocation inv is given is a repository of a knownOwners owner on
+// github.com, and it is given at least one; an index or registry option
+// (--index-url, --registry) is another source.
+func knownSourceInstall(inv *parse.Invocation, a *argv) bool {
+	if inv.Dynamic || inv.DynamicArgs != nil && anyTrue(inv.DynamicArgs) {
+		return false
+	}
+	npmFamily := false
+	switch a.name {
+	case "npx", "pnpx", "bunx", "uvx":
+		return false // a runner: its other words name the package it runs (known_package.go)
+	case "npm", "pnpm", "yarn", "bun":
+		npmFamily = true
+	}
+	switch a.subcommand {
+	case "dlx", "exec", "x", "run", "tool":
+		return false
+	}
+	n := 0
+	for _, w := range inv.Args {
+		if strings.HasPrefix(w, "-") {
+			name, _, _ := strings.Cut(strings.TrimLeft(w, "-"), "=")
+			switch name {
+			case "index-url", "extra-index-url", "i", "find-links", "f", "registry", "git", "source", "repository":
+				return false
+			}
+			continue
+		}
+		owner, address := repositoryOwner(w, npmFamily)
+		if !address {
+			continue
+		}
+		if !knownOwners[owner] {
+			return false
+		}
+		n++
+	}
+	return n > 0
+}
+
+// repositoryOwner returns the GitHub owner a package address names, and
+// whether the word is an address at all (a URL, git@, or, for the npm
+// family, a github:, gitlab:... or owner/repo shorthand); owner is ""
+// for an address elsewhere.
+func repositoryOwner(w string, npmFamily bool) (owner string, address bool) {
+	rest := ""
+	switch {
+	case strings.HasPrefix(w, "github:"):
+		rest = w[len("github:"):]
+	case strings.HasPrefix(w, "git+https://github.com/"):
+		rest = w[len("git+https://github.com/"):]
+	case strings.HasPrefix(w, "https://github.com/"):
+		rest = w[len("https://github.com/"):]
+	case strings.HasPrefix(w, "git+ssh://git@github.com/"):
+		rest = w[len("git+ssh://git@github.com/"):]
+	case strings.HasPrefix(w, "ssh://git@github.com/"):
+		rest = w[len("ssh://git@github.com/"):]
+	case strings.HasPrefix(w, "git@github.com:"):
+		rest = w[len("git@github.com:"):]
+	case strings.Contains(w, "://") || strings.HasPrefix(w, "git@") || strings.HasPrefix(w, "git+"):
+		return "", true
+	case npmFamily && strings.Contains(w, ":") && !strings.HasPrefix(w, "@"):
+		return "", true // gitlab:, bitbucket:, gist:, file:
+	case npmFamily && !strings.HasPrefix(w, "@") && !strings.HasPrefix(w, ".") && !strings.HasPrefix(w, "/") && strings.Count(strings.SplitN(w, "#", 2)[0], "/") == 1:
+		rest = w
+	default:
+		return "", false
+	}
+	owner, repo, ok := strings.Cut(rest, "/")
+	if !ok || repo == "" || strings.HasPrefix(repo, ".") {
+		return "", true
+	}
+	return owner, true
+}
