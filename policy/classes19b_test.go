@@ -34,6 +34,8 @@ var classTests19B = []classTest{
 	{"xargs-template-listed", `git ls-files '*.sh' | xargs -I{} bash -n {}`, Allow},
 	{"xargs-template-listed", `find scripts -name '*.bash' | xargs -I{} bash -n {}`, Allow},
 	{"xargs-template-listed", `git ls-files '*.pyc' | xargs -I{} rm -f {}`, Allow},
+	{"xargs-template-listed", `git ls-files '*.sh' | xargs -I % bash -n %`, Allow},
+	{"xargs-template-listed", `ls ~ | xargs -I % rm -rf %`, Deny},
 	{"xargs-template-listed", `git ls-files '*.go' | xargs -I{} rm {}`, Ask},
 	{"xargs-template-listed", `git ls-files | xargs -I{} rm -f ../{}`, Ask},
 	{"xargs-template-listed", `git ls-files '*.sh' | xargs -I{} sh -c '{}'`, Deny},

@@ -618,6 +618,12 @@ func (x *expander) resolveWith(inv *parse.Invocation, pos []string, havePos bool
 			words = append(words, w)
 			return true
 		}
+		if !strings.ContainsAny(w, "$`") {
+			// Dynamic with nothing to expand: a pattern, or the name a
+			// wrapper puts in place at run time (xargs -I %, find -exec
+			// {}), whatever its spelling. Unknown here.
+			return false
+		}
 		ws, ok := x.expandWord(w, inv.Pos, pos, havePos)
 		if !ok {
 			return false
