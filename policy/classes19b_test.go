@@ -66,6 +66,14 @@ var classTests19B = []classTest{
 	{"known-source-install", `npm install github:expressjs/express#v4.19.2`, Allow},
 	{"known-source-install", `yarn add sindresorhus/got`, Allow},
 	{"known-source-install", `pip install -e . git+ssh://git@github.com/psf/requests.git@v2.32.3`, Allow},
+	// A commit id or a pull request's ref may name a fork's commit
+	// (GitHub serves a fork network's objects from each repository).
+	{"known-source-install", `pip install git+https://github.com/psf/requests@0e322af87745eff34caffe4df68456ebc20d9068`, Ask},
+	{"known-source-install", `pip install "git+https://github.com/psf/black@4d7a2c3#egg=black"`, Ask},
+	{"known-source-install", `npm install github:sindresorhus/slugify#5f1e4fa`, Ask},
+	{"known-source-install", `npm install github:expressjs/express#refs/pull/5000/head`, Ask},
+	{"known-source-install", `pip install "git+https://github.com/psf/black@24.4.2#egg=black"`, Allow},
+	{"known-source-install", `npm install github:expressjs/express#semver:^4.19`, Allow},
 	{"known-source-install", `pip install git+https://github.com/pallets-dev/flask@3.0.3`, Ask},
 	{"known-source-install", `pip install git+https://github.com/someone/flask`, Deny},
 	{"known-source-install", `pip install git+https://github.com.evil.example/pallets/flask`, Deny},

@@ -72,7 +72,7 @@ func knownSourceInstall(inv *parse.Invocation, a *argv) bool {
 		if !address {
 			continue
 		}
-		if !knownOwners[owner] {
+		if !knownOwners[owner] || !ownersOwnRef(w) {
 			return false
 		}
 		n++
@@ -113,4 +113,38 @@ func repositoryOwner(w string, npmFamily bool) (owner string, address bool) {
 		return "", true
 	}
 	return owner, true
+}
+
+// ownersOwnRef reports whether the address w names only its owner's own
+// code: the default branch, or a branch or tag by name (@v2.32.3,
+// #v4.19.2, #semver:^4). A commit id may be a commit of any fork: GitHub
+// serves the objects of a fork network from each of its repositories, so
+// psf/requests@<commit> installs whatever commit someone pushed to a fork
+// of it; so may a pull request's ref (refs/pull/N/head).
+func ownersOwnRef(w string) bool {
+	for _, sep := range []string{"@", "#"} {
+		i := strings.LastIndex(w, sep)
+		if i < 0 || sep == "@" && strings.HasPrefix(w[i:], "@github.com") {
+			continue
+		}
+		ref, _, _ := strings.Cut(w[i+len(sep):], "#") // pip's #egg=NAME after @ref
+		if strings.Contains(ref, "pull/") || strings.HasPrefix(ref, "refs/") && !strings.HasPrefix(ref, "refs/tags/") && !strings.HasPrefix(ref, "refs/heads/") || commitID(ref) {
+			return false
+		}
+	}
+	return true
+}
+
+// commitID reports whether ref is written as a commit id: 7 to 40
+// hexadecimal digits.
+func commitID(ref string) bool {
+	if len(ref) < 7 || len(ref) > 40 {
+		return false
+	}
+	for i := 0; i < len(ref); i++ {
+		if c := ref[i]; !('0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F') {
+			return false
+		}
+	}
+	return true
 }
