@@ -33,6 +33,14 @@ var classTests20B = []classTest{
 	{"run-parts", "cd /tmp/d && tar xzf /tmp/kit.tgz && run-parts --report /tmp/d", Deny},
 	{"run-parts", "mkdir -p hooks.d && printf '#!/bin/sh\\necho hi\\n' > hooks.d/10-hi && chmod +x hooks.d/10-hi && run-parts hooks.d", Allow},
 	{"run-parts", "run-parts --test /etc/cron.daily", Allow},
+
+	// An array mapfile fills from echo or printf of static words in a
+	// process substitution holds those words: run as a command, it is
+	// judged as they are.
+	{"mapfile-substitution", `readarray -t c < <(printf '%s\n' cat /home/dev/.aws/credentials); "${c[@]}"`, Deny},
+	{"mapfile-substitution", `mapfile -t x < <(echo shred; echo -u; echo /home/dev/.ssh/id_ed25519); "${x[@]}"`, Deny},
+	{"mapfile-substitution", `mapfile -t files < <(git ls-files '*.go'); gofmt -l "${files[@]}"`, Allow},
+	{"mapfile-substitution", `mapfile -t dirs < <(printf '%s\n' src tests); ls "${dirs[@]}"`, Allow},
 }
 
 func TestClasses20B(t *testing.T) { checkClasses(t, classTests20B) }
