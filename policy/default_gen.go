@@ -4389,14 +4389,14 @@ var defaultRules = [...]Rule{
 		Decision: Verdict("ask"),
 		Reason:   "changes infrastructure, a cluster, a database schema or a repository outside the sandbox, which a person should see first",
 		Matcher: Matcher{
-			Command:     []string{"terraform", "tofu", "terragrunt", "kubectl", "oc", "helm", "gh", "glab", "pulumi", "cdk", "flyctl", "fly", "vercel", "netlify", "heroku", "gcloud", "az", "aws", "eksctl"},
+			Command:     []string{"terraform", "tofu", "terragrunt", "kubectl", "oc", "helm", "gh", "glab", "pulumi", "cdk", "flyctl", "fly", "vercel", "netlify", "heroku", "gcloud", "az", "aws", "eksctl", "istioctl", "cilium", "flux", "velero", "kubeadm"},
 			NotArgs:     []string{"--dry-run", "--dry-run=client", "--dry-run=server", "--help", "plan", "-h", "get", "list", "view", "status", "describe", "npm", "--version", "playwright", "cypress", "husky", "puppeteer", "electron-rebuild", "prisma", "dependency", "diff"},
-			ArgsRegex:   []string{"^(apply|import|taint|untaint|state|scale|patch|replace|rollout|cordon|annotate|label|edit|upgrade|install|rollback|reset|force-reset|--force-reset|--accept-data-loss|--visibility|archive|rename|transfer|deploy|--prod|up|update|set-iam-policy|add-iam-policy-binding)$"},
+			ArgsRegex:   []string{"^(apply|import|taint|untaint|state|scale|patch|replace|rollout|cordon|annotate|label|edit|upgrade|install|uninstall|bootstrap|rollback|reset|force-reset|--force-reset|--accept-data-loss|--visibility|archive|rename|transfer|fork|deploy|--prod|up|update|set-iam-policy|add-iam-policy-binding)$"},
 			TargetLocal: &boolFalse,
 			c:           &defaultCells[319],
 		},
-		Examples:    []string{"terraform state rm aws_db_instance.main", "kubectl scale deploy --all --replicas=0 -n prod", "kubectl apply -f k8s/prod/", "gh repo edit acme/app --visibility public --accept-visibility-change-consequences"},
-		NotExamples: []string{"npx playwright install --with-deps chromium", "terraform plan", "kubectl get pods", "gh pr view 12", "helm dependency update charts/api", "helm diff upgrade api charts/api -f values-staging.yaml"},
+		Examples:    []string{"terraform state rm aws_db_instance.main", "kubectl scale deploy --all --replicas=0 -n prod", "kubectl apply -f k8s/prod/", "gh repo edit acme/app --visibility public --accept-visibility-change-consequences", "istioctl install --set profile=minimal -y", "gh repo fork acme/lib --org acme-forks"},
+		NotExamples: []string{"npx playwright install --with-deps chromium", "terraform plan", "kubectl get pods", "gh pr view 12", "helm dependency update charts/api", "helm diff upgrade api charts/api -f values-staging.yaml", "istioctl analyze -n default", "cilium status", "flux get kustomizations"},
 	},
 	{
 		Origin:   LayerBuiltin,
@@ -6806,10 +6806,10 @@ var defaultRules = [...]Rule{
 		Matcher: Matcher{
 			Command:   []string{"aws", "gcloud", "az"},
 			NotArgs:   []string{"--help", "help", "--dry-run"},
-			ArgsRegex: []string{"^(update-function-code|update-function-configuration|publish-version|update-alias|create-deployment|update-service|deploy|update-stack|create-stack|delete-stack|execute-change-set|update-environment)$"},
+			ArgsRegex: []string{"^(update-function-code|update-function-configuration|publish-version|update-alias|create-deployment|start-deployment|start-pipeline-execution|update-service|deploy|update-stack|create-stack|delete-stack|execute-change-set|update-environment)$"},
 			c:         &defaultCells[492],
 		},
-		Examples:    []string{"aws lambda update-function-code --function-name ingest --zip-file fileb://build/ingest.zip", "aws cloudformation deploy --template-file t.yml --stack-name s", "gcloud functions deploy f --runtime go122"},
+		Examples:    []string{"aws lambda update-function-code --function-name ingest --zip-file fileb://build/ingest.zip", "aws cloudformation deploy --template-file t.yml --stack-name s", "gcloud functions deploy f --runtime go122", "aws amplify start-deployment --app-id d1 --branch-name main"},
 		NotExamples: []string{"aws lambda list-functions", "aws cloudformation describe-stacks", "gcloud functions list"},
 	},
 	{
@@ -7693,7 +7693,7 @@ var defaultRules = [...]Rule{
 		Reason:   "adds a tool manager's plugin or tap from a repository given by address that is not the tool's own (asdf plugin add x URL, brew tap user/x URL): its code runs with every later install or command",
 		Matcher: Matcher{
 			Command:   []string{"asdf", "mise", "rtx", "brew", "vfox", "proto"},
-			Args:      []string{"add", "tap", "install"},
+			Args:      []string{"add", "plugin-add", "tap", "install"},
 			NotArgs:   []string{"https://github.com/asdf-vm/**", "https://github.com/asdf-community/**", "https://github.com/Homebrew/**", "https://github.com/mise-plugins/**", "https://github.com/jdx/**", "https://github.com/version-fox/**"},
 			ArgsRegex: []string{"^(https?|git|ssh)://", "^git@"},
 			c:         &defaultCells[557],
