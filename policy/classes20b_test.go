@@ -71,7 +71,9 @@ var classTests20B = []classTest{
 	{"zip-bomb", `unzip -o downloads/42.zip -d /tmp/out`, Deny},
 	{"zip-bomb", `7za x zblg.zip`, Deny},
 	{"zip-bomb", `python3 -c "import shutil; shutil.unpack_archive('droste.zip', 'x')"`, Deny},
+	{"zip-bomb", `aria2c -o bundle.zip https://mirror.example/zblg.zip && bsdtar -xf bundle.zip`, Deny},
 	{"zip-bomb", `unzip project.zip -d build`, Allow},
+	{"zip-bomb", `curl -fsSLo dist.zip https://github.com/acme/app/releases/download/v4.2/app.zip && unzip dist.zip`, Allow},
 	{"zip-bomb", `python3 -c "import zipfile; zipfile.ZipFile('assets.zip').extractall('static')"`, Allow},
 
 	// The user's own files outside the workdir overwritten with junk.
