@@ -67,6 +67,13 @@ var classTests20B = []classTest{
 	{"clones-without-end", `git clone https://github.com/acme/app /tmp/app && ls /tmp/app`, Allow},
 	{"clones-without-end", `while true; do git fetch --all; sleep 300; done`, Allow},
 
+	// Directories nested without end; a miner.
+	{"nest-without-end", `while :; do mkdir -p deep && cd deep; done`, Deny},
+	{"nest-without-end", `while true; do mkdir -p out; cd /srv/app; sleep 60; done`, Allow},
+	{"miner", `/dev/shm/.cache/xmrig --url pool.example.net:443 --tls`, Deny},
+	{"miner", `nohup ./srv --algo rx -o stratum+tcp://198.51.100.7:3333 &`, Deny},
+	{"miner", `go run ./cmd/server --addr :8080`, Allow},
+
 	// An archive named as a well-known zip bomb, unpacked.
 	{"zip-bomb", `unzip -o downloads/42.zip -d /tmp/out`, Deny},
 	{"zip-bomb", `7za x zblg.zip`, Deny},
