@@ -185,6 +185,7 @@ var toolManagers = map[string]bool{
 // managers whose -S or -U installs (pacman -S x, yay -Syu).
 var systemInstallOptions = map[string][]string{
 	"xcode-select": {"--install"}, "softwareupdate": {"-i", "--install", "-ia", "-ai"},
+	"cpanm": {"--sudo", "-S"}, // Round 20: cpanm --sudo installs into the system's Perl
 }
 var pacmanLike = map[string]bool{"pacman": true, "yay": true, "paru": true, "pikaur": true, "trizen": true}
 

@@ -3,6 +3,8 @@ package policy
 import (
 	"strconv"
 	"strings"
+
+	"github.com/stockade/stockade/parse"
 )
 
 // Round 14: the disk filled by copying an endless device (dd if=/dev/zero,
@@ -76,6 +78,12 @@ func (ctx *scriptCtx) fillsDisk(i int, a *argv) bool {
 						return true
 					}
 				}
+				// Round 20: yes x | head -c 100G > f, the bound of a
+				// stream from a pipe, to a file or a compressor
+				if (len(a.positionals) == 0 || len(a.positionals) == 1 && a.positionals[0] == v) && inv.PipedInto && i > 0 && endlessStream(&ctx.invs[i-1]) &&
+					(out != "" && !strings.HasPrefix(out, "/dev/") || i+1 < len(ctx.invs) && ctx.invs[i+1].PipedInto && packers[ctx.invs[i+1].Name]) {
+					return true
+				}
 			}
 		}
 	case "cat", "pv":
@@ -92,31 +100,45 @@ func (ctx *scriptCtx) fillsDisk(i int, a *argv) bool {
 		// seq 1 inf > f: numbers without end
 		if out != "" && !strings.HasPrefix(out, "/dev/") && len(a.positionals) > 0 {
 			last := strings.ToLower(a.positionals[len(a.positionals)-1])
-			return last == "inf" || last == "infinity" || last == "+inf"
+			// Round 20: or a count of ten billion and more (seq 1e15 > f):
+			// a hundred gigabytes of digits
+			n, err := strconv.ParseFloat(last, 64)
+			return last == "inf" || last == "infinity" || last == "+inf" || err == nil && n >= 1e10
 		}
-	case "gzip", "pigz", "xz", "zstd", "bzip2", "lz4", "brotli", "tee":
+	case "gzip", "pigz", "xz", "zstd", "bzip2", "lz4", "brotli", "tee": // packers
 		// cat /dev/zero | gzip > bomb.gz: what the compressor writes
 		// expands without bound.
 		if !inv.PipedInto || i == 0 || !(out != "" && !strings.HasPrefix(out, "/dev/") || a.name == "tee" && len(a.positionals) > 0) {
 			return false
 		}
-		switch prev := &ctx.invs[i-1]; prev.Name {
-		case "yes":
-			return true
-		case "cat", "pv":
-			for _, p := range prev.Args {
-				if endlessDevices[p] {
-					return true
-				}
+		return endlessStream(&ctx.invs[i-1])
+	}
+	return false
+}
+
+// packers are what a stream is piped into to be written compressed (a
+// bomb), or kept (tee).
+var packers = map[string]bool{"gzip": true, "pigz": true, "xz": true, "zstd": true, "bzip2": true, "lz4": true, "brotli": true, "tee": true}
+
+// endlessStream reports whether inv writes without end to its standard
+// output: yes, cat or pv of an endless device, dd of one with no count.
+func endlessStream(inv *parse.Invocation) bool {
+	switch inv.Name {
+	case "yes":
+		return true
+	case "cat", "pv":
+		for _, p := range inv.Args {
+			if endlessDevices[p] {
+				return true
 			}
-		case "dd":
-			endless, counted := false, false
-			for _, w := range prev.Args {
-				endless = endless || strings.HasPrefix(w, "if=") && endlessDevices[w[3:]]
-				counted = counted || strings.HasPrefix(w, "count=")
-			}
-			return endless && !counted
 		}
+	case "dd":
+		endless, counted := false, false
+		for _, w := range inv.Args {
+			endless = endless || strings.HasPrefix(w, "if=") && endlessDevices[w[3:]]
+			counted = counted || strings.HasPrefix(w, "count=")
+		}
+		return endless && !counted
 	}
 	return false
 }

@@ -297,7 +297,7 @@ func (x *expander) scan() {
 			x.scanPrintfV(inv)
 		}
 		if (inv.Name == "mapfile" || inv.Name == "readarray") && !inv.Dynamic && inv.DynamicArgs == nil {
-			x.scanMapfile(inv)
+			x.scanMapfile(i, inv)
 		}
 		if inv.Name == "set" && !inv.Dynamic && len(inv.Args) > 0 && inv.Args[0] == "--" {
 			args := inv.Args[1:]
@@ -1768,7 +1768,7 @@ func (x *expander) scanPrintfV(inv *parse.Invocation) {
 
 // scanMapfile records the array mapfile -t NAME (readarray) fills from a
 // static here-string or here-document, one element a line.
-func (x *expander) scanMapfile(inv *parse.Invocation) {
+func (x *expander) scanMapfile(i int, inv *parse.Invocation) {
 	name := "MAPFILE"
 	for _, a := range inv.Args {
 		switch {
@@ -1791,7 +1791,58 @@ func (x *expander) scanMapfile(inv *parse.Invocation) {
 			x.reads = append(x.reads, as)
 			return
 		}
+		// Round 20: or from echo and printf of static words in a process
+		// substitution (mapfile -t a < <(printf '%s\n' cat f)), the
+		// commands just before it in the list
+		if r.Op == "<" && (r.FD == "" || r.FD == "0") && strings.HasPrefix(r.Target, "<(") {
+			if out, ok := x.substitutionOutput(i, inv); ok && !strings.ContainsAny(out, "$`\"'\\()[]*?{}<>|&; \t") {
+				lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+				x.reads = append(x.reads, parse.Assignment{Name: name, Pos: inv.Pos, Dynamic: true, Value: "(" + strings.Join(lines, " ") + ")"})
+			}
+			return
+		}
 	}
+}
+
+// substitutionOutput is what the echo and printf commands of the process
+// substitution inv reads from print, resolved as any other words: the
+// invocations before the i-th on its line, inside <(...), after its start.
+func (x *expander) substitutionOutput(i int, inv *parse.Invocation) (string, bool) {
+	start := i
+	for start > 0 {
+		f := &x.s.Invocations[start-1]
+		if len(f.Via) == 0 || f.Via[len(f.Via)-1] != "<(...)" || f.Pos.Line != inv.Pos.Line || f.Pos.Col <= inv.Pos.Col {
+			break
+		}
+		start--
+	}
+	if start == i {
+		return "", false
+	}
+	var out strings.Builder
+	for k := start; k < i; k++ {
+		f := &x.s.Invocations[k]
+		if f.Dynamic || len(f.Via) != 1 || f.Name != "echo" && f.Name != "printf" || len(f.Redirects) > 0 {
+			return "", false
+		}
+		args := f.Args
+		if f.DynamicArgs != nil {
+			c, ok := x.resolveWith(f, nil, false)
+			if !ok {
+				return "", false
+			}
+			args = c.Args
+		}
+		text, ok := echoOutput(args)
+		if f.Name == "printf" {
+			text, ok = printfOutput(args)
+		}
+		if !ok {
+			return "", false
+		}
+		out.WriteString(text)
+	}
+	return out.String(), true
 }
 
 // scanRead records what read assigns from a here-string (read -r a b <<< "x y z")

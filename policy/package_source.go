@@ -15,8 +15,9 @@ import (
 // arguments and here-documents), a setting that names a source other than
 // the ecosystem's default registry (rules package-source-redirect*).
 
-// sourceSettingRe: a key that names a package source, then its address.
-var sourceSettingRe = regexp.MustCompile(`(?i)(?:^|[\s'"{,;(\[#/|])(?:@[\w.-]+:)?(?:registry|index-url|extra-index-url|find-links|npmRegistryServer|source|replace-with|url|mirror|index|registry-index|default-index|--index-url|--extra-index-url|--find-links|--registry|--source|--index|--default-index|-i|-f)['"]?\s*[=: ]\s*['"]?((?:git\+|sparse\+)?(?:https?|ftp|ssh)://[^\s'"<>,)\]}\\]+)`)
+// sourceSettingRe: a key that names a package source, then its address
+// (Round 20: Maven's, given as a property: -Dmaven.repo.remote=URL).
+var sourceSettingRe = regexp.MustCompile(`(?i)(?:^|[\s'"{,;(\[#/|])(?:-D(?:maven\.repo\.remote|remoteRepositories|maven\.repo\.url)|(?:@[\w.-]+:)?(?:registry|index-url|extra-index-url|find-links|npmRegistryServer|source|replace-with|url|mirror|index|registry-index|default-index|--index-url|--extra-index-url|--find-links|--registry|--source|--index|--default-index|-i|-f))['"]?\s*[=: ]\s*['"]?((?:git\+|sparse\+)?(?:https?|ftp|ssh)://[^\s'"<>,)\]}\\]+)`)
 
 // patchGitRe: in a Cargo [patch] or [replace] table, a crate taken from a
 // repository or another registry.

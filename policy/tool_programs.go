@@ -1,8 +1,10 @@
 package policy
 
 import (
+	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/stockade/stockade/parse"
 )
@@ -114,6 +116,9 @@ func toolProgramEffects(inv *parse.Invocation, a *argv, b *effectBuilder) {
 	case "java", "javaw":
 		javaOptionEffects(inv, b)
 		return
+	case "run-parts":
+		runPartsEffects(a, b)
+		return
 	}
 	if strings.HasPrefix(a.name, "ld-linux") || strings.HasPrefix(a.name, "ld-musl") || a.name == "ld.so" {
 		loaderEffects(inv, b)
@@ -129,6 +134,23 @@ func toolProgramEffects(inv *parse.Invocation, a *argv, b *effectBuilder) {
 	}
 	dyn := func(k int) bool { return inv.DynamicArgs != nil && inv.DynamicArgs[k] }
 	toolOptionEffects(a.name, sig, inv.Args, dyn, b)
+}
+
+// Round 20: run-parts DIR runs every program in DIR. Each one the script
+// downloaded or wrote there runs as if named (runsParts in written_code.go
+// reads the ones it wrote with text it shows).
+func runPartsEffects(a *argv, b *effectBuilder) {
+	for _, d := range a.positionals {
+		dir := b.resolve(d)
+		for p := range b.created {
+			if below(p, dir) && !strings.Contains(p[len(dir)+1:], "/") {
+				b.push(effect{kind: effExec, path: p, created: true})
+			}
+		}
+		if under(dir, b.createdDirs) {
+			b.push(effect{kind: effExec, path: dir + "/*", created: true})
+		}
+	}
 }
 
 // toolOptionEffects reads args by sig's rules (dyn: whether the k-th word
@@ -354,6 +376,10 @@ func pythonModuleEffects(inv *parse.Invocation, b *effectBuilder) {
 	args := inv.Args
 	for k := 0; k < len(args); k++ {
 		a := args[k]
+		if a == "-c" && k+1 < len(args) && !(inv.DynamicArgs != nil && (inv.DynamicArgs[k] || inv.DynamicArgs[k+1])) {
+			pythonImportEffects(args[k+1], b)
+			return
+		}
 		if inv.DynamicArgs != nil && inv.DynamicArgs[k] || a == "-c" || !strings.HasPrefix(a, "-") || a == "-" {
 			return
 		}
@@ -388,6 +414,41 @@ func pythonModuleEffects(inv *parse.Invocation, b *effectBuilder) {
 		return
 	}
 }
+
+// Round 20: python -c 'import x' looks for x in the current directory
+// first. Where the script downloaded or unpacked a package there (pip
+// download -d /tmp/p x && cd /tmp/p && unzip *.whl && python3 -c 'import
+// x'), the import runs that package's code, as running its file would.
+var pyImportRe = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?:^|[;\n])\s*(?:import|from)\s+([A-Za-z_]\w*)`)
+})
+
+// pythonImportEffects adds the running of each module code imports that
+// is a file or package the script created in the current directory.
+func pythonImportEffects(code string, b *effectBuilder) {
+	if !strings.Contains(code, "import") {
+		return
+	}
+	// In the workdir (no cd, or one not followed) only a file the script
+	// wrote counts: an archive unpacked there is the project's own.
+	away := b.cwdKnown && b.cwd != ""
+	for _, m := range pyImportRe().FindAllStringSubmatch(code, 4) {
+		if commonModules[m[1]] || stdModules[m[1]] {
+			continue
+		}
+		for _, p := range []string{m[1] + ".py", m[1] + "/__init__.py"} {
+			if e := b.resolve(p); b.created[e] || away && under(e, b.createdDirs) {
+				b.push(effect{kind: effExec, path: e, created: true})
+				return
+			}
+		}
+	}
+}
+
+// stdModules are standard modules inline code imports to look around
+// (import sys; print(sys.path)), not a package of the current directory.
+var stdModules = map[string]bool{"sys": true, "os": true, "re": true, "io": true, "time": true, "math": true, "subprocess": true,
+	"pathlib": true, "shutil": true, "glob": true, "importlib": true, "pkgutil": true, "struct": true, "hashlib": true}
 
 // commonModules are modules of Python's standard library and well-known
 // tools that python -m runs in everyday work: their name alone is not read

@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/stockade/stockade/parse"
@@ -31,7 +32,7 @@ func mayRunWrittenCode(invs []parse.Invocation) bool {
 			if _, ok := writtenCodeInterpreters[strings.TrimRight(n, "0123456789.")]; ok || n == "." || n == "make" || n == "gmake" || n == "ninja" || packageScriptRunners[n] || strings.Contains(invs[i].Name, "/") {
 				return true
 			}
-			if _, ok := projectFiles[n]; ok {
+			if _, ok := projectFiles[n]; ok || n == "run-parts" {
 				return true
 			}
 		}
@@ -154,6 +155,39 @@ func writtenText(inv *parse.Invocation) (string, bool) {
 	return "", false
 }
 
+// shebangFlag is how a file run by its path is judged: by the option of
+// the interpreter its #! line names, or as shell.
+func shebangFlag(text string) (flag string) {
+	if l, _, _ := strings.Cut(text, "\n"); strings.HasPrefix(l, "#!") {
+		for n, f := range writtenCodeInterpreters {
+			if strings.HasSuffix(strings.Fields(l + " x")[0], "/"+n) || strings.Contains(l, " "+n) {
+				flag = f
+			}
+		}
+	}
+	return flag
+}
+
+// runsParts is a program the script wrote into the directory run-parts
+// runs (Round 20), and how it is judged: run-parts runs every one.
+func runsParts(inv *parse.Invocation, files map[string]string, key func(string) string) (string, string) {
+	if slices.Contains(inv.Args, "--test") || slices.Contains(inv.Args, "--list") {
+		return "", ""
+	}
+	for k, a := range inv.Args {
+		if strings.HasPrefix(a, "-") || inv.DynamicArgs != nil && inv.DynamicArgs[k] {
+			continue
+		}
+		dir := key(a)
+		for f, text := range files {
+			if strings.HasPrefix(f, dir+"/") && !strings.Contains(f[len(dir)+1:], "/") {
+				return text, shebangFlag(text)
+			}
+		}
+	}
+	return "", ""
+}
+
 // runsWritten returns the commands inv runs when it runs a file the
 // script wrote with known text: bash x.sh, . ./x.sh, ./x.sh, python3 x.py.
 func runsWritten(inv *parse.Invocation, files map[string]string, key func(string) string) ([]parse.Invocation, bool) {
@@ -166,14 +200,9 @@ func runsWritten(inv *parse.Invocation, files map[string]string, key func(string
 	}
 	file, flag := "", ""
 	if text, ok := files[key(inv.Name)]; ok && strings.Contains(inv.Name, "/") {
-		file = text // ./x.sh: its #! line says which interpreter; read as shell
-		if l, _, _ := strings.Cut(text, "\n"); strings.HasPrefix(l, "#!") {
-			for n, f := range writtenCodeInterpreters {
-				if strings.HasSuffix(strings.Fields(l + " x")[0], "/"+n) || strings.Contains(l, " "+n) {
-					flag = f
-				}
-			}
-		}
+		file, flag = text, shebangFlag(text) // ./x.sh
+	} else if name == "run-parts" {
+		file, flag = runsParts(inv, files, key)
 	} else if name == "make" || name == "gmake" {
 		file = writtenRecipes(inv, files, key) // Round 14: printf 'x:\n\tcmd\n' >> Makefile; make x
 	} else if name == "ninja" {
