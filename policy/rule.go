@@ -864,7 +864,7 @@ func (ctx *scriptCtx) upstreamMatches(i int, m *Matcher) bool {
 		if len(pipelineLevel(inv.Via)) > len(level) {
 			continue // inside a substitution or code string of a stage
 		}
-		if m.match(ctx, j, ctx.arg(j)) {
+		if m.match(ctx, j, ctx.arg(j)) || ctx.remoteStageMatches(j, m) {
 			return true
 		}
 		if len(inv.Via) == len(level) && !inv.PipedInto {
