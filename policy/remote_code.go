@@ -52,6 +52,12 @@ func remoteRule(r *Rule) bool {
 	return false
 }
 
+// judges reports whether r may judge invocation i: a command run on another
+// machine only by a rule about remote code (judge applies the same test).
+func (r *Rule) judges(ctx *scriptCtx, i int) bool {
+	return !isRemote(ctx.invs[i].Via) || remoteRule(r)
+}
+
 // remoteCode returns, as shell code, the commands inv runs on another
 // machine. A word known only at run time is read from its source text
 // (ssh host "echo '$(cat k.pub)' >> ~/.ssh/authorized_keys": the
