@@ -27,7 +27,7 @@ const remoteVia = "remote:"
 var remoteTools = map[string]bool{
 	"ssh": true, "gcloud": true, "az": true, "aws": true, "pssh": true, "parallel-ssh": true, "pdsh": true, "clush": true,
 	"fly": true, "flyctl": true, "heroku": true, "docker": true, "podman": true, "nerdctl": true, "vagrant": true,
-	"multipass": true, "lxc": true, "incus": true, "ansible": true,
+	"multipass": true, "lxc": true, "incus": true, "ansible": true, "salt": true, "salt-ssh": true, "knife": true, "fab": true, "doctl": true,
 }
 
 // isRemote reports whether an invocation with this via runs on another
@@ -162,8 +162,41 @@ func remoteCode(inv *parse.Invocation) (code []string) {
 			}
 		}
 	case "gcloud":
-		if sub("ssh") > 0 {
+		if k := sub("ssh"); k > 0 {
 			optionValue("--command")
+			for j := k; j < len(args); j++ {
+				if args[j] == "--" { // gcloud compute ssh VM -- [ssh options] CMD
+					if ops := operands(j+1, "BbcDEeFIiJLlmOopQRSWw"); len(ops) > 0 {
+						code = append(code, joined(ops, " "))
+					}
+					break
+				}
+			}
+		}
+	case "doctl":
+		if sub("ssh") > 0 {
+			optionValue("--ssh-command")
+		}
+	case "salt", "salt-ssh":
+		// salt TARGET cmd.run CMD (cmd.shell, cmd.exec_code_all ...)
+		for k := 0; k+1 < len(args); k++ {
+			if strings.HasPrefix(args[k], "cmd.run") || args[k] == "cmd.shell" || args[k] == "cmd.script" {
+				code = append(code, word(k+1))
+				break
+			}
+		}
+	case "knife":
+		if k := sub("ssh"); k > 0 {
+			if ops := operands(k, "xiCaApGm", "--ssh-user", "--ssh-password", "--ssh-port", "--ssh-gateway", "--attribute", "--identity-file", "--concurrency"); len(ops) > 1 {
+				code = append(code, joined(ops[1:], " ")) // knife ssh QUERY CMD
+			}
+		}
+	case "fab":
+		for k, a := range args {
+			if a == "--" && k+1 < len(args) { // fab -H HOST -- CMD
+				code = append(code, joined(operands(k, ""), " "))
+				break
+			}
 		}
 	case "az":
 		if sub("run-command") > 0 {
@@ -180,6 +213,9 @@ func remoteCode(inv *parse.Invocation) (code []string) {
 			}
 		}
 	case "aws":
+		if sub("ecs", "execute-command") > 0 {
+			optionValue("--command")
+		}
 		if sub("ssm", "send-command") > 0 {
 			for k := 0; k+1 < len(args); k++ {
 				if args[k] == "--parameters" {
