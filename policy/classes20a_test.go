@@ -72,7 +72,13 @@ EOF`, Deny},
 	// A framework's encrypted secrets printed in clear.
 	{"framework-credentials", `bundle exec rails credentials:show`, Deny},
 	{"framework-credentials", `RAILS_ENV=production bin/rails encrypted:show config/credentials/production.yml.enc`, Deny},
+	{"framework-credentials", `EDITOR=cat rails credentials:edit --environment staging`, Deny},
+	{"framework-credentials", `dotnet user-secrets list -p src/Web`, Deny},
+	{"framework-credentials", `pulumi stack output dbPassword --show-secrets`, Deny},
 	{"framework-credentials", `bin/rails routes | grep users`, Allow},
+	{"framework-credentials", `dotnet user-secrets set "Stripe:Key" "$STRIPE_TEST_KEY" --project src/Web`, Ask},
+	{"framework-credentials", `dotnet user-secrets --help`, Allow},
+	{"framework-credentials", `pulumi stack output bucketName`, Allow},
 
 	// Terraform's sensitive values printed in clear.
 	{"terraform-secrets", `terraform -chdir=infra output -raw rds_password`, Deny},
