@@ -50,7 +50,7 @@ func (p *Policy) AdviceRules(script string) string {
 		a := ctx.arg(i)
 		any := false
 		for _, r := range p.Rules {
-			if !r.match(ctx, i, a) {
+			if !r.judges(ctx, i) || !r.match(ctx, i, a) {
 				continue
 			}
 			any = true

@@ -912,6 +912,23 @@ func (ctx *scriptCtx) anyEffect(i int, k effectKind, l *globList) bool {
 	return false
 }
 
+// anyTreeRead reports whether invocation i reads a whole directory whose
+// contents a pattern of l names (l holds ~/.thunderbird/**: tar c
+// ~/.thunderbird, cp -r, zip -r, grep -r read every file below it). As in
+// holdsAny, the home directory, / and the workdir are left to what reads
+// them.
+func (ctx *scriptCtx) anyTreeRead(i int, l *globList) bool {
+	for _, e := range ctx.effectsOf(i) {
+		if e.kind != effRead || e.unseen || e.exact || e.path == "~" || e.path == "/" || e.path == "." || strings.HasPrefix(e.path, "..") {
+			continue
+		}
+		if p := strings.TrimSuffix(e.path, "/") + "/\x00"; l.matches(p, p) {
+			return true
+		}
+	}
+	return false
+}
+
 // readsDenied reports whether invocation i reads (or runs) a path on the
 // policy's deny_read list or inside one.
 func (ctx *scriptCtx) readsDenied(i int) bool {

@@ -21,6 +21,8 @@ import (
 //     written, where a program named like a system tool may land on PATH.
 func (ctx *scriptCtx) toolEffects(i int, inv *parse.Invocation, a *argv, b *effectBuilder) {
 	switch a.name {
+	case "jupyter", "jupyter-nbconvert", "jupyter-execute", "papermill", "ipython", "ipython3":
+		notebookRunEffects(inv, a, b)
 	case "jq", "gojq", "jaq":
 		for k := 0; k+2 < len(inv.Args); k++ {
 			if w := inv.Args[k]; (w == "--rawfile" || w == "--slurpfile") && !dynArg(inv, k+2) {
@@ -182,3 +184,27 @@ func tarExtracts(inv *parse.Invocation, a *argv) bool {
 // it runs for every commit (commandArgCode).
 var gitFilterOptions = map[string]bool{"--tree-filter": true, "--index-filter": true, "--msg-filter": true, "--env-filter": true,
 	"--commit-filter": true, "--parent-filter": true, "--tag-name-filter": true, "--setup": true}
+
+// notebookRunEffects: Round 20: a notebook run (jupyter nbconvert
+// --execute NB, jupyter execute NB, papermill NB OUT, ipython NB.ipynb)
+// runs its cells' code, as python3 f.py runs its file: the notebook is run.
+// nbconvert without --execute only converts.
+func notebookRunEffects(inv *parse.Invocation, a *argv, b *effectBuilder) {
+	run := a.name == "papermill" || a.name == "jupyter-execute" || a.name == "jupyter" && a.subcommand == "execute" ||
+		a.name == "ipython" || a.name == "ipython3"
+	if (a.name == "jupyter" && a.subcommand == "nbconvert" || a.name == "jupyter-nbconvert") && containsLong(a.longs, "execute") {
+		run = true
+	}
+	if !run {
+		return
+	}
+	for k, w := range inv.Args {
+		if dynArg(inv, k) || !strings.HasSuffix(w, ".ipynb") || strings.HasPrefix(w, "-") || k > 0 && (inv.Args[k-1] == "--output" || inv.Args[k-1] == "-o") {
+			continue // --output NB is written
+		}
+		b.add(effExec, w)
+		if a.name == "papermill" || a.name == "ipython" || a.name == "ipython3" {
+			return // the second is the output, or the notebook's argument
+		}
+	}
+}

@@ -40,8 +40,8 @@ func (ctx *scriptCtx) environmentShown(i int, a *argv) bool {
 	}
 	for j := start + 1; j < len(ctx.invs); j++ {
 		next := &ctx.invs[j]
-		if next.Pos == inv.Pos {
-			continue // the wrapper's own words
+		if next.Pos == inv.Pos && (j <= i || len(next.Via) < len(inv.Via)) {
+			continue // the wrapper's own words (not a later stage of a code string's pipeline)
 		}
 		nl := pipelineLevel(next.Via)
 		if len(nl) > len(level) && sameVia(nl[:len(level)], level) {

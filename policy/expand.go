@@ -1238,6 +1238,9 @@ func commandArgCode(inv *parse.Invocation) (out []parse.Invocation) {
 	}
 	var code []string
 	via := commandName(inv.Name)
+	if remoteTools[via] {
+		out = remoteInvocations(inv, via)
+	}
 	switch via {
 	case "git":
 		for k, a := range inv.Args {
@@ -1464,6 +1467,8 @@ func anyCommandArg(invs []parse.Invocation) bool {
 		case toolCodeTools[n]:
 			return true
 		case toolCommandTools[n]:
+			return true
+		case remoteTools[n] && (len(invs[i].Args) > 1 || len(invs[i].Redirects) > 0):
 			return true
 		case strings.HasPrefix(n, "python") || strings.HasPrefix(n, "pypy"):
 			for _, a := range invs[i].Args {

@@ -120,7 +120,7 @@ func (p *Policy) grantsOf(ctx *scriptCtx, i int) (hosts []string, by []*Rule) {
 	for ri, r := range p.Rules {
 		// Where a rule overrides another, every match counts: the
 		// override may be what sets a granting rule aside.
-		if (len(r.AllowHosts) > 0 || p.overrides && r.Override != "") && r.match(ctx, i, a) {
+		if (len(r.AllowHosts) > 0 || p.overrides && r.Override != "") && r.judges(ctx, i) && r.match(ctx, i, a) {
 			matched = append(matched, ri)
 		}
 	}

@@ -335,7 +335,7 @@ func (p *Policy) checkWith(script string, ri int) (Decision, bool, error) {
 	ctx := newScriptCtx(p, invs)
 	ctx.text = &script
 	for i := range invs {
-		if p.Rules[ri].match(ctx, i, ctx.arg(i)) {
+		if p.Rules[ri].judges(ctx, i) && p.Rules[ri].match(ctx, i, ctx.arg(i)) {
 			return d, true, nil
 		}
 	}

@@ -204,10 +204,11 @@ func (p *Policy) judge(ctx *scriptCtx, i int) *Rule {
 	a := ctx.arg(i)
 	var best *Rule
 	bestIdx := -1
+	remote := isRemote(ctx.invs[i].Via) // only rules about remote code judge it (remote_code.go)
 	p.candidates(a.name, ctx.gatesOf(i, a), func(ri int, commandHolds bool) {
 		r := p.Rules[ri]
 		if best != nil && (r.Decision.rank() < best.Decision.rank() ||
-			(r.Decision.rank() == best.Decision.rank() && ri > bestIdx)) {
+			(r.Decision.rank() == best.Decision.rank() && ri > bestIdx)) || remote && !remoteRule(r) {
 			return
 		}
 		if r.matchFrom(ctx, i, a, commandHolds) {
@@ -267,7 +268,11 @@ func (p *Policy) defaultVerdict() Verdict {
 func (p *Policy) judgeOverrides(ctx *scriptCtx, i int) *Rule {
 	a := ctx.arg(i)
 	var matched []int
+	remote := isRemote(ctx.invs[i].Via)
 	p.candidates(a.name, ctx.gatesOf(i, a), func(ri int, commandHolds bool) {
+		if remote && !remoteRule(p.Rules[ri]) {
+			return
+		}
 		if p.Rules[ri].matchFrom(ctx, i, a, commandHolds) {
 			matched = append(matched, ri)
 		}

@@ -198,7 +198,7 @@ func init() {
 			}),
 		pathKey("reads", func(m *Matcher) []string { return m.Reads },
 			func(ctx *scriptCtx, i int, a *argv, l *globList) bool {
-				return anyRedirect(ctx, i, a, false, l) || ctx.anyEffect(i, effRead, l)
+				return anyRedirect(ctx, i, a, false, l) || ctx.anyEffect(i, effRead, l) || ctx.anyTreeRead(i, l)
 			}),
 		pathKey("deletes", func(m *Matcher) []string { return m.Deletes },
 			func(ctx *scriptCtx, i int, a *argv, l *globList) bool { return ctx.anyEffect(i, effDelete, l) }),
@@ -875,7 +875,7 @@ func (ctx *scriptCtx) upstreamMatches(i int, m *Matcher) bool {
 		if len(pipelineLevel(inv.Via)) > len(level) {
 			continue // inside a substitution or code string of a stage
 		}
-		if m.match(ctx, j, ctx.arg(j)) {
+		if m.match(ctx, j, ctx.arg(j)) || ctx.remoteStageMatches(j, m) {
 			return true
 		}
 		if len(inv.Via) == len(level) && !inv.PipedInto {

@@ -296,6 +296,9 @@ type Matcher struct {
 	// command is told which database it works on).
 	NotEnv []string `toml:"not_env" json:"not_env,omitempty"`
 	// Via: globs on where the invocation sits ("<(...)", "$(...)", "eval", "sudo").
+	// A command a remote shell tool runs on another machine (ssh HOST CMD,
+	// docker exec C CMD) sits in "remote:TOOL" (remote:ssh), and only
+	// rules whose via names remote code ("remote:*") judge it (remote_code.go).
 	Via []string `toml:"via" json:"via,omitempty"`
 	// Upstream: an earlier command of the same pipeline matches this matcher
 	// (curl ... | sh).

@@ -676,32 +676,9 @@ func toolCommandCode(inv *parse.Invocation) (code []string) {
 		// the command, shell and raw modules run their arguments on the
 		// hosts, script runs a local script there (without -m, the
 		// command module): on this machine when the hosts are localhost
-		// or the connection is local.
-		module, modArgs, local := "command", "", false
-		for k := 0; k < len(args); k++ {
-			if a := args[k]; k == 0 && !dyn(k) && (a == "localhost" || strings.HasPrefix(a, "127.") || a == "::1") {
-				local = true // the hosts are this machine
-			} else if a == "--connection=local" || a == "-clocal" {
-				local = true
-			}
-			if k+1 >= len(args) {
-				break
-			}
-			switch a := args[k]; {
-			case dyn(k + 1):
-			case (a == "-c" || a == "--connection") && args[k+1] == "local":
-				local = true
-			case a == "-m" || a == "--module-name":
-				module = args[k+1]
-			case a == "-a" || a == "--args":
-				modArgs = args[k+1]
-			case strings.HasPrefix(a, "--module-name="):
-				module = strings.TrimPrefix(a, "--module-name=")
-			case strings.HasPrefix(a, "--args="):
-				modArgs = strings.TrimPrefix(a, "--args=")
-			}
-		}
-		switch strings.TrimPrefix(strings.TrimPrefix(module, "ansible.builtin."), "ansible.legacy.") {
+		// or the connection is local. On other hosts: remoteCode.
+		module, modArgs, local := ansibleAdhoc(inv)
+		switch module {
 		case "command", "shell", "raw", "script":
 			if local && strings.TrimSpace(modArgs) != "" {
 				code = append(code, modArgs)
@@ -711,6 +688,41 @@ func toolCommandCode(inv *parse.Invocation) (code []string) {
 		code = msbuildEventCode(inv)
 	}
 	return code
+}
+
+// ansibleAdhoc returns the module an ad-hoc ansible command runs (without
+// -m, command; ansible.builtin. and ansible.legacy. cut), its arguments,
+// and whether the hosts are this machine (localhost, a loopback address,
+// a local connection).
+func ansibleAdhoc(inv *parse.Invocation) (module, modArgs string, local bool) {
+	args := inv.Args
+	dyn := func(k int) bool { return inv.DynamicArgs != nil && inv.DynamicArgs[k] }
+	module = "command"
+	for k := 0; k < len(args); k++ {
+		if a := args[k]; k == 0 && !dyn(k) && (a == "localhost" || strings.HasPrefix(a, "127.") || a == "::1") {
+			local = true // the hosts are this machine
+		} else if a == "--connection=local" || a == "-clocal" {
+			local = true
+		}
+		if k+1 >= len(args) {
+			break
+		}
+		switch a := args[k]; {
+		case dyn(k + 1):
+		case (a == "-c" || a == "--connection") && args[k+1] == "local":
+			local = true
+		case a == "-m" || a == "--module-name":
+			module = args[k+1]
+		case a == "-a" || a == "--args":
+			modArgs = args[k+1]
+		case strings.HasPrefix(a, "--module-name="):
+			module = strings.TrimPrefix(a, "--module-name=")
+		case strings.HasPrefix(a, "--args="):
+			modArgs = strings.TrimPrefix(a, "--args=")
+		}
+	}
+	module = strings.TrimPrefix(strings.TrimPrefix(module, "ansible.builtin."), "ansible.legacy.")
+	return module, modArgs, local
 }
 
 // javaOptionEffects: java -XX:OnError=CMD and -XX:OnOutOfMemoryError=CMD
