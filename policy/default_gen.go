@@ -3276,12 +3276,12 @@ var defaultRules = [...]Rule{
 		Reason:   "prints a secret from a credential store or helper (op read, gh auth token, aws configure export-credentials ...)",
 		Matcher: Matcher{
 			Command:   []string{"op", "gh", "aws", "gcloud", "az", "vault", "security", "doctl", "heroku", "npm", "git", "bw", "lpass", "secret-tool", "glab", "kubectx", "doppler", "infisical"},
-			NotArgs:   []string{"--from-literal=*", "--from-literal"},
+			NotArgs:   []string{"--from-literal=*", "--from-literal", "logging"},
 			ArgsRegex: []string{"^(read|token|export-credentials|get-session-token|get-federation-token|assume-role|assume-role-with-web-identity|assume-role-with-saml|print-access-token|print-identity-token|get-access-token|find-generic-password|find-internet-password|get-secret-value|auth:token|fill|secrets?|lookup|get-login-password|get-authorization-token|--reveal|--show-token)$"},
 			c:         &defaultCells[237],
 		},
 		Examples:    []string{"op read op://vault/item/password", "aws configure export-credentials", "gh auth token", "gcloud auth print-access-token", "az account get-access-token", "vault read secret/x", "security find-generic-password -w -s x", "echo url=https://github.com | git credential fill", "aws secretsmanager get-secret-value --secret-id x", "aws ecr get-login-password", "aws sts assume-role --role-arn arn:aws:iam::1:role/x --role-session-name s"},
-		NotExamples: []string{"gh pr list", "aws s3 ls", "git status", "npm install", "git show HEAD", "aws sts get-caller-identity"},
+		NotExamples: []string{"gh pr list", "aws s3 ls", "git status", "npm install", "git show HEAD", "aws sts get-caller-identity", "gcloud logging read 'severity>=ERROR' --limit 20"},
 	},
 	{
 		Origin:   LayerBuiltin,
