@@ -1286,16 +1286,24 @@ func commandArgCode(inv *parse.Invocation) (out []parse.Invocation) {
 			defer func() { out = append(out, *direct) }()
 		}
 	}
+	return append(out, codesRunBy(inv, code, via, []string{via})...)
+}
+
+// codesRunBy returns the commands of each code string inv runs through
+// via (codeRunBy), each followed by what it launches in turn (a launcher
+// launching a launcher, docker exec run by ssh); a string that does not
+// parse is a dynamic command, with dynVia.
+func codesRunBy(inv *parse.Invocation, code []string, via string, dynVia []string) (out []parse.Invocation) {
 	for _, c := range code {
 		inner, ok := codeRunBy(inv, c, via)
 		if !ok {
-			out = append(out, parse.Invocation{Name: c, Dynamic: true, Pos: inv.Pos, Via: []string{via}})
+			out = append(out, parse.Invocation{Name: c, Dynamic: true, Pos: inv.Pos, Via: dynVia})
 			continue
 		}
 		for _, x := range inner {
 			out = append(out, x)
 			if len(x.Via) < 8 && len(out) < maxExpansions && anyCommandArg([]parse.Invocation{x}) {
-				out = append(out, commandArgCode(&x)...) // a launcher launching a launcher
+				out = append(out, commandArgCode(&x)...)
 			}
 		}
 	}

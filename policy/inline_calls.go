@@ -205,12 +205,8 @@ func inlineProgramCalls(invs []parse.Invocation) []parse.Invocation {
 			out = kept(out, inv)
 			continue
 		}
-		c := *inv
-		ic := *inv.InlineCode
-		ic.Code = code
-		c.InlineCode = &ic
-		out = spliced(out, invs, i, c)
-		via := commandName(ic.Interpreter) + " code"
+		out = spliced(out, invs, i, withInlineCode(inv, code))
+		via := commandName(inv.InlineCode.Interpreter) + " code"
 		for _, text := range cmds {
 			inner, ok := codeRunBy(inv, text, via)
 			if !ok {
@@ -224,4 +220,13 @@ func inlineProgramCalls(invs []parse.Invocation) []parse.Invocation {
 		return invs
 	}
 	return out
+}
+
+// withInlineCode returns a copy of inv whose inline code is code.
+func withInlineCode(inv *parse.Invocation, code string) parse.Invocation {
+	c := *inv
+	ic := *inv.InlineCode
+	ic.Code = code
+	c.InlineCode = &ic
+	return c
 }

@@ -65,11 +65,7 @@ func loopbackSockets(invs []parse.Invocation) []parse.Invocation {
 			out = kept(out, inv)
 			continue
 		}
-		c := *inv
-		ic := *inv.InlineCode
-		ic.Code = code
-		c.InlineCode = &ic
-		out = spliced(out, invs, i, c)
+		out = spliced(out, invs, i, withInlineCode(inv, code))
 	}
 	if out == nil {
 		return invs

@@ -302,22 +302,9 @@ func ssmCommands(p string) []string {
 // remoteInvocations returns the commands inv runs on another machine, as
 // invocations at inv's place with the via remote:NAME; code that does not
 // parse is one dynamic command there.
-func remoteInvocations(inv *parse.Invocation, name string) (out []parse.Invocation) {
+func remoteInvocations(inv *parse.Invocation, name string) []parse.Invocation {
 	via := remoteVia + name
-	for _, c := range remoteCode(inv) {
-		inner, ok := codeRunBy(inv, c, via)
-		if !ok {
-			out = append(out, parse.Invocation{Name: c, Dynamic: true, Pos: inv.Pos, Via: append(append([]string(nil), inv.Via...), via)})
-			continue
-		}
-		for _, x := range inner {
-			out = append(out, x)
-			if len(x.Via) < 8 && len(out) < maxExpansions && anyCommandArg([]parse.Invocation{x}) {
-				out = append(out, commandArgCode(&x)...) // docker exec run by ssh
-			}
-		}
-	}
-	return out
+	return codesRunBy(inv, remoteCode(inv), via, append(append([]string(nil), inv.Via...), via))
 }
 
 // remoteStageMatches reports whether a command that pipeline stage j runs on
