@@ -80,25 +80,23 @@ func knownSourceInstall(inv *parse.Invocation, a *argv) bool {
 	return n > 0
 }
 
+// githubPrefixes are the spellings of a github.com repository's address
+// before its owner.
+var githubPrefixes = []string{"github:", "git+https://github.com/", "https://github.com/", "git+ssh://git@github.com/", "ssh://git@github.com/", "git@github.com:"}
+
 // repositoryOwner returns the GitHub owner a package address names, and
 // whether the word is an address at all (a URL, git@, or, for the npm
 // family, a github:, gitlab:... or owner/repo shorthand); owner is ""
 // for an address elsewhere.
 func repositoryOwner(w string, npmFamily bool) (owner string, address bool) {
-	rest := ""
+	rest, found := "", false
+	for _, prefix := range githubPrefixes {
+		if rest, found = strings.CutPrefix(w, prefix); found {
+			break
+		}
+	}
 	switch {
-	case strings.HasPrefix(w, "github:"):
-		rest = w[len("github:"):]
-	case strings.HasPrefix(w, "git+https://github.com/"):
-		rest = w[len("git+https://github.com/"):]
-	case strings.HasPrefix(w, "https://github.com/"):
-		rest = w[len("https://github.com/"):]
-	case strings.HasPrefix(w, "git+ssh://git@github.com/"):
-		rest = w[len("git+ssh://git@github.com/"):]
-	case strings.HasPrefix(w, "ssh://git@github.com/"):
-		rest = w[len("ssh://git@github.com/"):]
-	case strings.HasPrefix(w, "git@github.com:"):
-		rest = w[len("git@github.com:"):]
+	case found:
 	case strings.Contains(w, "://") || strings.HasPrefix(w, "git@") || strings.HasPrefix(w, "git+"):
 		return "", true
 	case npmFamily && strings.Contains(w, ":") && !strings.HasPrefix(w, "@"):
