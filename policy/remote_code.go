@@ -43,14 +43,7 @@ func isRemote(via []string) bool {
 
 // remoteRule reports whether r judges commands run on another machine: a
 // pattern of its via key names remote code.
-func remoteRule(r *Rule) bool {
-	for _, v := range r.Via {
-		if strings.HasPrefix(v, remoteVia) {
-			return true
-		}
-	}
-	return false
-}
+func remoteRule(r *Rule) bool { return isRemote(r.Via) }
 
 // judges reports whether r may judge invocation i: a command run on another
 // machine only by a rule about remote code (judge applies the same test).
@@ -146,7 +139,7 @@ func remoteCode(inv *parse.Invocation) (code []string) {
 	}
 	switch name := commandName(inv.Name); name {
 	case "ssh":
-		ops := operands(0, "BbcDEeFIiJLlmOopQRSWw")
+		ops := operands(0, signatureOf("ssh").valueShort)
 		if len(ops) > 1 {
 			code = append(code, joined(ops[1:], " "))
 		} else if len(ops) == 1 {
@@ -166,7 +159,7 @@ func remoteCode(inv *parse.Invocation) (code []string) {
 			optionValue("--command")
 			for j := k; j < len(args); j++ {
 				if args[j] == "--" { // gcloud compute ssh VM -- [ssh options] CMD
-					if ops := operands(j+1, "BbcDEeFIiJLlmOopQRSWw"); len(ops) > 0 {
+					if ops := operands(j+1, signatureOf("ssh").valueShort); len(ops) > 0 {
 						code = append(code, joined(ops, " "))
 					}
 					break

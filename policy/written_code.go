@@ -168,8 +168,8 @@ func shebangFlag(text string) (flag string) {
 	return flag
 }
 
-// runsParts is a program the script wrote into the directory run-parts
-// runs (Round 20), and how it is judged: run-parts runs every one.
+// runsParts is what the script wrote into the directory run-parts runs
+// (Round 20), and how it is judged: run-parts runs every program there.
 func runsParts(inv *parse.Invocation, files map[string]string, key func(string) string) (string, string) {
 	if slices.Contains(inv.Args, "--test") || slices.Contains(inv.Args, "--list") {
 		return "", ""
@@ -179,11 +179,27 @@ func runsParts(inv *parse.Invocation, files map[string]string, key func(string) 
 			continue
 		}
 		dir := key(a)
-		for f, text := range files {
+		var names []string
+		for f := range files {
 			if strings.HasPrefix(f, dir+"/") && !strings.Contains(f[len(dir)+1:], "/") {
-				return text, shebangFlag(text)
+				names = append(names, f)
 			}
 		}
+		switch len(names) {
+		case 0:
+			continue
+		case 1:
+			return files[names[0]], shebangFlag(files[names[0]])
+		}
+		// Several programs: each is run, so all are judged, in the order
+		// run-parts runs them, read as one shell text (a program in
+		// another language then does not parse, and is judged unseen).
+		slices.Sort(names)
+		texts := make([]string, len(names))
+		for n, f := range names {
+			texts[n] = files[f]
+		}
+		return strings.Join(texts, "\n"), ""
 	}
 	return "", ""
 }
