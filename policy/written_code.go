@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"path"
 	"slices"
 	"strings"
 
@@ -155,24 +156,38 @@ func writtenText(inv *parse.Invocation) (string, bool) {
 	return "", false
 }
 
-// shebangFlag is how a file run by its path is judged: by the option of
-// the interpreter its #! line names, or as shell.
-func shebangFlag(text string) (flag string) {
-	if l, _, _ := strings.Cut(text, "\n"); strings.HasPrefix(l, "#!") {
-		for n, f := range writtenCodeInterpreters {
-			if strings.HasSuffix(strings.Fields(l + " x")[0], "/"+n) || strings.Contains(l, " "+n) {
-				flag = f
-			}
-		}
+// shebang is how a file run by its path is judged: as code of the
+// interpreter its #! line names (through env too), given by that
+// interpreter's inline option, or as shell when the line names none it
+// knows.
+func shebang(text string) (interpreter, flag string) {
+	l, _, _ := strings.Cut(text, "\n")
+	if !strings.HasPrefix(l, "#!") {
+		return "", ""
 	}
-	return flag
+	words := strings.Fields(l[2:])
+	for len(words) > 0 {
+		prog := path.Base(words[0])
+		words = words[1:]
+		if prog == "env" {
+			for len(words) > 0 && (strings.HasPrefix(words[0], "-") || strings.Contains(words[0], "=")) {
+				words = words[1:] // env -S, env NAME=VALUE
+			}
+			continue
+		}
+		if f, ok := writtenCodeInterpreters[strings.TrimRight(prog, "0123456789.")]; ok && f != "" {
+			return prog, f
+		}
+		break
+	}
+	return "", ""
 }
 
 // runsParts is what the script wrote into the directory run-parts runs
 // (Round 20), and how it is judged: run-parts runs every program there.
-func runsParts(inv *parse.Invocation, files map[string]string, key func(string) string) (string, string) {
+func runsParts(inv *parse.Invocation, files map[string]string, key func(string) string) (text, interpreter, flag string) {
 	if slices.Contains(inv.Args, "--test") || slices.Contains(inv.Args, "--list") {
-		return "", ""
+		return "", "", ""
 	}
 	for k, a := range inv.Args {
 		if strings.HasPrefix(a, "-") || inv.DynamicArgs != nil && inv.DynamicArgs[k] {
@@ -189,7 +204,9 @@ func runsParts(inv *parse.Invocation, files map[string]string, key func(string) 
 		case 0:
 			continue
 		case 1:
-			return files[names[0]], shebangFlag(files[names[0]])
+			text := files[names[0]]
+			interpreter, flag := shebang(text)
+			return text, interpreter, flag
 		}
 		// Several programs: each is run, so all are judged, in the order
 		// run-parts runs them, read as one shell text (a program in
@@ -199,9 +216,9 @@ func runsParts(inv *parse.Invocation, files map[string]string, key func(string) 
 		for n, f := range names {
 			texts[n] = files[f]
 		}
-		return strings.Join(texts, "\n"), ""
+		return strings.Join(texts, "\n"), "", ""
 	}
-	return "", ""
+	return "", "", ""
 }
 
 // runsWritten returns the commands inv runs when it runs a file the
@@ -214,11 +231,14 @@ func runsWritten(inv *parse.Invocation, files map[string]string, key func(string
 	if name != "." {
 		name = strings.TrimRight(name, "0123456789.")
 	}
-	file, flag := "", ""
+	// runner is the command that reads the file's code: the interpreter
+	// its #! line names when the file is run by its path.
+	file, flag, runner := "", "", commandName(inv.Name)
 	if text, ok := files[key(inv.Name)]; ok && strings.Contains(inv.Name, "/") {
-		file, flag = text, shebangFlag(text) // ./x.sh
+		file = text
+		runner, flag = shebang(text) // ./x.sh, ./x.py
 	} else if name == "run-parts" {
-		file, flag = runsParts(inv, files, key)
+		file, runner, flag = runsParts(inv, files, key)
 	} else if name == "make" || name == "gmake" {
 		file = writtenRecipes(inv, files, key) // Round 14: printf 'x:\n\tcmd\n' >> Makefile; make x
 	} else if name == "ninja" {
@@ -257,7 +277,7 @@ func runsWritten(inv *parse.Invocation, files map[string]string, key func(string
 	}
 	code := file
 	if flag != "" {
-		code = commandName(inv.Name) + " " + flag + " " + shellQuote([]string{strings.TrimPrefix(file, "<?php")})
+		code = runner + " " + flag + " " + shellQuote([]string{strings.TrimPrefix(file, "<?php")})
 		if name == "source" || name == "." {
 			code = file
 		}
