@@ -893,13 +893,7 @@ func findEffects(inv *parse.Invocation, b *effectBuilder) {
 	if findSelectsRegenerable(inv) {
 		defer b.markDisposable(n)
 	}
-	for i, w := range inv.Args {
-		if w == "-H" || w == "-L" || w == "-P" || strings.HasPrefix(w, "-O") || strings.HasPrefix(w, "-D") {
-			continue
-		}
-		if w == "" || w[0] == '-' || w == "(" || w == "!" || inv.DynamicArgs != nil && inv.DynamicArgs[i] {
-			break
-		}
-		b.add(effDelete, w)
+	for _, root := range findRoots(inv) {
+		b.add(effDelete, root)
 	}
 }

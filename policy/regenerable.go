@@ -97,15 +97,20 @@ func findSelectsRegenerable(inv *parse.Invocation) bool {
 }
 
 // findRoots returns the starting points of find: the words before its
-// expression.
+// expression, after its options (-H, -L, -P, -Olevel, -D debugopts), up
+// to the first one known only at run time.
 func findRoots(inv *parse.Invocation) []string {
 	var roots []string
-	for _, w := range inv.Args {
-		if w == "-H" || w == "-P" || strings.HasPrefix(w, "-O") || strings.HasPrefix(w, "-D") {
+	for i := 0; i < len(inv.Args); i++ {
+		w := inv.Args[i]
+		switch {
+		case w == "-D":
+			i++ // -D tree,stat
 			continue
-		}
-		if w == "" || w[0] == '-' || w == "(" || w == "!" {
-			break
+		case w == "-H" || w == "-L" || w == "-P" || strings.HasPrefix(w, "-O") || strings.HasPrefix(w, "-D"):
+			continue
+		case w == "" || w[0] == '-' || w == "(" || w == "!" || inv.DynamicArgs != nil && inv.DynamicArgs[i]:
+			return roots
 		}
 		roots = append(roots, w)
 	}
