@@ -58,17 +58,18 @@ func writtenCode(invs []parse.Invocation) (out []parse.Invocation) {
 	// a file is looked for there first, then as named: a cd in a subshell
 	// does not last, which the analysis does not see.
 	cwd := ""
+	asNamed := func(p string) string { return strings.TrimPrefix(normPath(p, places{}), "./") }
 	key := func(p string) string {
 		if cwd != "" && p != "" && p[0] != '/' && p[0] != '~' && !strings.HasPrefix(p, "$HOME") {
-			p = cwd + "/" + p
+			return asNamed(cwd + "/" + p)
 		}
-		return strings.TrimPrefix(normPath(p, places{}), "./")
+		return asNamed(p)
 	}
 	lookup := func(p string) string {
 		if k := key(p); cwd == "" || files[k] != "" {
 			return k
 		}
-		return strings.TrimPrefix(normPath(p, places{}), "./")
+		return asNamed(p)
 	}
 	for i := range invs {
 		inv := &invs[i]
