@@ -166,7 +166,8 @@ func (p *Policy) checkScript(s *parse.Script, text *string) Decision {
 	}
 	d := Decision{Verdict: p.defaultVerdict(), Rule: RuleDefault, Invocations: invs}
 	best := -1 // rank of the best rule decision so far; -1: none matched
-	ctx := newScriptCtx(p, invs)
+	ctx := takeScriptCtx(p, invs)
+	defer ctx.release()
 	ctx.text = text
 	for i := range invs {
 		r := p.judge(ctx, i)

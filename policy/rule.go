@@ -822,9 +822,57 @@ type firstMatch struct {
 }
 
 func newScriptCtx(p *Policy, invs []parse.Invocation) *scriptCtx {
-	flags := make([]bool, 2*len(invs))
-	return &scriptCtx{p: p, invs: invs, args: make([]argv, len(invs)),
-		analyzed: flags[:len(invs)], matched: flags[len(invs):], at: places{home: p.homeDir, work: p.workDir}}
+	ctx := &scriptCtx{}
+	ctx.start(p, invs)
+	return ctx
+}
+
+// ctxPool holds the scriptCtx of finished checks for the next (checkScript
+// takes one with takeScriptCtx, gives it back with release): an everyday
+// check then allocates no context and no argv array, a seventh of the bytes
+// a check allocates. Nothing of one script reaches the next: a context in
+// the pool is all zero, its args and flags arrays too, of which it keeps
+// only the capacity.
+var ctxPool = sync.Pool{New: func() any { return &scriptCtx{} }}
+
+// maxPooledInvs bounds the args array a pooled context keeps: a long
+// script's would hold memory for the short ones that follow.
+const maxPooledInvs = 64
+
+// takeScriptCtx is newScriptCtx on a context from ctxPool.
+func takeScriptCtx(p *Policy, invs []parse.Invocation) *scriptCtx {
+	ctx := ctxPool.Get().(*scriptCtx)
+	ctx.start(p, invs)
+	return ctx
+}
+
+// release clears ctx and gives it back to ctxPool; ctx and every argv it
+// returned must not be used after.
+func (ctx *scriptCtx) release() {
+	if cap(ctx.args) > maxPooledInvs {
+		return
+	}
+	args, flags := ctx.args, ctx.analyzed[:2*len(ctx.analyzed)]
+	clear(args)
+	clear(flags)
+	*ctx = scriptCtx{args: args[:0], analyzed: flags[:0]}
+	ctxPool.Put(ctx)
+}
+
+// start makes ctx, new or released, the context for invs: every field is
+// zero but those set here. The args and flags arrays are reused when large
+// enough (release leaves them zero).
+func (ctx *scriptCtx) start(p *Policy, invs []parse.Invocation) {
+	n := len(invs)
+	args, flags := ctx.args[:0], ctx.analyzed[:0]
+	if cap(args) < n {
+		args = make([]argv, n)
+	}
+	if cap(flags) < 2*n {
+		flags = make([]bool, 2*n)
+	}
+	*ctx = scriptCtx{p: p, invs: invs, args: args[:n], analyzed: flags[:n], matched: flags[n : 2*n : 2*n],
+		at: places{home: p.homeDir, work: p.workDir}}
 }
 
 func (ctx *scriptCtx) arg(i int) *argv {
