@@ -206,7 +206,7 @@ func (p *Policy) judge(ctx *scriptCtx, i int) *Rule {
 	var best *Rule
 	bestIdx := -1
 	remote := isRemote(ctx.invs[i].Via) // only rules about remote code judge it (remote_code.go)
-	p.candidates(a.name, ctx.gatesOf(i, a), func(ri int, commandHolds bool) {
+	p.candidates(a.name, ctx.invs[i].Name, ctx.gatesOf(i, a), func(ri int, commandHolds bool) {
 		r := p.Rules[ri]
 		if best != nil && (r.Decision.rank() < best.Decision.rank() ||
 			(r.Decision.rank() == best.Decision.rank() && ri > bestIdx)) || remote && !remoteRule(r) {
@@ -221,12 +221,13 @@ func (p *Policy) judge(ctx *scriptCtx, i int) *Rule {
 }
 
 // candidates calls try with every rule whose command key may hold for an
-// invocation of name (index): the rules that name it, those with a name
-// glob it matches (for both, commandHolds: the key is known to hold), and
-// those with no command key or a path pattern; of all of them, only those
-// whose gate is among gates (gates.go). The order is not file order; judge
-// and judgeOverrides choose by rank and file order.
-func (p *Policy) candidates(name string, gates gate, try func(ri int, commandHolds bool)) {
+// invocation of name, whose command word is word (index): the rules that
+// name it, those with a name glob it matches (for both, commandHolds: the
+// key is known to hold), those with a path pattern when word has a / and
+// they are not among those, and those with no command key; of all of them,
+// only those whose gate is among gates (gates.go). The order is not file
+// order; judge and judgeOverrides choose by rank and file order.
+func (p *Policy) candidates(name, word string, gates gate, try func(ri int, commandHolds bool)) {
 	var named []int
 	if id, ok := p.byName[name]; ok {
 		named = p.nameRules[p.nameStart[id]:p.nameStart[id+1]]
@@ -241,6 +242,17 @@ func (p *Policy) candidates(name string, gates gate, try func(ri int, commandHol
 		if matchName(g.globs, name, "") && !slices.Contains(named, g.rule) {
 			if rg := p.gates[g.rule]; rg == 0 || gates&rg != 0 {
 				try(g.rule, true)
+			}
+		}
+	}
+	if isNamePath(word) {
+		for k := range p.pathNamed {
+			g := &p.pathNamed[k]
+			if slices.Contains(named, g.rule) || matchName(g.globs, name, "") {
+				continue // given above
+			}
+			if rg := p.gates[g.rule]; rg == 0 || gates&rg != 0 {
+				try(g.rule, false)
 			}
 		}
 	}
@@ -270,7 +282,7 @@ func (p *Policy) judgeOverrides(ctx *scriptCtx, i int) *Rule {
 	a := ctx.arg(i)
 	var matched []int
 	remote := isRemote(ctx.invs[i].Via)
-	p.candidates(a.name, ctx.gatesOf(i, a), func(ri int, commandHolds bool) {
+	p.candidates(a.name, ctx.invs[i].Name, ctx.gatesOf(i, a), func(ri int, commandHolds bool) {
 		if remote && !remoteRule(p.Rules[ri]) {
 			return
 		}

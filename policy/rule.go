@@ -520,23 +520,10 @@ type nameGlobs struct {
 	globs []namePattern
 }
 
-// indexed reports whether the index lists m by the names its command key
-// gives (Policy.index): literal ones by name, globs tried on the name.
-// The rule is then tried for an invocation where its command key holds,
-// and only there. A matcher without command key, or with a pattern with a
-// /, which matches the command word as written rather than its base name,
-// is tried for every invocation.
-func (m *Matcher) indexed() bool {
-	if len(m.Command) == 0 {
-		return false
-	}
-	for _, n := range m.Command {
-		if strings.Contains(n, "/") {
-			return false
-		}
-	}
-	return true
-}
+// isNamePath reports whether a pattern of command has a /: it matches the
+// command word as written (matchName), and only a word with a / (the index
+// tries its rule for those alone: Policy.candidates).
+func isNamePath(n string) bool { return strings.Contains(n, "/") }
 
 func isNameGlob(n string) bool {
 	for i := range len(n) {
