@@ -171,7 +171,8 @@ func Parse(src string) (s *Script, err error) {
 	}
 	// About one invocation per 40 bytes of script, two at least: an
 	// Invocation is 184 bytes, and most scripts are one or two commands.
-	a := &analyzer{src: src, funcs: map[string]bool{}, out: make([]Invocation, 0, 2+len(src)/40)}
+	a := &analyzer{src: src, out: make([]Invocation, 0, 2+len(src)/40)}
+	a.stack = a.stackBuf[:0]
 	defer func() {
 		// A panic here is a bug; fail closed with an error that says so.
 		if r := recover(); r != nil {

@@ -21,9 +21,12 @@ type analyzer struct {
 	// taken as such unless the script defines a function of its name
 	setupEvals []setupEval
 
-	stack []word   // words of the commands being walked; see pushWords
-	buf   []byte   // scratch space for resolving words
-	strs  []string // free space for the Args of invocations; see newStrings
+	stack []word // words of the commands being walked; see pushWords
+	// stackBuf is where stack starts: an everyday command has a few
+	// words, which then take no allocation of their own.
+	stackBuf [8]word
+	buf      []byte   // scratch space for resolving words
+	strs     []string // free space for the Args of invocations; see newStrings
 
 	// work spent so far, against the bounds in budget.go
 	parsed    int // bytes of code given to the parser
@@ -218,6 +221,9 @@ func (a *analyzer) compound(f *frame, cmd syntax.Command, redirs []Redirect) {
 		name := ""
 		if c.Name != nil {
 			name = c.Name.Value
+		}
+		if a.funcs == nil {
+			a.funcs = map[string]bool{} // most scripts define no function
 		}
 		a.funcs[name] = true
 		g := *f
