@@ -370,12 +370,22 @@ func hasPathGlob(globs []glob) bool {
 }
 
 // joined returns the words and values joined by NUL, which no argument
-// holds: a literal that is in none of them is not in it.
+// holds: a literal that is in none of them is not in it. One word is its
+// own joined text; more take one allocation, of the joined length.
 func (a *argv) joined() string {
 	if !a.joinedKnown {
 		a.joinedKnown = true
 		n := len(a.words) + len(a.values)
+		if n == 1 {
+			a.joinedText = a.nth(0)
+			return a.joinedText
+		}
 		var b strings.Builder
+		size := max(n-1, 0)
+		for i := range n {
+			size += len(a.nth(i))
+		}
+		b.Grow(size)
 		for i := range n {
 			if i > 0 {
 				b.WriteByte(0)
