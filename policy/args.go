@@ -45,6 +45,11 @@ type argv struct {
 	// gates are the gates the invocation passes, once gatesKnown (gates.go).
 	gates      gate
 	gatesKnown bool
+	// lists is where positionals, longs and dashWords start for a command
+	// of up to four arguments (init): a third each, as each argument goes
+	// to one of them at most. The argv arrays are pooled with their
+	// scriptCtx, so most commands' lists take no allocation.
+	lists [12]string
 }
 
 // valueOptions lists, for a few commands, the options that take a value in the
@@ -184,8 +189,13 @@ func (a *argv) init(inv *parse.Invocation) {
 	}
 	voShort, voLong := valueOptions(a.name)
 	optsDone := false
-	if len(inv.Args) > 1 {
-		a.positionals = make([]string, 0, len(inv.Args)) // one allocation, not one per doubling
+	if n := len(inv.Args); n > 0 {
+		// One array for the three lists, not one per list and doubling.
+		lists := a.lists[:]
+		if 3*n > len(lists) {
+			lists = make([]string, 3*n)
+		}
+		a.positionals, a.longs, a.dashWords = lists[:0:n], lists[n:n:2*n], lists[2*n:2*n:3*n]
 	}
 	for i := 0; i < len(inv.Args); i++ {
 		w := inv.Args[i]

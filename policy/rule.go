@@ -790,8 +790,9 @@ type scriptCtx struct {
 	text    *string    // the script's text, when known
 	effects [][]effect // see effectsOf; nil until first used
 	// firstMatch caches, per after matcher, the first invocation it matches
-	// (a few per script: a list, not a map).
-	firstMatch []firstMatch
+	// (a few per script: a list, not a map), in firstMatchBuf while they fit.
+	firstMatch    []firstMatch
+	firstMatchBuf [4]firstMatch
 	// cycles is callCycles of the script, built on first use.
 	cycles map[string]int
 	// secretRefs is secretRefsOf the script, built on first use.
@@ -860,6 +861,7 @@ func (ctx *scriptCtx) start(p *Policy, invs []parse.Invocation) {
 	}
 	*ctx = scriptCtx{p: p, invs: invs, args: args[:n], analyzed: flags[:n], matched: flags[n : 2*n : 2*n],
 		at: places{home: p.homeDir, work: p.workDir}}
+	ctx.firstMatch = ctx.firstMatchBuf[:0]
 }
 
 func (ctx *scriptCtx) arg(i int) *argv {
