@@ -179,7 +179,7 @@ func Parse(src string) (s *Script, err error) {
 			s, err = nil, &Error{Pos: Pos{1, 1}, Msg: fmt.Sprintf("%s: %v", errInternal, r)}
 		}
 	}()
-	a.lines = lineStarts(src)
+	a.lines = lineStarts(a.lineBuf[:0], src)
 	a.parseCode(&frame{src: src}, src, "")
 	for _, se := range a.setupEvals {
 		if a.funcs[se.tool] {
@@ -218,8 +218,8 @@ func anyTrue(bs []bool) bool {
 	return false
 }
 
-func lineStarts(s string) []int {
-	starts := []int{0}
+func lineStarts(starts []int, s string) []int {
+	starts = append(starts, 0)
 	for i := 0; i < len(s); i++ {
 		if s[i] == '\n' {
 			starts = append(starts, i+1)

@@ -11,7 +11,8 @@ import (
 // analyzer holds the state of one Parse call.
 type analyzer struct {
 	src     string // the top-level script
-	lines   []int  // offsets of line starts in src
+	lines   []int  // offsets of line starts in src, in lineBuf while they fit
+	lineBuf [4]int
 	out     []Invocation
 	assigns []Assignment
 	funcs   map[string]bool
