@@ -27,6 +27,7 @@ type argv struct {
 	// patterns; computed on first use, with normFirsts their first bytes.
 	norms      []string
 	normFirsts byteSet
+	normsBuf   [4]string // where norms are for up to four words and values
 	// firsts are the first bytes of words and values, once firstsKnown.
 	firsts      byteSet
 	firstsKnown bool
@@ -302,7 +303,11 @@ func (a *argv) anyArgGlob(l *globList, at places) bool {
 		return false
 	}
 	if a.norms == nil && hasPathGlob(l.globs) {
-		a.norms = make([]string, n)
+		if n <= len(a.normsBuf) {
+			a.norms = a.normsBuf[:n]
+		} else {
+			a.norms = make([]string, n)
+		}
 		for i := range n {
 			a.norms[i] = normPath(a.nth(i), at)
 			a.normFirsts.addFirst(a.norms[i])

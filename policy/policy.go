@@ -168,7 +168,12 @@ func (p *Policy) checkScript(s *parse.Script, text *string) Decision {
 	best := -1 // rank of the best rule decision so far; -1: none matched
 	ctx := takeScriptCtx(p, invs)
 	defer ctx.release()
-	ctx.text = text
+	if text != nil {
+		// A copy in ctx: text itself does not escape, and Check's
+		// script is not moved to the heap for it.
+		ctx.textCopy = *text
+		ctx.text = &ctx.textCopy
+	}
 	for i := range invs {
 		r := p.judge(ctx, i)
 		if r == nil {
@@ -185,7 +190,7 @@ func (p *Policy) checkScript(s *parse.Script, text *string) Decision {
 		for i := range invs {
 			if !ctx.matched[i] {
 				d.Verdict, d.Rule, d.Invocation = dv, RuleDefault, &invs[i]
-				d.Reason = "no rule matches; the policy's default is " + string(dv)
+				d.Reason = defaultReason(dv)
 				break
 			}
 		}
@@ -266,6 +271,21 @@ func (p *Policy) candidates(name, word string, gates gate, try func(ri int, comm
 			}
 		}
 	}
+}
+
+// defaultReason is the reason of a decision by the policy's default
+// verdict dv: a constant for each verdict, which a check does not build.
+func defaultReason(dv Verdict) string {
+	const noRule = "no rule matches; the policy's default is "
+	switch dv {
+	case Allow:
+		return noRule + string(Allow)
+	case Ask:
+		return noRule + string(Ask)
+	case Deny:
+		return noRule + string(Deny)
+	}
+	return noRule + string(dv)
 }
 
 func (p *Policy) defaultVerdict() Verdict {

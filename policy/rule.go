@@ -785,10 +785,11 @@ type scriptCtx struct {
 	at       places
 	// pairs are the pairs of the joined arguments of invocation pairsOf-1
 	// (joinedPairs): one invocation's at a time, as rules are tried.
-	pairs   pairSet
-	pairsOf int
-	text    *string    // the script's text, when known
-	effects [][]effect // see effectsOf; nil until first used
+	pairs    pairSet
+	pairsOf  int
+	text     *string    // the script's text, when known
+	textCopy string     // where checkScript keeps text
+	effects  [][]effect // see effectsOf; nil until first used
 	// firstMatch caches, per after matcher, the first invocation it matches
 	// (a few per script: a list, not a map), in firstMatchBuf while they fit.
 	firstMatch    []firstMatch
