@@ -422,6 +422,16 @@ func (ctx *scriptCtx) joinedPairs(i int, a *argv) *pairSet {
 	return &ctx.pairs
 }
 
+// codePairs returns the pairs of invocation i's inline code, which it has.
+func (ctx *scriptCtx) codePairs(i int) *pairSet {
+	if ctx.codeSetOf != i+1 {
+		ctx.codeSetOf = i + 1
+		ctx.codeSet = pairSet{}
+		ctx.codeSet.add(ctx.invs[i].InlineCode.Code)
+	}
+	return &ctx.codeSet
+}
+
 // anyArg reports whether f holds for some argument word or option value.
 func (a *argv) anyArg(f func(string) bool) bool {
 	for _, w := range a.words {

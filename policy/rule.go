@@ -283,7 +283,7 @@ func init() {
 			func(ctx *scriptCtx, i int, a *argv, g []glob) bool { return ctx.actsMatch(i, a, g) }),
 		regexpKey("code", func(m *Matcher) []string { return m.Code },
 			func(ctx *scriptCtx, i int, a *argv, re *lazyRegexps) bool {
-				return ctx.invs[i].InlineCode != nil && re.any(ctx.invs[i].InlineCode.Code)
+				return ctx.invs[i].InlineCode != nil && re.anyIn(ctx.invs[i].InlineCode.Code, ctx.codePairs(i))
 			}),
 		regexpKey("stdin", func(m *Matcher) []string { return m.Stdin },
 			func(ctx *scriptCtx, i int, a *argv, re *lazyRegexps) bool {
@@ -425,11 +425,15 @@ func (l *lazyRegexps) mayMatchIn(text string, pairs *pairSet) bool {
 	return false
 }
 
-func (l *lazyRegexps) any(s string) bool {
+func (l *lazyRegexps) any(s string) bool { return l.anyIn(s, nil) }
+
+// anyIn reports whether some expression matches s; pairs, when not nil,
+// are the pairs of s, which turn most expressions away without a search.
+func (l *lazyRegexps) anyIn(s string, pairs *pairSet) bool {
 	res := l.get()
 	for i := range res {
 		f := &res[i]
-		if !f.need.holds(s, nil) {
+		if !f.need.holds(s, pairs) {
 			continue
 		}
 		f.once.Do(func() { f.re = regexp.MustCompile(f.src) }) // validated at load
@@ -785,11 +789,15 @@ type scriptCtx struct {
 	at       places
 	// pairs are the pairs of the joined arguments of invocation pairsOf-1
 	// (joinedPairs): one invocation's at a time, as rules are tried.
-	pairs    pairSet
-	pairsOf  int
-	text     *string    // the script's text, when known
-	textCopy string     // where checkScript keeps text
-	effects  [][]effect // see effectsOf; nil until first used
+	pairs   pairSet
+	pairsOf int
+	// codeSet are the pairs of the inline code of invocation codeSetOf-1
+	// (codePairs), which the rules about code look at one after another.
+	codeSet   pairSet
+	codeSetOf int
+	text      *string    // the script's text, when known
+	textCopy  string     // where checkScript keeps text
+	effects   [][]effect // see effectsOf; nil until first used
 	// firstMatch caches, per after matcher, the first invocation it matches
 	// (a few per script: a list, not a map), in firstMatchBuf while they fit.
 	firstMatch    []firstMatch
