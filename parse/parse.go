@@ -307,7 +307,8 @@ func (a *analyzer) parseCode(f *frame, code, via string) {
 		return
 	}
 	p := parsers.Get().(*syntax.Parser)
-	file, err := p.Parse(strings.NewReader(code), "")
+	a.reader.Reset(code)
+	file, err := p.Parse(&a.reader, "")
 	parsers.Put(p)
 	if err != nil {
 		msg := err.Error()

@@ -28,6 +28,9 @@ type analyzer struct {
 	stackBuf [8]word
 	buf      []byte   // scratch space for resolving words
 	strs     []string // free space for the Args of invocations; see newStrings
+	// reader is what the parser reads code from (parseCode): one for
+	// every string parsed, as the parser is done with it when it returns.
+	reader strings.Reader
 
 	// work spent so far, against the bounds in budget.go
 	parsed    int // bytes of code given to the parser
