@@ -456,9 +456,11 @@ type glob struct {
 	// TEXT, which a string matches by containing it (a quick test that
 	// rules looking at every command use, such as "**|**").
 	contains string
-	// inner: for a pattern that starts with *, ? or [, the longest text
-	// every match contains (globLiteral), looked for before matching;
-	// "" if none. (A pattern that starts with text fails fast without.)
+	// inner: for a pattern with *, ?, [ or \, the longest text after the
+	// first of them that every match contains (globLiteral), looked for
+	// before matching; "" if none. The text before is matched first and
+	// fails fast; what follows a ** would be tried at every position
+	// (~/**/.git/hooks/* on each path under the home directory).
 	inner string
 	// first: the byte every string the pattern matches starts with, when
 	// the pattern starts with plain text; 0 otherwise.
@@ -489,8 +491,8 @@ func compileGlobs(pats []string, key string, problem func(key, msg string)) []gl
 				g.contains = mid
 			}
 		}
-		if g.meta && g.contains == "" && strings.IndexByte("*?[", g.pat[0]) >= 0 {
-			g.inner = globLiteral(g.pat)
+		if g.meta && g.contains == "" {
+			g.inner = globLiteral(g.pat[strings.IndexAny(g.pat, "*?[\\"):])
 		}
 		if strings.IndexByte("*?[\\", g.pat[0]) < 0 {
 			g.first = g.pat[0]
