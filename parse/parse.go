@@ -169,16 +169,16 @@ func Parse(src string) (s *Script, err error) {
 	if len(src) > MaxScriptSize {
 		return nil, &Error{Pos: Pos{1, 1}, Msg: fmt.Sprintf("script is larger than %d bytes", MaxScriptSize)}
 	}
-	// About one invocation per 40 bytes of script, two at least: an
-	// Invocation is 184 bytes, and most scripts are one or two commands.
-	a := &analyzer{src: src, funcs: map[string]bool{}, out: make([]Invocation, 0, 2+len(src)/40)}
+	a := analyzers.Get().(*analyzer)
+	a.start(src)
 	defer func() {
 		// A panic here is a bug; fail closed with an error that says so.
 		if r := recover(); r != nil {
 			s, err = nil, &Error{Pos: Pos{1, 1}, Msg: fmt.Sprintf("%s: %v", errInternal, r)}
 		}
+		a.release()
 	}()
-	a.lines = lineStarts(src)
+	a.lines = lineStarts(a.lineBuf[:0], src)
 	a.parseCode(&frame{src: src}, src, "")
 	for _, se := range a.setupEvals {
 		if a.funcs[se.tool] {
@@ -208,6 +208,37 @@ func Parse(src string) (s *Script, err error) {
 	return &Script{Invocations: a.out, Assignments: a.assigns}, nil
 }
 
+// analyzers holds the analyzers of finished Parse calls for the next, with
+// their scratch buffer: a check then allocates no analyzer (half a
+// kilobyte with its arrays). An analyzer in the pool holds nothing of its
+// script: release zeroes it but for the capacity of buf, whose bytes are
+// copied out of it; what Parse returns (out, assigns, the strs that Args
+// are cut from) is never used again.
+var analyzers = sync.Pool{New: func() any { return &analyzer{} }}
+
+// start makes a, new or released, the analyzer of src.
+func (a *analyzer) start(src string) {
+	a.src = src
+	// About one invocation per 40 bytes of script, two at least: an
+	// Invocation is 184 bytes, and most scripts are one or two commands.
+	a.out = make([]Invocation, 0, 2+len(src)/40)
+	a.stack = a.stackBuf[:0]
+}
+
+// release zeroes a and gives it back to analyzers; a must not be used
+// after. A buf grown past maxPooledBuf by a long word is let go.
+func (a *analyzer) release() {
+	buf := a.buf[:0]
+	if cap(buf) > maxPooledBuf {
+		buf = nil
+	}
+	*a = analyzer{buf: buf}
+	analyzers.Put(a)
+}
+
+// maxPooledBuf bounds the scratch buffer a pooled analyzer keeps.
+const maxPooledBuf = 4 << 10
+
 func anyTrue(bs []bool) bool {
 	for _, b := range bs {
 		if b {
@@ -217,8 +248,8 @@ func anyTrue(bs []bool) bool {
 	return false
 }
 
-func lineStarts(s string) []int {
-	starts := []int{0}
+func lineStarts(starts []int, s string) []int {
+	starts = append(starts, 0)
 	for i := 0; i < len(s); i++ {
 		if s[i] == '\n' {
 			starts = append(starts, i+1)
@@ -276,7 +307,8 @@ func (a *analyzer) parseCode(f *frame, code, via string) {
 		return
 	}
 	p := parsers.Get().(*syntax.Parser)
-	file, err := p.Parse(strings.NewReader(code), "")
+	a.reader.Reset(code)
+	file, err := p.Parse(&a.reader, "")
 	parsers.Put(p)
 	if err != nil {
 		msg := err.Error()

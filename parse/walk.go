@@ -11,7 +11,8 @@ import (
 // analyzer holds the state of one Parse call.
 type analyzer struct {
 	src     string // the top-level script
-	lines   []int  // offsets of line starts in src
+	lines   []int  // offsets of line starts in src, in lineBuf while they fit
+	lineBuf [4]int
 	out     []Invocation
 	assigns []Assignment
 	funcs   map[string]bool
@@ -21,9 +22,15 @@ type analyzer struct {
 	// taken as such unless the script defines a function of its name
 	setupEvals []setupEval
 
-	stack []word   // words of the commands being walked; see pushWords
-	buf   []byte   // scratch space for resolving words
-	strs  []string // free space for the Args of invocations; see newStrings
+	stack []word // words of the commands being walked; see pushWords
+	// stackBuf is where stack starts: an everyday command has a few
+	// words, which then take no allocation of their own.
+	stackBuf [8]word
+	buf      []byte   // scratch space for resolving words
+	strs     []string // free space for the Args of invocations; see newStrings
+	// reader is what the parser reads code from (parseCode): one for
+	// every string parsed, as the parser is done with it when it returns.
+	reader strings.Reader
 
 	// work spent so far, against the bounds in budget.go
 	parsed    int // bytes of code given to the parser
@@ -218,6 +225,9 @@ func (a *analyzer) compound(f *frame, cmd syntax.Command, redirs []Redirect) {
 		name := ""
 		if c.Name != nil {
 			name = c.Name.Value
+		}
+		if a.funcs == nil {
+			a.funcs = map[string]bool{} // most scripts define no function
 		}
 		a.funcs[name] = true
 		g := *f

@@ -27,6 +27,7 @@ type argv struct {
 	// patterns; computed on first use, with normFirsts their first bytes.
 	norms      []string
 	normFirsts byteSet
+	normsBuf   [4]string // where norms are for up to four words and values
 	// firsts are the first bytes of words and values, once firstsKnown.
 	firsts      byteSet
 	firstsKnown bool
@@ -45,6 +46,11 @@ type argv struct {
 	// gates are the gates the invocation passes, once gatesKnown (gates.go).
 	gates      gate
 	gatesKnown bool
+	// lists is where positionals, longs and dashWords start for a command
+	// of up to four arguments (init): a third each, as each argument goes
+	// to one of them at most. The argv arrays are pooled with their
+	// scriptCtx, so most commands' lists take no allocation.
+	lists [12]string
 }
 
 // valueOptions lists, for a few commands, the options that take a value in the
@@ -184,8 +190,13 @@ func (a *argv) init(inv *parse.Invocation) {
 	}
 	voShort, voLong := valueOptions(a.name)
 	optsDone := false
-	if len(inv.Args) > 1 {
-		a.positionals = make([]string, 0, len(inv.Args)) // one allocation, not one per doubling
+	if n := len(inv.Args); n > 0 {
+		// One array for the three lists, not one per list and doubling.
+		lists := a.lists[:]
+		if 3*n > len(lists) {
+			lists = make([]string, 3*n)
+		}
+		a.positionals, a.longs, a.dashWords = lists[:0:n], lists[n:n:2*n], lists[2*n:2*n:3*n]
 	}
 	for i := 0; i < len(inv.Args); i++ {
 		w := inv.Args[i]
@@ -292,7 +303,11 @@ func (a *argv) anyArgGlob(l *globList, at places) bool {
 		return false
 	}
 	if a.norms == nil && hasPathGlob(l.globs) {
-		a.norms = make([]string, n)
+		if n <= len(a.normsBuf) {
+			a.norms = a.normsBuf[:n]
+		} else {
+			a.norms = make([]string, n)
+		}
 		for i := range n {
 			a.norms[i] = normPath(a.nth(i), at)
 			a.normFirsts.addFirst(a.norms[i])
@@ -370,12 +385,22 @@ func hasPathGlob(globs []glob) bool {
 }
 
 // joined returns the words and values joined by NUL, which no argument
-// holds: a literal that is in none of them is not in it.
+// holds: a literal that is in none of them is not in it. One word is its
+// own joined text; more take one allocation, of the joined length.
 func (a *argv) joined() string {
 	if !a.joinedKnown {
 		a.joinedKnown = true
 		n := len(a.words) + len(a.values)
+		if n == 1 {
+			a.joinedText = a.nth(0)
+			return a.joinedText
+		}
 		var b strings.Builder
+		size := max(n-1, 0)
+		for i := range n {
+			size += len(a.nth(i))
+		}
+		b.Grow(size)
 		for i := range n {
 			if i > 0 {
 				b.WriteByte(0)
@@ -395,6 +420,16 @@ func (ctx *scriptCtx) joinedPairs(i int, a *argv) *pairSet {
 		ctx.pairs.add(a.joined())
 	}
 	return &ctx.pairs
+}
+
+// codePairs returns the pairs of invocation i's inline code, which it has.
+func (ctx *scriptCtx) codePairs(i int) *pairSet {
+	if ctx.codeSetOf != i+1 {
+		ctx.codeSetOf = i + 1
+		ctx.codeSet = pairSet{}
+		ctx.codeSet.add(ctx.invs[i].InlineCode.Code)
+	}
+	return &ctx.codeSet
 }
 
 // anyArg reports whether f holds for some argument word or option value.
@@ -421,9 +456,11 @@ type glob struct {
 	// TEXT, which a string matches by containing it (a quick test that
 	// rules looking at every command use, such as "**|**").
 	contains string
-	// inner: for a pattern that starts with *, ? or [, the longest text
-	// every match contains (globLiteral), looked for before matching;
-	// "" if none. (A pattern that starts with text fails fast without.)
+	// inner: for a pattern with *, ?, [ or \, the longest text after the
+	// first of them that every match contains (globLiteral), looked for
+	// before matching; "" if none. The text before is matched first and
+	// fails fast; what follows a ** would be tried at every position
+	// (~/**/.git/hooks/* on each path under the home directory).
 	inner string
 	// first: the byte every string the pattern matches starts with, when
 	// the pattern starts with plain text; 0 otherwise.
@@ -454,8 +491,8 @@ func compileGlobs(pats []string, key string, problem func(key, msg string)) []gl
 				g.contains = mid
 			}
 		}
-		if g.meta && g.contains == "" && strings.IndexByte("*?[", g.pat[0]) >= 0 {
-			g.inner = globLiteral(g.pat)
+		if g.meta && g.contains == "" {
+			g.inner = globLiteral(g.pat[strings.IndexAny(g.pat, "*?[\\"):])
 		}
 		if strings.IndexByte("*?[\\", g.pat[0]) < 0 {
 			g.first = g.pat[0]

@@ -232,17 +232,15 @@ func (p *Policy) index() {
 	// the lists share one array and loading allocates little.
 	n := 0
 	for _, r := range p.Rules {
-		if r.indexed() {
-			n += len(r.Command)
-		}
+		n += len(r.Command)
 	}
 	p.byName = make(map[string]int32, n)
-	p.anyName, p.nameGlobs, p.gated = nil, nil, [gateCount][]int{}
+	p.anyName, p.nameGlobs, p.pathNamed, p.gated = nil, nil, nil, [gateCount][]int{}
 	p.gates = make([]gate, len(p.Rules))
 	var count []int32
 	for i, r := range p.Rules {
 		p.gates[i] = gateOf(&r.Matcher)
-		if !r.indexed() {
+		if len(r.Command) == 0 {
 			if g := p.gates[i]; g != 0 {
 				k := bits.TrailingZeros8(uint8(g))
 				p.gated[k] = append(p.gated[k], i)
@@ -252,8 +250,13 @@ func (p *Policy) index() {
 			continue
 		}
 		var globs []string
+		paths := false
 		for _, name := range r.Command {
-			if isNameGlob(name) {
+			switch {
+			case isNamePath(name):
+				paths = true
+				continue
+			case isNameGlob(name):
 				globs = append(globs, name)
 				continue
 			}
@@ -265,8 +268,12 @@ func (p *Policy) index() {
 			}
 			count[id]++
 		}
+		g := nameGlobs{i, compileNames(globs)}
 		if globs != nil {
-			p.nameGlobs = append(p.nameGlobs, nameGlobs{i, compileNames(globs)})
+			p.nameGlobs = append(p.nameGlobs, g)
+		}
+		if paths {
+			p.pathNamed = append(p.pathNamed, g)
 		}
 	}
 	p.nameStart = make([]int32, len(count)+1)
@@ -277,11 +284,8 @@ func (p *Policy) index() {
 	next := count // reused: where the next rule of each name goes
 	copy(next, p.nameStart)
 	for i, r := range p.Rules {
-		if !r.indexed() {
-			continue
-		}
 		for _, name := range r.Command {
-			if !isNameGlob(name) {
+			if !isNamePath(name) && !isNameGlob(name) {
 				id := p.byName[name]
 				p.nameRules[next[id]] = i
 				next[id]++

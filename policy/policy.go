@@ -166,8 +166,14 @@ func (p *Policy) checkScript(s *parse.Script, text *string) Decision {
 	}
 	d := Decision{Verdict: p.defaultVerdict(), Rule: RuleDefault, Invocations: invs}
 	best := -1 // rank of the best rule decision so far; -1: none matched
-	ctx := newScriptCtx(p, invs)
-	ctx.text = text
+	ctx := takeScriptCtx(p, invs)
+	defer ctx.release()
+	if text != nil {
+		// A copy in ctx: text itself does not escape, and Check's
+		// script is not moved to the heap for it.
+		ctx.textCopy = *text
+		ctx.text = &ctx.textCopy
+	}
 	for i := range invs {
 		r := p.judge(ctx, i)
 		if r == nil {
@@ -184,7 +190,7 @@ func (p *Policy) checkScript(s *parse.Script, text *string) Decision {
 		for i := range invs {
 			if !ctx.matched[i] {
 				d.Verdict, d.Rule, d.Invocation = dv, RuleDefault, &invs[i]
-				d.Reason = "no rule matches; the policy's default is " + string(dv)
+				d.Reason = defaultReason(dv)
 				break
 			}
 		}
@@ -205,7 +211,7 @@ func (p *Policy) judge(ctx *scriptCtx, i int) *Rule {
 	var best *Rule
 	bestIdx := -1
 	remote := isRemote(ctx.invs[i].Via) // only rules about remote code judge it (remote_code.go)
-	p.candidates(a.name, ctx.gatesOf(i, a), func(ri int, commandHolds bool) {
+	p.candidates(a.name, ctx.invs[i].Name, ctx.gatesOf(i, a), func(ri int, commandHolds bool) {
 		r := p.Rules[ri]
 		if best != nil && (r.Decision.rank() < best.Decision.rank() ||
 			(r.Decision.rank() == best.Decision.rank() && ri > bestIdx)) || remote && !remoteRule(r) {
@@ -220,12 +226,13 @@ func (p *Policy) judge(ctx *scriptCtx, i int) *Rule {
 }
 
 // candidates calls try with every rule whose command key may hold for an
-// invocation of name (index): the rules that name it, those with a name
-// glob it matches (for both, commandHolds: the key is known to hold), and
-// those with no command key or a path pattern; of all of them, only those
-// whose gate is among gates (gates.go). The order is not file order; judge
-// and judgeOverrides choose by rank and file order.
-func (p *Policy) candidates(name string, gates gate, try func(ri int, commandHolds bool)) {
+// invocation of name, whose command word is word (index): the rules that
+// name it, those with a name glob it matches (for both, commandHolds: the
+// key is known to hold), those with a path pattern when word has a / and
+// they are not among those, and those with no command key; of all of them,
+// only those whose gate is among gates (gates.go). The order is not file
+// order; judge and judgeOverrides choose by rank and file order.
+func (p *Policy) candidates(name, word string, gates gate, try func(ri int, commandHolds bool)) {
 	var named []int
 	if id, ok := p.byName[name]; ok {
 		named = p.nameRules[p.nameStart[id]:p.nameStart[id+1]]
@@ -243,6 +250,17 @@ func (p *Policy) candidates(name string, gates gate, try func(ri int, commandHol
 			}
 		}
 	}
+	if isNamePath(word) {
+		for k := range p.pathNamed {
+			g := &p.pathNamed[k]
+			if slices.Contains(named, g.rule) || matchName(g.globs, name, "") {
+				continue // given above
+			}
+			if rg := p.gates[g.rule]; rg == 0 || gates&rg != 0 {
+				try(g.rule, false)
+			}
+		}
+	}
 	for _, ri := range p.anyName {
 		try(ri, false)
 	}
@@ -253,6 +271,21 @@ func (p *Policy) candidates(name string, gates gate, try func(ri int, commandHol
 			}
 		}
 	}
+}
+
+// defaultReason is the reason of a decision by the policy's default
+// verdict dv: a constant for each verdict, which a check does not build.
+func defaultReason(dv Verdict) string {
+	const noRule = "no rule matches; the policy's default is "
+	switch dv {
+	case Allow:
+		return noRule + string(Allow)
+	case Ask:
+		return noRule + string(Ask)
+	case Deny:
+		return noRule + string(Deny)
+	}
+	return noRule + string(dv)
 }
 
 func (p *Policy) defaultVerdict() Verdict {
@@ -269,7 +302,7 @@ func (p *Policy) judgeOverrides(ctx *scriptCtx, i int) *Rule {
 	a := ctx.arg(i)
 	var matched []int
 	remote := isRemote(ctx.invs[i].Via)
-	p.candidates(a.name, ctx.gatesOf(i, a), func(ri int, commandHolds bool) {
+	p.candidates(a.name, ctx.invs[i].Name, ctx.gatesOf(i, a), func(ri int, commandHolds bool) {
 		if remote && !remoteRule(p.Rules[ri]) {
 			return
 		}

@@ -570,7 +570,7 @@ decision = "allow"
 			for i := range ctx.invs {
 				a := ctx.arg(i)
 				got := map[int]bool{}
-				p.candidates(a.name, ^gate(0), func(ri int, commandHolds bool) {
+				p.candidates(a.name, ctx.invs[i].Name, ^gate(0), func(ri int, commandHolds bool) {
 					if _, twice := got[ri]; twice {
 						t.Errorf("%q: rule %s given twice", ctx.invs[i].Name, p.Rules[ri].Name)
 					}

@@ -130,6 +130,10 @@ func required(re *syntax.Regexp) way {
 		if l := literalOf(re.Rune, re.Flags&syntax.FoldCase != 0); l != nil {
 			return way{l}
 		}
+	case syntax.OpCharClass:
+		if l := classLiterals(re.Rune); l != nil {
+			return way{l}
+		}
 	case syntax.OpCapture, syntax.OpPlus:
 		return required(re.Sub[0])
 	case syntax.OpRepeat:
@@ -186,6 +190,28 @@ func literalOf(runes []rune, fold bool) []literal {
 		return nil
 	}
 	return []literal{newLiteral(best, true)}
+}
+
+// maxClassLiterals bounds the characters of a class taken as required text:
+// a class of more ([a-z], \s) is in too many texts to turn one away.
+const maxClassLiterals = 4
+
+// classLiterals is the required text of a character class ([ewW], [$`]):
+// one of its characters, each a literal; nil when it has more than
+// maxClassLiterals or one outside ASCII. ranges are the class's pairs of
+// first and last rune, as regexp/syntax gives them (case folding
+// already spelled out).
+func classLiterals(ranges []rune) []literal {
+	var lits []literal
+	for i := 0; i+1 < len(ranges); i += 2 {
+		for r := ranges[i]; r <= ranges[i+1]; r++ {
+			if r >= utf8.RuneSelf || len(lits) == maxClassLiterals {
+				return nil
+			}
+			lits = append(lits, newLiteral(string(r), false))
+		}
+	}
+	return lits
 }
 
 // asciiFold reports whether r is ASCII and every rune Unicode folds it to is too.

@@ -22,6 +22,7 @@ func TestRequiredTextNeverRejectsAMatch(t *testing.T) {
 		{`x(abc)*y`, "xy"}, {`(?:foo){2,}`, "foofoo"}, {`a.b`, "a\xffb"}, {`\x{FFFD}`, "\xff"},
 		{`(?i)ü`, "Ü"}, {`^(exec|system):`, "EXEC:"}, {`(?i)^(exec|system):`, "EXEC:"},
 		{`(?i:Metadata)|169\.254`, "METADATA"}, {`(?s)a.*b`, "a\nb"}, {`ab\b`, "ab"},
+		{`(?i)[ew]x`, "WX"}, {`[ewW](\s|$)`, "W"}, {`[^a]`, "b"}, {`(?i)[k]`, "\u212A"},
 	}
 	for _, r := range Default().Rules {
 		for _, exprs := range [][]string{r.ArgsRegex, r.Code, r.Env} {
@@ -106,7 +107,11 @@ func TestRequiredText(t *testing.T) {
 		{`(?i)token`, requirement{{{newLiteral("to", true)}}}},
 		{`(?i)credential`, requirement{{{newLiteral("credential", true)}}}},
 		{`(stripe|twilio)\S*\.(send|post)\(`, requirement{{{newLiteral("stripe", false), newLiteral("twilio", false)}, {newLiteral("send", false), newLiteral("post", false)}, {newLiteral(".", false)}, {newLiteral("(", false)}}}},
-		{`(x|require\(["'](net|tls)["']\))`, requirement{{{newLiteral("x", false)}}, {{newLiteral("require(", false)}, {newLiteral("net", false), newLiteral("tls", false)}, {newLiteral(")", false)}}}},
+		{`(x|require\(["'](net|tls)["']\))`, requirement{{{newLiteral("x", false)}}, {{newLiteral("require(", false)}, {newLiteral("net", false), newLiteral("tls", false)}, {newLiteral(")", false)},
+			{newLiteral(`"`, false), newLiteral("'", false)}, {newLiteral(`"`, false), newLiteral("'", false)}}}},
+		{"[$`]", requirement{{{newLiteral("$", false), newLiteral("`", false)}}}},
+		{`\s*[ewW](\s|$)`, requirement{{{newLiteral("W", false), newLiteral("e", false), newLiteral("w", false)}}}},
+		{`[a-e]x`, requirement{{{newLiteral("x", false)}}}},
 		{`x|y?`, nil},
 		{`x?`, nil},
 		{`[a-z]+`, nil},

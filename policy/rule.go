@@ -283,7 +283,7 @@ func init() {
 			func(ctx *scriptCtx, i int, a *argv, g []glob) bool { return ctx.actsMatch(i, a, g) }),
 		regexpKey("code", func(m *Matcher) []string { return m.Code },
 			func(ctx *scriptCtx, i int, a *argv, re *lazyRegexps) bool {
-				return ctx.invs[i].InlineCode != nil && re.any(ctx.invs[i].InlineCode.Code)
+				return ctx.invs[i].InlineCode != nil && re.anyIn(ctx.invs[i].InlineCode.Code, ctx.codePairs(i))
 			}),
 		regexpKey("stdin", func(m *Matcher) []string { return m.Stdin },
 			func(ctx *scriptCtx, i int, a *argv, re *lazyRegexps) bool {
@@ -425,11 +425,15 @@ func (l *lazyRegexps) mayMatchIn(text string, pairs *pairSet) bool {
 	return false
 }
 
-func (l *lazyRegexps) any(s string) bool {
+func (l *lazyRegexps) any(s string) bool { return l.anyIn(s, nil) }
+
+// anyIn reports whether some expression matches s; pairs, when not nil,
+// are the pairs of s, which turn most expressions away without a search.
+func (l *lazyRegexps) anyIn(s string, pairs *pairSet) bool {
 	res := l.get()
 	for i := range res {
 		f := &res[i]
-		if !f.need.holds(s, nil) {
+		if !f.need.holds(s, pairs) {
 			continue
 		}
 		f.once.Do(func() { f.re = regexp.MustCompile(f.src) }) // validated at load
@@ -520,23 +524,10 @@ type nameGlobs struct {
 	globs []namePattern
 }
 
-// indexed reports whether the index lists m by the names its command key
-// gives (Policy.index): literal ones by name, globs tried on the name.
-// The rule is then tried for an invocation where its command key holds,
-// and only there. A matcher without command key, or with a pattern with a
-// /, which matches the command word as written rather than its base name,
-// is tried for every invocation.
-func (m *Matcher) indexed() bool {
-	if len(m.Command) == 0 {
-		return false
-	}
-	for _, n := range m.Command {
-		if strings.Contains(n, "/") {
-			return false
-		}
-	}
-	return true
-}
+// isNamePath reports whether a pattern of command has a /: it matches the
+// command word as written (matchName), and only a word with a / (the index
+// tries its rule for those alone: Policy.candidates).
+func isNamePath(n string) bool { return strings.Contains(n, "/") }
 
 func isNameGlob(n string) bool {
 	for i := range len(n) {
@@ -800,11 +791,17 @@ type scriptCtx struct {
 	// (joinedPairs): one invocation's at a time, as rules are tried.
 	pairs   pairSet
 	pairsOf int
-	text    *string    // the script's text, when known
-	effects [][]effect // see effectsOf; nil until first used
+	// codeSet are the pairs of the inline code of invocation codeSetOf-1
+	// (codePairs), which the rules about code look at one after another.
+	codeSet   pairSet
+	codeSetOf int
+	text      *string    // the script's text, when known
+	textCopy  string     // where checkScript keeps text
+	effects   [][]effect // see effectsOf; nil until first used
 	// firstMatch caches, per after matcher, the first invocation it matches
-	// (a few per script: a list, not a map).
-	firstMatch []firstMatch
+	// (a few per script: a list, not a map), in firstMatchBuf while they fit.
+	firstMatch    []firstMatch
+	firstMatchBuf [4]firstMatch
 	// cycles is callCycles of the script, built on first use.
 	cycles map[string]int
 	// secretRefs is secretRefsOf the script, built on first use.
@@ -822,9 +819,58 @@ type firstMatch struct {
 }
 
 func newScriptCtx(p *Policy, invs []parse.Invocation) *scriptCtx {
-	flags := make([]bool, 2*len(invs))
-	return &scriptCtx{p: p, invs: invs, args: make([]argv, len(invs)),
-		analyzed: flags[:len(invs)], matched: flags[len(invs):], at: places{home: p.homeDir, work: p.workDir}}
+	ctx := &scriptCtx{}
+	ctx.start(p, invs)
+	return ctx
+}
+
+// ctxPool holds the scriptCtx of finished checks for the next (checkScript
+// takes one with takeScriptCtx, gives it back with release): an everyday
+// check then allocates no context and no argv array, a seventh of the bytes
+// a check allocates. Nothing of one script reaches the next: a context in
+// the pool is all zero, its args and flags arrays too, of which it keeps
+// only the capacity.
+var ctxPool = sync.Pool{New: func() any { return &scriptCtx{} }}
+
+// maxPooledInvs bounds the args array a pooled context keeps: a long
+// script's would hold memory for the short ones that follow.
+const maxPooledInvs = 64
+
+// takeScriptCtx is newScriptCtx on a context from ctxPool.
+func takeScriptCtx(p *Policy, invs []parse.Invocation) *scriptCtx {
+	ctx := ctxPool.Get().(*scriptCtx)
+	ctx.start(p, invs)
+	return ctx
+}
+
+// release clears ctx and gives it back to ctxPool; ctx and every argv it
+// returned must not be used after.
+func (ctx *scriptCtx) release() {
+	if cap(ctx.args) > maxPooledInvs {
+		return
+	}
+	args, flags := ctx.args, ctx.analyzed[:2*len(ctx.analyzed)]
+	clear(args)
+	clear(flags)
+	*ctx = scriptCtx{args: args[:0], analyzed: flags[:0]}
+	ctxPool.Put(ctx)
+}
+
+// start makes ctx, new or released, the context for invs: every field is
+// zero but those set here. The args and flags arrays are reused when large
+// enough (release leaves them zero).
+func (ctx *scriptCtx) start(p *Policy, invs []parse.Invocation) {
+	n := len(invs)
+	args, flags := ctx.args[:0], ctx.analyzed[:0]
+	if cap(args) < n {
+		args = make([]argv, n)
+	}
+	if cap(flags) < 2*n {
+		flags = make([]bool, 2*n)
+	}
+	*ctx = scriptCtx{p: p, invs: invs, args: args[:n], analyzed: flags[:n], matched: flags[n : 2*n : 2*n],
+		at: places{home: p.homeDir, work: p.workDir}}
+	ctx.firstMatch = ctx.firstMatchBuf[:0]
 }
 
 func (ctx *scriptCtx) arg(i int) *argv {

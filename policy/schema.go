@@ -34,9 +34,12 @@ type Policy struct {
 	nameStart []int32
 	nameRules []int
 	nameGlobs []nameGlobs // rules with globs on the base name, and which globs
-	anyName   []int       // rules without command key or with a path in it, and no gate
-	// gated[k] are the rules without command key or with a path in it
-	// whose gate is bit k (gates.go); gates[i] is the gate of rule i.
+	// pathNamed are the rules whose command key has a path pattern, with
+	// their globs on the base name: tried for a command word with a /.
+	pathNamed []nameGlobs
+	anyName   []int // rules without command key, and no gate
+	// gated[k] are the rules without command key whose gate is bit k
+	// (gates.go); gates[i] is the gate of rule i.
 	gated    [gateCount][]int
 	gates    []gate
 	homeDir  string // expands ~ and $HOME in arguments; "" leaves them literal
