@@ -54,7 +54,11 @@ func TestDefaultGenerated(t *testing.T) {
 // when first tried, by whichever goroutine gets there first; judged from
 // many goroutines at once (the server judges calls in parallel), a fresh
 // copy decides every corpus script as one already compiled does. Under
-// -race this is also the test that compiling on first use is safe.
+// -race this is also the test that compiling on first use is safe, and
+// that the contexts checks reuse (ctxPool, parse's analyzers) carry
+// nothing from one check to another: every decision, the commands it
+// lists included, is the same as when made alone, and stays so while
+// later checks run.
 func TestDefaultCompiledOnFirstUse(t *testing.T) {
 	var scripts []string
 	for _, name := range []string{"dangerous.txtar", "everyday.txtar"} {
@@ -85,6 +89,8 @@ func TestDefaultCompiledOnFirstUse(t *testing.T) {
 		for i := range scripts {
 			if g, x := got[w][i], want[i]; g.Verdict != x.Verdict || g.Rule != x.Rule || g.Reason != x.Reason {
 				t.Errorf("%q: a fresh copy judged from goroutine %d gives %s by %s, the warm one %s by %s", scripts[i], w, g.Verdict, g.Rule, x.Verdict, x.Rule)
+			} else if !reflect.DeepEqual(g.Invocations, x.Invocations) {
+				t.Errorf("%q: judged from goroutine %d, the decision lists other commands than judged alone", scripts[i], w)
 			}
 		}
 	}
