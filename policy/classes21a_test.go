@@ -54,6 +54,27 @@ var classTests21A = []classTest{
 	{"kill-own-children", `pkill python3`, Ask},
 	{"kill-own-children", `pkill -P 1 sleep`, Ask},
 	{"kill-own-children", `pkill -P "$PPID" node`, Ask},
+	// grep -v names what it drops, not what it looks for (grep_invert.go)
+	{"grep-v-drops", `env | grep '^GO' | grep -vi token`, Allow},
+	{"grep-v-drops", `printenv | grep -E '^(LANG|LC_)' | grep -v -e SECRET -e PASS | sort`, Allow},
+	{"grep-v-drops", `declare -p | grep -E 'PATH|HOME' | grep --invert-match -i aws`, Allow},
+	{"grep-v-drops", `env | grep -vi token`, Deny},
+	{"grep-v-drops", `env | grep -v PATH | grep -i secret`, Deny},
+	{"grep-v-drops", `printenv | grep -v -e PASSWORD -e TOKEN`, Deny},
+	{"grep-v-drops", `env | awk -v x=1 '/TOKEN/'`, Deny},
+	{"grep-v-drops", `export -p | grep -iE 'stripe|openai'`, Deny},
+
+	// a path under /home deeper than a project's root is that project's
+	// own, as its ~ spelling is
+	{"home-project-abs", `rm -rf /home/dev/src/shop/dist /home/dev/src/shop/coverage`, Allow},
+	{"home-project-abs", `rm -rf /home/dev/work/api/target/debug`, Allow},
+	{"home-project-abs", `rm -rf /home/dev/work/api`, Deny},
+	{"home-project-abs", `rm -rf /home/dev/work`, Deny},
+	{"home-project-abs", `rm -rf /home/dev/.local/share/app`, Deny},
+	{"home-project-abs", `rm -rf /home/dev/work/*/target`, Deny},
+	{"home-project-abs", `rm -rf /home/*/work/api/target`, Deny},
+	{"home-project-abs", `rm -rf /home/dev/work/api/target/../../..`, Deny},
+	{"home-project-abs", `rm -rf /home/dev/work/api/.git`, Deny},
 }
 
 func TestClasses21A(t *testing.T) { checkClasses(t, classTests21A) }
