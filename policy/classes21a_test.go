@@ -75,6 +75,15 @@ var classTests21A = []classTest{
 	{"home-project-abs", `rm -rf /home/*/work/api/target`, Deny},
 	{"home-project-abs", `rm -rf /home/dev/work/api/target/../../..`, Deny},
 	{"home-project-abs", `rm -rf /home/dev/work/api/.git`, Deny},
+	// a variable the script sets once to a plain path, used after a
+	// literal path prefix ("./$OUT"), is that path (certain_values.go)
+	{"certain-after-prefix", `OUT=dist; rm -rf "./$OUT" && mkdir -p "./$OUT"`, Allow},
+	{"certain-after-prefix", `NAME=cache; rm -rf "build/${NAME}/"`, Allow},
+	{"certain-after-prefix", `D=..; rm -rf "./$D"`, Deny},
+	{"certain-after-prefix", `D=.ssh; rm -rf ~/"$D"`, Deny},
+	{"certain-after-prefix", `N=etc; rm -rf "/$N"`, Deny},
+	{"certain-after-prefix", `D=tmp; read -r D; rm -rf "./$D"`, Ask},
+	{"certain-after-prefix", `D=tmp; D=/; rm -rf "./x/../$D"`, Deny}, // both values judged
 }
 
 func TestClasses21A(t *testing.T) { checkClasses(t, classTests21A) }
