@@ -105,6 +105,12 @@ var classTests21A = []classTest{
 	{"target-this-machine", `make deploy`, Ask},
 	{"target-this-machine", `make publish-all-local`, Ask},
 	{"target-this-machine", `just docker-push`, Ask},
+	// widely run linters and runners fetched at their newest (known_package.go)
+	{"known-runner", `npx oxlint@latest --deny-warnings src`, Allow},
+	{"known-runner", `uvx codespell@latest docs`, Allow},
+	{"known-runner", `npx oxlnt@latest src`, Ask},
+	{"known-runner", `npx oxlint-pro@latest src`, Ask},
+	{"known-runner", `npx @oxlint-tools/cli@latest src`, Ask},
 }
 
 func TestClasses21A(t *testing.T) { checkClasses(t, classTests21A) }
