@@ -111,6 +111,18 @@ var classTests21A = []classTest{
 	{"known-runner", `npx oxlnt@latest src`, Ask},
 	{"known-runner", `npx oxlint-pro@latest src`, Ask},
 	{"known-runner", `npx @oxlint-tools/cli@latest src`, Ask},
+	// a parenthesised -o of scratch or regenerable names only, deleted in
+	// the workdir (regenerable.go)
+	{"find-either-scratch", `find . -type f \( -name '*.orig' -o -name '*.rej' -o -name '*~' \) -delete`, Allow},
+	{"find-either-scratch", `find src \( -name '*.pyc' -o -name '*.pyo' \) -delete`, Allow},
+	{"find-either-scratch", `find ~/code/api \( -name '*.pyc' -o -name '__pycache__' \) -delete`, Allow},
+	{"find-either-scratch", `find . \( -name '*.orig' -o -name '*.py' \) -delete`, Ask},
+	{"find-either-scratch", `find . \( -name '*.rej' -o -type f \) -delete`, Ask},
+	{"find-either-scratch", `find . \( -name '*.rej' \) -o -name '*.md' -delete`, Ask},
+	{"find-either-scratch", `find . \( -name '*.orig' -o ! -name '*.rej' \) -delete`, Ask},
+	{"find-either-scratch", `find ~/code/api \( -name '*.orig' -o -name '*.rej' \) -delete`, Deny},
+	{"find-either-scratch", `find ~ \( -name '*.orig' -o -name '*.rej' \) -delete`, Deny},
+	{"find-either-scratch", `cd .. && find . \( -name '*.orig' -o -name '*.rej' \) -delete`, Deny},
 }
 
 func TestClasses21A(t *testing.T) { checkClasses(t, classTests21A) }

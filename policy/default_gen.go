@@ -2017,10 +2017,11 @@ var defaultRules = [...]Rule{
 			Command: []string{"find"},
 			Flags:   []string{"-delete"},
 			Args:    []string{"-o", "-or"},
+			Deletes: []string{".", "**", "/**", "~", "~/**"},
 			c:       &defaultCells[144],
 		},
-		Examples:    []string{"find . -name '*.tsbuildinfo' -o -name '*.ts' -delete", "find . -name '*.pyc' -or -name '*.py' -delete"},
-		NotExamples: []string{"find . -name '*.tsbuildinfo' -delete", "find . -name '*.pyc' -o -name '*.pyo'"},
+		Examples:    []string{"find . -name '*.tsbuildinfo' -o -name '*.ts' -delete", "find . -name '*.pyc' -or -name '*.py' -delete", "find . \\( -name '*.orig' -o -name '*.go' \\) -delete", "find . \\( -name '*.orig' -o -type f \\) -delete", "find . \\( -name '*.rej' \\) -o -name '*.md' -delete", "find . \\( -name '*.orig' -o ! -name '*.rej' \\) -delete"},
+		NotExamples: []string{"find . -name '*.tsbuildinfo' -delete", "find . -name '*.pyc' -o -name '*.pyo'", "find . \\( -name '*.orig' -o -name '*.rej' \\) -delete", "find . -type f \\( -name '*.pyc' -o -name '*.pyo' -o -name '*~' \\) -delete"},
 	},
 	{
 		Origin:   LayerBuiltin,
