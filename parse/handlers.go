@@ -887,7 +887,7 @@ func findHandler(c *cmdCtx) {
 // the $(...), is judged like any other.
 var shellSetup = map[string]bool{"ssh-agent": true, "brew": true, "pyenv": true, "rbenv": true, "nodenv": true, "goenv": true,
 	"jenv": true, "opam": true, "fnm": true, "zoxide": true, "starship": true, "mise": true, "keychain": true, "gpg-agent": true, "dircolors": true,
-	"direnv": true}
+	"direnv": true, "go": true, "minikube": true, "docker-machine": true, "conda": true, "luarocks": true}
 
 // setupVerbs: the subcommands that print a shellSetup tool's setup code;
 // its other subcommands print anything (mise exec -- echo CMD, ssh-agent
@@ -897,18 +897,31 @@ var setupVerbs = map[string][]string{
 	"brew": {"shellenv"}, "pyenv": {"init", "virtualenv-init"}, "rbenv": {"init"}, "nodenv": {"init"}, "goenv": {"init"}, "jenv": {"init"},
 	"opam": {"env", "config"}, "fnm": {"env"}, "zoxide": {"init"}, "starship": {"init"}, "mise": {"activate", "env", "hook-env"},
 	"direnv": {"export", "hook"}, "keychain": nil, "dircolors": nil,
+	// Round 21: go env prints GOPATH='...' lines quoted for sh; minikube
+	// docker-env and docker-machine env the export lines of a local
+	// engine; conda shell.bash hook and luarocks path their setup
+	"go": {"env"}, "minikube": {"docker-env", "podman-env"}, "docker-machine": {"env"}, "conda": {"shell.bash", "shell.zsh", "shell.posix"},
+	"luarocks": {"path"},
 }
 
 // setupOutput reports whether w is "$(TOOL ARG...)" with a shellSetup tool
 // and plain static arguments (ssh-agent -s, pyenv init -, opam env), its
-// first word that is not an option one of the tool's setupVerbs.
+// first word that is not an option one of the tool's setupVerbs, or the
+// lines grep keeps of that (linesKept).
 func setupOutput(w word) bool {
 	t := strings.TrimSuffix(strings.TrimPrefix(w.text, `"`), `"`)
 	inner, ok := strings.CutPrefix(t, "$(")
 	if !ok || !strings.HasSuffix(inner, ")") {
 		return false
 	}
-	f := strings.Fields(strings.TrimSuffix(inner, ")"))
+	inner = strings.TrimSuffix(inner, ")")
+	if first, filter, piped := strings.Cut(inner, "|"); piped {
+		if !linesKept(filter) {
+			return false
+		}
+		inner = first
+	}
+	f := strings.Fields(inner)
 	if len(f) > 0 {
 		f[0] = installedTool(f[0])
 	}
@@ -956,7 +969,7 @@ func evalHandler(c *cmdCtx) {
 		// Round 13: unless the script defines a function (or an alias) of
 		// the tool's name, whose output is then the script's own
 		tool := strings.Fields(strings.TrimPrefix(strings.TrimPrefix(c.argv[1].text, `"`), "$("))[0]
-		if !c.a.funcs[tool] {
+		if !c.a.funcs[tool] && !c.a.funcs["grep"] {
 			g := append(append([]string(nil), c.f.via...), c.via...)
 			c.a.setupEvals = append(c.a.setupEvals, setupEval{tool: tool, w: c.argv[1], via: appendVia(g, "eval"),
 				background: c.inv().Background, endless: c.inv().EndlessLoop})

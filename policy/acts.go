@@ -488,7 +488,7 @@ var makeLike = map[string]bool{"make": true, "gmake": true, "bmake": true, "rema
 // after the verb makes it a noun (deploy-check).
 func targetHasVerb(w string) bool {
 	parts := strings.FieldsFunc(w, func(r rune) bool { return r == '-' || r == '_' })
-	if len(parts) < 2 {
+	if len(parts) < 2 || targetNamesThisMachine(parts) {
 		return false
 	}
 	for i, p := range parts {
@@ -501,6 +501,28 @@ func targetHasVerb(w string) bool {
 		}
 	}
 	return false
+}
+
+// Round 21: a target named for this machine (deploy-local, push-kind,
+// deploy_minikube) installs into what the machine runs, as the local
+// servers of local_target.go are; a name that also says where else
+// (deploy-local-prod) keeps the verb's meaning.
+var thisMachineWords = map[string]bool{"local": true, "localhost": true, "kind": true, "minikube": true, "k3d": true}
+var elsewhereWords = map[string]bool{"prod": true, "production": true, "staging": true, "stage": true, "remote": true, "live": true, "cloud": true,
+	"release": true, "public": true, "all": true}
+
+// targetNamesThisMachine reports whether some part of a target's name
+// says this machine and none says another.
+func targetNamesThisMachine(parts []string) bool {
+	local := false
+	for _, p := range parts {
+		p = strings.ToLower(p)
+		if elsewhereWords[p] {
+			return false
+		}
+		local = local || thisMachineWords[p]
+	}
+	return local
 }
 
 // npmPublishAbbrev: npm runs a command from any unique prefix of its name

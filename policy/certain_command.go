@@ -33,10 +33,10 @@ func certainCommandVar(inv *parse.Invocation) string {
 		return ""
 	}
 	m := certainUse().FindStringSubmatch(strings.ReplaceAll(inv.Name, `"`, ""))
-	if m == nil || m[3] != "" {
+	if m == nil || m[1] != "" || m[4] != "" {
 		return ""
 	}
-	return m[1] + m[2]
+	return m[2] + m[3]
 }
 
 // Round 19: a value of several such words (TEST_CMD="pytest -q"), used

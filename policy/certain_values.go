@@ -23,10 +23,11 @@ import (
 // see an unexported variable.
 
 var (
-	// certainUse: $X, ${X}, ${X:?msg} or ${X?msg}, then a path suffix, with
+	// certainUse: $X, ${X}, ${X:?msg} or ${X?msg}, after a plain path prefix
+	// (./$X, Round 21) and before a path suffix, with
 	// the double quotes removed.
 	certainUse = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`^\$(?:([A-Za-z_][A-Za-z0-9_]*)|\{([A-Za-z_][A-Za-z0-9_]*)(?::?\?[^}$` + "`" + `]*)?\})(/[^$` + "`" + `'\\]*)?$`)
+		return regexp.MustCompile(`^([A-Za-z0-9._/+@%,:-]*)\$(?:([A-Za-z_][A-Za-z0-9_]*)|\{([A-Za-z_][A-Za-z0-9_]*)(?::?\?[^}$` + "`" + `]*)?\})(/[^$` + "`" + `'\\]*)?$`)
 	})
 	// certainValue: a plain path, no expansion, space or pattern.
 	certainValue = sync.OnceValue(func() *regexp.Regexp {
@@ -205,11 +206,11 @@ func certainVarArgs(s *parse.Script, invs []parse.Invocation) []parse.Invocation
 			if m == nil {
 				return "", false
 			}
-			as, ok := certain[m[1]+m[2]]
-			if !ok || !before(as.Pos, inv.Pos) || strings.Contains(m[3], "..") || commandLine(as.Value) {
+			as, ok := certain[m[2]+m[3]]
+			if !ok || !before(as.Pos, inv.Pos) || strings.Contains(m[1]+m[4], "..") || commandLine(as.Value) {
 				return "", false
 			}
-			return as.Value + m[3], true
+			return m[1] + as.Value + m[4], true
 		})
 		if args == nil {
 			continue

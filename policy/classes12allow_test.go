@@ -210,7 +210,9 @@ var classTests12Allow = []classTest{
 	{"dev-database", `psql -h localhost -U postgres -c 'DROP DATABASE IF EXISTS app' -c 'CREATE DATABASE app_test'`, Ask},
 	{"dev-database", `psql -h localhost -U postgres -c 'DROP DATABASE app_test; DROP DATABASE prod'`, Ask},
 	{"dev-database", `psql -h db.example -c 'DROP DATABASE IF EXISTS app_test'`, Deny},
-	{"dev-database", `redis-cli -n 15 flushdb`, Deny}, // no server named: heldout-5 asks for it
+	// Round 21: no server named is this machine's default one (heldout-5
+	// asked; heldout-9, 13, 18, 20 and 22 allow it, as -h localhost is)
+	{"dev-database", `redis-cli -n 15 flushdb`, Allow},
 	{"dev-database", `redis-cli -u "$REDIS_URL" FLUSHALL`, Deny},
 	{"dev-database", `redis-cli -s /tmp/redis.sock FLUSHALL`, Deny},
 	{"dev-database", `export REDISCLI_AUTH=x; redis-cli FLUSHALL`, Deny},

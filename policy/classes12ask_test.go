@@ -88,7 +88,8 @@ var classTests12Ask = []classTest{
 	{"production", `mongorestore --drop --uri "$PROD_MONGO_URI" dump/`, Ask},
 	{"production", `pg_restore --clean -h db.example.com -d app backups/latest.dump`, Ask},
 	{"production", `go run ./cmd/admin --env=production delete-tenant acme`, Ask},
-	{"production", `redis-cli -n 2 unlink k`, Ask},
+	{"production", `redis-cli -h cache.example -n 2 unlink k`, Ask},
+	{"production", `redis-cli -n 2 unlink k`, Allow}, // Round 21: this machine's default server
 	{"production", `RAILS_ENV=production bundle exec rails assets:precompile`, Allow},
 	{"production", `RAILS_ENV=test bin/rails db:migrate`, Allow},
 	{"production", `rake db:migrate RAILS_ENV=test`, Allow},

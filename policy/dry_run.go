@@ -19,6 +19,25 @@ func dryRun(a *argv) bool {
 		return a.hasShort('n') // rsync -avn
 	case a.name == "ansible-playbook":
 		return a.hasShort('C') || a.hasFlagWord("--check")
+	case a.name == "aws", a.name == "gcloud":
+		return helpWord(a)
 	}
 	return false
+}
+
+// helpWord reports whether aws or gcloud is asked for its help page by the
+// word help rather than an option (Round 21): aws takes it in the place of
+// the next command word (aws s3 rb help, aws help), gcloud as its first
+// (gcloud help compute instances delete). The page is printed; nothing is
+// done. A help anywhere else is an operand (aws s3 rb s3://b help fails,
+// gh repo delete help deletes a repository called help).
+func helpWord(a *argv) bool {
+	p := a.positionals
+	switch {
+	case len(p) == 0:
+		return false
+	case a.name == "gcloud":
+		return p[0] == "help"
+	}
+	return len(p) <= 3 && p[len(p)-1] == "help" && a.words[len(a.words)-1] == "help"
 }

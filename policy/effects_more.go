@@ -890,10 +890,13 @@ func findEffects(inv *parse.Invocation, b *effectBuilder) {
 		return
 	}
 	n := len(b.all)
-	if findSelectsRegenerable(inv) {
-		defer b.markDisposable(n)
-	}
 	for _, root := range findRoots(inv) {
 		b.add(effDelete, root)
+	}
+	switch {
+	case findSelectsRegenerable(inv):
+		b.markDisposable(n)
+	case findSelects(inv, scratchName):
+		b.markDisposableInWorkdir(n) // Round 21 (regenerable.go)
 	}
 }

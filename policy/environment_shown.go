@@ -137,10 +137,10 @@ func narrowsByName(inv *parse.Invocation) bool {
 		}
 		return false
 	case "grep", "egrep", "fgrep", "rg", "ag", "ack", "zgrep":
+		if invertsMatch(inv) {
+			return false
+		}
 		for _, w := range inv.Args {
-			if w == "--invert-match" || len(w) > 1 && w[0] == '-' && w[1] != '-' && strings.IndexByte(w, 'v') > 0 {
-				return false
-			}
 			switch w {
 			case "", ".", "=", "^", "$", ".*", "^.*", "-f", "--file":
 				return false

@@ -30,7 +30,13 @@ var knownPackages = map[string]bool{
 	// commitlint, cspell). Not renovate-config-validator: that name on npm is
 	// a placeholder package, the tool ships inside renovate.
 	"renovate": true, "markdownlint-cli2": true, "cspell": true,
+	// Round 21: the other linters, formatters, bundlers and test runners
+	// as widely run as those above
+	"oxlint": true, "dprint": true, "publint": true, "syncpack": true, "jscpd": true, "c8": true, "nyc": true, "mocha": true,
+	"esbuild": true, "rollup": true, "webpack-cli": true, "tsup": true, "vite-node": true, "size-limit": true, "lighthouse": true,
 	// uvx, pipx run
+	"flake8": true, "pylint": true, "bandit": true, "pip-audit": true, "pyupgrade": true, "codespell": true, "yamllint": true,
+	"sqlfluff": true, "vulture": true,
 	"ruff": true, "black": true, "mypy": true, "pytest": true, "pre-commit": true, "cookiecutter": true, "tox": true, "nox": true,
 	"pip-tools": true, "isort": true, "httpie": true,
 }

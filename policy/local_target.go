@@ -291,7 +291,41 @@ func databaseTargetLocal(inv *parse.Invocation, name string) bool {
 			return false // a libpq connection string: read no further
 		}
 	}
-	return hosts > 0
+	return hosts > 0 || (name == "redis-cli" || name == "valkey-cli") && redisDefaultServer(inv)
+}
+
+// redisLocalOpts are redis-cli's options that name no server (a database
+// number, a port, credentials, output modes), with whether they take a
+// value. Round 21: redis-cli given no -h, -u or socket talks to the
+// server on this machine (127.0.0.1:6379, its compiled-in default; no
+// environment variable but REDISCLI_*, which redirectsServers sees,
+// changes that), as -h localhost does.
+var redisLocalOpts = map[string]bool{"-n": true, "-p": true, "-a": true, "--user": true, "--pass": true, "--askpass": false,
+	"--no-auth-warning": false, "--raw": false, "--no-raw": false, "-c": false, "-e": false, "-2": false, "-3": false, "-x": false,
+	"--verbose": false, "--quoted-input": false}
+
+// redisDefaultServer reports whether redis-cli's words name no server at
+// all, so that it talks to the default one on this machine: every option
+// is one of redisLocalOpts (not --cluster, whose commands name servers),
+// and no word but a value of one is known only at run time.
+func redisDefaultServer(inv *parse.Invocation) bool {
+	for j := 0; j < len(inv.Args); j++ {
+		w := inv.Args[j]
+		if inv.DynamicArgs != nil && j < len(inv.DynamicArgs) && inv.DynamicArgs[j] {
+			return false // an option may hide in it
+		}
+		if len(w) < 2 || w[0] != '-' {
+			continue
+		}
+		takes, ok := redisLocalOpts[w]
+		if !ok {
+			return false
+		}
+		if takes {
+			j++ // its value: -n "$DB" names no server
+		}
+	}
+	return true
 }
 
 // localClusterContext: the names local cluster tools give the contexts

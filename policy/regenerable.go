@@ -73,27 +73,62 @@ func projectTree(p string) bool {
 	return true
 }
 
+// scratchNames are find -name patterns of files a tool leaves behind
+// that nothing reads again: patch rejects and originals, editor swap
+// files, Finder's folder settings (Round 21). Unlike regenerable output
+// they are disposable only in the workdir (markDisposableInWorkdir):
+// elsewhere they may be another project's work in progress.
+var scratchNames = map[string]bool{"*.orig": true, "*.rej": true, "*.swp": true, "*~": true, ".DS_Store": true, "*.tmp": true}
+
+func regenerableName(n string) bool { return regenerableNames[n] }
+func scratchName(n string) bool     { return regenerableNames[n] || scratchNames[n] }
+
 // findSelectsRegenerable reports whether find's expression (args) selects
-// only regenerable files by name: a -name or -iname of regenerableNames
-// and no -o, !, -not or comma that would let other files through.
+// only regenerable files by name (findSelects).
 func findSelectsRegenerable(inv *parse.Invocation) bool {
+	return findSelects(inv, regenerableName)
+}
+
+// findSelects reports whether find's expression (args) selects only files
+// whose -name or -iname pattern is one of those ok takes, or a
+// parenthesised -o of only such names (\( -name '*.orig' -o -name '*.rej'
+// \), Round 21), with no other -o, !, -not or comma that would let other
+// files through.
+func findSelects(inv *parse.Invocation, ok func(string) bool) bool {
 	named := false
+	depth := 0
 	for k, w := range inv.Args {
 		if inv.DynamicArgs != nil && inv.DynamicArgs[k] {
 			return false
 		}
+		if depth > 0 {
+			// inside ( ): only -name NAME, -iname NAME and -o between them
+			switch {
+			case w == ")":
+				depth--
+			case w == "-o" || w == "-or":
+			case (w == "-name" || w == "-iname") && k+1 < len(inv.Args):
+			case k > 0 && (inv.Args[k-1] == "-name" || inv.Args[k-1] == "-iname") && ok(w):
+				named = true
+			default:
+				return false
+			}
+			continue
+		}
 		switch w {
-		case "-o", "-or", "!", "-not", ",", "-L", "-follow":
+		case "(":
+			depth++
+		case "-o", "-or", "!", "-not", ",", "-L", "-follow", ")":
 			return false
 		case "-exec", "-execdir", "-ok", "-okdir":
-			return named // what runs comes after the tests
+			return named && depth == 0 // what runs comes after the tests
 		case "-name", "-iname":
-			if k+1 < len(inv.Args) && regenerableNames[inv.Args[k+1]] {
+			if k+1 < len(inv.Args) && ok(inv.Args[k+1]) {
 				named = true
 			}
 		}
 	}
-	return named
+	return named && depth == 0
 }
 
 // findRoots returns the starting points of find: the words before its
@@ -191,6 +226,15 @@ func composeDownEffects(inv *parse.Invocation, a *argv, b *effectBuilder) {
 	for k := n; k < len(b.all); k++ {
 		e := &b.all[k]
 		e.disposable = known && e.path[0] != '/' && projectTree(path.Dir(e.path))
+	}
+}
+
+// markDisposableInWorkdir marks the effects b added since n disposable
+// where they lie in the workdir (a relative path that does not climb out).
+func (b *effectBuilder) markDisposableInWorkdir(n int) {
+	for k := n; k < len(b.all); k++ {
+		p := b.all[k].path
+		b.all[k].disposable = p[0] != '/' && p[0] != '~' && projectTree(p)
 	}
 }
 

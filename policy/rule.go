@@ -230,6 +230,9 @@ func init() {
 			func(ctx *scriptCtx, i int, a *argv) bool { return ctx.unsetVarRoot(i) }),
 		boolKey("secret_terms", func(m *Matcher) *bool { return m.SecretTerms },
 			func(ctx *scriptCtx, i int, a *argv) bool {
+				if invertsMatch(&ctx.invs[i]) {
+					return false // the named secrets are dropped (grep_invert.go)
+				}
 				for _, w := range a.positionals {
 					if namesSecretTerm(w, true) {
 						return true

@@ -162,7 +162,8 @@ type Matcher struct {
 	// names (secret_code.go).
 	PrintsSecretEnv *bool `toml:"prints_secret_env" json:"prints_secret_env,omitempty"`
 	// SecretTerms: an argument names secrets by a word the scrubber takes
-	// for one (token, PASSWORD, KEY) or a credential family (STRIPE, AWS).
+	// for one (token, PASSWORD, KEY) or a credential family (STRIPE, AWS);
+	// not grep -v's, which name what it drops (grep_invert.go).
 	SecretTerms *bool `toml:"secret_terms" json:"secret_terms,omitempty"`
 	// UnsetVarRoot: an argument is a variable the script never sets
 	// followed by "/" and a pattern or a system directory ("$DIR/"*): the
