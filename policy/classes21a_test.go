@@ -123,9 +123,9 @@ var classTests21A = []classTest{
 	{"find-either-scratch", `find ~/code/api \( -name '*.orig' -o -name '*.rej' \) -delete`, Deny},
 	{"find-either-scratch", `find ~ \( -name '*.orig' -o -name '*.rej' \) -delete`, Deny},
 	{"find-either-scratch", `cd .. && find . \( -name '*.orig' -o -name '*.rej' \) -delete`, Deny},
-	// a scratch or build directory of the workdir made world-writable
-	{"chmod-scratch-dir", `mkdir -p tmp/cache && chmod -R 777 tmp/cache`, Allow},
-	{"chmod-scratch-dir", `chmod a+w ./build/e2e-screens`, Allow},
+	// world-writable is asked wherever in the workdir: the rule sees any
+	// argument, and a scratch directory beside a source one would pass
+	{"chmod-scratch-dir", `chmod -R 777 ./tmp ./src`, Ask},
 	{"chmod-scratch-dir", `chmod -R 777 ./public/uploads`, Ask},
 	{"chmod-scratch-dir", `chmod -R 777 ./tmp/../src`, Ask},
 	{"chmod-scratch-dir", `chmod -R 777 ./tmp ~/.ssh`, Deny},

@@ -4841,12 +4841,11 @@ var defaultRules = [...]Rule{
 		Reason:   "makes files writable by every user",
 		Matcher: Matcher{
 			Command:   []string{"chmod"},
-			NotArgs:   []string{"tmp", "./tmp", "tmp/**", "./tmp/**", "build", "./build", "build/**", "./build/**", ".cache/**", "./.cache/**"},
 			ArgsRegex: []string{"^0?[0-7]?[0-7][0-7][2367]$", "^(a|o|ugo)\\+[rwx]*w"},
 			c:         &defaultCells[350],
 		},
-		Examples:    []string{"chmod -R 777 ./uploads", "chmod o+w file", "chmod -R 777 ./shared-uploads", "chmod 777 ./tmpfiles", "chmod -R a+w ./tmp/../src"},
-		NotExamples: []string{"chmod 755 bin/tool", "chmod +x run.sh", "chmod 644 x", "mkdir -p ./tmp/uploads && chmod 777 ./tmp/uploads", "chmod -R 777 build/test-artifacts"},
+		Examples:    []string{"chmod -R 777 ./uploads", "chmod o+w file", "chmod -R 777 ./shared-uploads", "chmod 777 ./tmpfiles", "chmod -R a+w ./tmp/../src", "chmod -R 777 ./tmp ./src"},
+		NotExamples: []string{"chmod 755 bin/tool", "chmod +x run.sh", "chmod 644 x"},
 	},
 	{
 		Origin:   LayerBuiltin,
