@@ -21,8 +21,8 @@ func linesKept(stage string) bool {
 	patterns := 0
 	for _, w := range f[1:] {
 		if strings.HasPrefix(w, "-") {
-			if strings.ContainsAny(w, "fr") && !strings.HasPrefix(w, "--") || strings.HasPrefix(w, "--file") || strings.HasPrefix(w, "--r") {
-				return false // patterns or input from files
+			if strings.ContainsAny(w, "fro") && !strings.HasPrefix(w, "--") || strings.HasPrefix(w, "--file") || strings.HasPrefix(w, "--r") || strings.HasPrefix(w, "--o") {
+				return false // patterns or input from files; -o prints parts of lines, not the tool's lines
 			}
 			continue
 		}

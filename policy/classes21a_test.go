@@ -91,6 +91,7 @@ var classTests21A = []classTest{
 	{"setup-eval", `eval "$(go env)"; echo "$GOROOT"`, Allow},
 	{"setup-eval", `eval "$(go env | grep -f patterns.txt)"`, Ask},
 	{"setup-eval", `eval "$(go env | grep GO ./notes.sh)"`, Ask},
+	{"setup-eval", `eval "$(go env | grep -o "GOFLAGS=.*")"`, Ask},
 	{"setup-eval", `eval "$(cat setup.txt | grep GO)"`, Ask},
 	{"setup-eval", `eval "$(go run ./cmd/env)"`, Ask},
 	{"setup-eval", `eval "$(go env | grep "$PAT")"`, Ask},
