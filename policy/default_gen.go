@@ -8666,13 +8666,13 @@ var defaultRules = [...]Rule{
 		Reason:   "starts a Job in a cluster (kubectl create job, --from a CronJob): its workload runs there now, outside the sandbox",
 		Matcher: Matcher{
 			Command:     []string{"kubectl", "oc"},
-			Subcommand:  []string{"create"},
 			Args:        []string{"job", "cronjob", "cj"},
 			NotArgs:     []string{"--dry-run", "--dry-run=client", "--dry-run=server", "--help", "-h"},
+			ArgsRegex:   []string{"^create$"},
 			TargetLocal: &boolFalse,
 			c:           &defaultCells[624],
 		},
-		Examples:    []string{"kubectl create job reindex --from=cronjob/nightly -n prod", "oc create job x --image=busybox -- date", "kubectl create cronjob report --image=x --schedule=@hourly"},
+		Examples:    []string{"kubectl create job reindex --from=cronjob/nightly -n prod", "kubectl -n prod create job x --from=cj/y", "oc create job x --image=busybox -- date", "kubectl create cronjob report --image=x --schedule=@hourly"},
 		NotExamples: []string{"kubectl get jobs -n prod", "kubectl create job x --image=busybox --dry-run=client -o yaml", "kubectl logs job/reindex"},
 	},
 	{
