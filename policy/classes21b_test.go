@@ -100,6 +100,17 @@ var classTests21B = []classTest{
 	{"history-elsewhere", "cd ../../legacy && git filter-repo --strip-blobs-bigger-than 10M", Deny},
 	{"history-elsewhere", "git filter-repo --strip-blobs-bigger-than 10M", Ask},
 
+	// Files git prints from its history, read where the repository is.
+	{"git-shown", "cd ~/clients/acme && git show origin/main:config/.env.prod", Deny},
+	{"git-shown", "git -C ~/work/shop cat-file -p HEAD~2:.env", Deny},
+	{"git-shown", "cd ../api && git log -p --follow -- .env.staging | grep KEY", Deny},
+	{"git-shown", "cd ~/.password-store && git show HEAD~1", Deny},
+	{"git-shown", "git show HEAD:.env", Ask},
+	{"git-shown", "git show HEAD~1:src/app.ts | head -40", Allow},
+	{"git-shown", "git log --oneline --name-only -- .env", Allow},
+	{"git-shown", "git log -p -5 -- docs/", Allow},
+	{"git-shown", "cd /tmp/clone && git log -p -3", Allow},
+
 	// The world outside changed: Jobs started, pushes, uploads, comments,
 	// migrations, a dev loop on a switched cluster, keyrings, admin tools.
 	{"outside-ask", "kubectl -n prod create job manual-1 --from=cronjob/report", Ask},
