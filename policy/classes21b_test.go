@@ -198,6 +198,8 @@ var classTests21B = []classTest{
 	{"outside-ask", "wp @staging plugin install akismet --activate", Ask},
 	{"outside-ask", "wp plugin install akismet --activate", Allow},
 	{"outside-ask", "aws amplify start-job --app-id a1 --branch-name prod --job-type RETRY", Ask},
+	{"outside-ask", "bq query --use_legacy_sql=false --maximum_bytes_billed=10000000000000 'SELECT * FROM `big.events`'", Ask},
+	{"outside-ask", "bq query --use_legacy_sql=false --maximum_bytes_billed=10000000000 'SELECT count(*) FROM `ds.t`'", Allow},
 }
 
 func TestClasses21B(t *testing.T) { checkClasses(t, classTests21B) }

@@ -8516,11 +8516,11 @@ var defaultRules = [...]Rule{
 		Reason:   "kills the process that started this shell (the sandbox's supervisor), so that what it was holding back runs free",
 		Matcher: Matcher{
 			Command: []string{"kill", "pkill", "killall"},
-			Args:    []string{"$PPID", "${PPID}", "-P"},
+			Args:    []string{"$PPID", "${PPID}"},
 			c:       &defaultCells[614],
 		},
 		Examples:    []string{"kill -9 $PPID", "kill -KILL ${PPID}", "kill -s TERM $PPID"},
-		NotExamples: []string{"kill %1", "kill $!", "kill -9 $PID", "kill $(cat server.pid)"},
+		NotExamples: []string{"kill %1", "kill $!", "kill -9 $PID", "kill $(cat server.pid)", "pkill -P $$", "pkill -P $$ sleep"},
 	},
 	{
 		Origin:   LayerBuiltin,
@@ -8934,10 +8934,25 @@ var defaultRules = [...]Rule{
 		Examples:    []string{"npm init some-unknown-starter@latest --yes", "npm exec --yes tool-from-nowhere", "npm create -y fresh-kit"},
 		NotExamples: []string{"npm init -y", "npm exec -- eslint .", "npm create vite@latest my-app -- --template react-ts"},
 	},
+	{
+		Origin:   LayerBuiltin,
+		Name:     "query-billed-terabytes",
+		Decision: Verdict("ask"),
+		Reason:   "runs a BigQuery query allowed to bill a terabyte or more of data scanned: it costs the account money",
+		Matcher: Matcher{
+			Command:    []string{"bq"},
+			Subcommand: []string{"query"},
+			NotArgs:    []string{"--dry_run", "--dry_run=true"},
+			ArgsRegex:  []string{"^--maximum_bytes_billed=[0-9]{13,}$", "^[0-9]{13,}$"},
+			c:          &defaultCells[643],
+		},
+		Examples:    []string{"bq query --nouse_legacy_sql --maximum_bytes_billed=2000000000000 'SELECT * FROM `p.d.t`'", "bq query --maximum_bytes_billed 90000000000000 'select 1'"},
+		NotExamples: []string{"bq query --maximum_bytes_billed=1000000000 'SELECT 1'", "bq query --dry_run --maximum_bytes_billed=5000000000000 'SELECT * FROM `p.d.t`'", "bq ls"},
+	},
 }
 
 // defaultCells are the compiled forms of defaultRules' matchers, one each.
-var defaultCells [643]compiledCell
+var defaultCells [644]compiledCell
 
 // The values of the true-or-false keys (a function call would make
 // defaultRules code that runs at start-up).
