@@ -92,6 +92,7 @@ func initHandlers() {
 		"proxychains":      simpleWrapper(optSpec{arg: "f", flags: "q"}),
 		"proxychains4":     simpleWrapper(optSpec{arg: "f", flags: "q"}),
 		"caffeinate":       simpleWrapper(optSpec{arg: "tw", flags: "disum"}),
+		"rlwrap":           simpleWrapper(optSpec{arg: "bCDefgHlOopPqsSwz", flags: "AcinNrRtUWam", anyLong: true}),
 		"dbus-run-session": simpleWrapper(optSpec{long: []string{"config-file", "dbus-daemon"}}),
 		"pkexec":           simpleWrapper(optSpec{long: []string{"user"}, longFlags: []string{"disable-internal-agent", "keep-cwd"}}),
 		"catchsegv":        simpleWrapper(optSpec{}),

@@ -44,7 +44,7 @@ var classTests10 = []classTest{
 	// rm after docker run/exec is the container's command, not docker rm.
 	{"containers-remove", `docker run --rm -v "$PWD":/src -w /src node:20 rm -rf node_modules`, Allow},
 	{"containers-remove", `podman run --rm -v "$(pwd)":/w:Z alpine rm -f /w/out.bin`, Allow},
-	{"containers-remove", `docker rm -f $(docker ps -aq)`, Ask},
+	{"containers-remove", `docker rm -f $(docker ps -aq)`, Deny}, // Round 21: every container, as a prune (containers-remove-all)
 	{"containers-remove", `docker rmi $(docker images -q -f dangling=true)`, Ask},
 	{"containers-remove", `docker run --rm -v "$HOME":/h alpine rm -rf /h`, Deny},
 

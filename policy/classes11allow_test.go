@@ -90,7 +90,7 @@ var classTests11Allow = []classTest{
 	{"xargs-listed", `find . -name '*.pyc' | xargs -a paths.txt rm -f`, Ask},
 	{"xargs-listed", `git -C ~/other ls-files -- '*.orig' | xargs rm -f`, Ask},
 	{"xargs-listed", `git ls-files -- '*.orig' | xargs -I{} rm -rf ~/{}`, Deny},
-	{"xargs-listed", `find ~ -name '*.pyc' | xargs rm -f`, Ask},
+	{"xargs-listed", `find ~ -name '*.pyc' | xargs rm -f`, Deny}, // Round 21: a sweep of the home, as find ~ -delete (rm-via-xargs-found-in-home)
 	{"xargs-listed", `cat files.txt | xargs rm -f`, Ask},
 	{"xargs-listed", `find "$DIR" -name '*.pyc' | xargs rm -f`, Ask},
 

@@ -162,6 +162,7 @@ func (ctx *scriptCtx) computeEffects() {
 			}
 			if a.name == "git" {
 				gitOutputEffects(inv, &b)
+				gitShownReads(inv, a, &b)
 			}
 			ctx.toolEffects(i, inv, a, &b)
 		}

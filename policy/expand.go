@@ -1863,8 +1863,12 @@ func (x *expander) substitutionOutput(i int, inv *parse.Invocation) (string, boo
 func (x *expander) scanRead(inv *parse.Invocation) {
 	var names []string
 	array := false // read -a NAME (-ra NAME): the words are NAME's elements
-	for _, a := range inv.Args {
-		switch {
+	whole := false // read -d '' NAME: up to a NUL, the whole input
+	for k := 0; k < len(inv.Args); k++ {
+		switch a := inv.Args[k]; {
+		case (a == "-d" || a == "-rd") && k+1 < len(inv.Args) && inv.Args[k+1] == "" && (inv.DynamicArgs == nil || !inv.DynamicArgs[k+1]):
+			whole = true // Round 21: a here-document read whole, then run (eval "$P")
+			k++
 		case a == "-r":
 		case a == "-a" || a == "-ra" || a == "-ar":
 			array = true
@@ -1899,8 +1903,20 @@ func (x *expander) scanRead(inv *parse.Invocation) {
 		// Round 13: a here-document gives read its first line.
 		if (r.Op == "<<" || r.Op == "<<-") && r.FD == "" {
 			text, _, _ = strings.Cut(r.Target, "\n")
+			if whole {
+				text = r.Target
+			}
 			ok = !r.Dynamic
 		}
+	}
+	if whole && !array && len(names) == 1 {
+		// one name takes it all, lines kept, IFS whitespace trimmed at the ends
+		as := parse.Assignment{Name: names[0], Pos: inv.Pos, Dynamic: !ok, Value: "read"}
+		if ok {
+			as.Value = strings.Trim(text, " \t\n")
+		}
+		x.reads = append(x.reads, as)
+		return
 	}
 	fields := strings.Fields(text)
 	if array {

@@ -6,8 +6,8 @@ import (
 )
 
 // Files found and then read: find ... -exec cat {} \; and find ... | xargs
-// cat read every file the search names, as if their paths were written
-// out. The reader's reads are the search's start directories joined with
+// cat (or locate ... | xargs cat) read every file the search names, as if
+// their paths were written out. The reader's reads are the search's start directories joined with
 // its name patterns (~/.mozilla/**/logins.json, /**/.env.production), so
 // the rules on reads (credential files, deny_read) judge them like any
 // other read.
@@ -30,8 +30,18 @@ func (ctx *scriptCtx) foundFileReads(i int, a *argv, b *effectBuilder) {
 			}
 		}
 	case via == "xargs":
-		if i >= 2 && inv.PipedInto && commandName(ctx.invs[i-1].Name) == "xargs" && ctx.invs[i-1].PipedInto && commandName(ctx.invs[i-2].Name) == "find" {
-			find = i - 2
+		if i >= 2 && inv.PipedInto && commandName(ctx.invs[i-1].Name) == "xargs" && ctx.invs[i-1].PipedInto {
+			switch commandName(ctx.invs[i-2].Name) {
+			case "find":
+				find = i - 2
+			case "locate", "plocate", "mlocate", "slocate":
+				if !ctx.invs[i-2].Dynamic {
+					for _, p := range locatedPaths(ctx.invs[i-2].Args) {
+						b.add(effRead, p)
+					}
+				}
+				return
+			}
 		}
 	}
 	if find < 0 || ctx.invs[find].Dynamic {
@@ -100,4 +110,28 @@ func foundPaths(args []string) []string {
 // isFindExpr: a word that starts find's expression.
 func isFindExpr(w string) bool {
 	return len(w) > 1 && w[0] == '-' && w != "-H" && w != "-L" && w != "-P" || w == "(" || w == "!"
+}
+
+// locatedPaths returns the paths locate's patterns name anywhere on the
+// machine: a pattern without a wildcard matches any path that contains it
+// (locate .env: /**/.env and /**/.env.production), one with a wildcard
+// the whole path.
+func locatedPaths(args []string) []string {
+	var out []string
+	for k := 0; k < len(args); k++ {
+		w := args[k]
+		switch {
+		case w == "-d" || w == "--database" || w == "-l" || w == "-n" || w == "--limit":
+			k++ // an option's value
+			continue
+		case w == "" || w[0] == '-':
+			continue
+		case strings.ContainsAny(w, "*?["):
+			out = append(out, "/**/"+strings.TrimLeft(w, "*/"))
+		default:
+			w = strings.TrimLeft(w, "/")
+			out = append(out, "/**/"+w, "/**/"+w+"*")
+		}
+	}
+	return out
 }

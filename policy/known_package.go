@@ -72,6 +72,9 @@ func knownPackageRun(inv *parse.Invocation) bool {
 	if inv.Dynamic || inv.DynamicArgs != nil && anyTrue(inv.DynamicArgs) {
 		return false
 	}
+	if spec, ok := npmInitializer(inv); ok {
+		return knownPackage(spec) // Round 21: npm init X runs create-X (npm_init.go)
+	}
 	code, direct := launchedCode(inv)
 	if direct != nil || len(code) == 0 {
 		return false

@@ -33,7 +33,7 @@ func mayRunWrittenCode(invs []parse.Invocation) bool {
 			if _, ok := writtenCodeInterpreters[strings.TrimRight(n, "0123456789.")]; ok || n == "." || n == "make" || n == "gmake" || n == "ninja" || packageScriptRunners[n] || strings.Contains(invs[i].Name, "/") {
 				return true
 			}
-			if _, ok := projectFiles[n]; ok || n == "run-parts" {
+			if _, ok := projectFiles[n]; ok || n == "run-parts" || n == "go" {
 				return true
 			}
 		}
@@ -246,8 +246,9 @@ func runsWritten(inv *parse.Invocation, files map[string]string, key func(string
 		file = writtenNinjaCommands(inv, files, key) // Round 14: printf 'rule r\n  command = ...' > b.ninja; ninja -f b.ninja
 	} else if packageScriptRunners[name] {
 		file = writtenPackageScripts(inv, files, key) // Round 14: echo '{"scripts":{"postinstall":...}}' > package.json; npm i
-	} else if _, ok := projectFiles[name]; ok {
+	} else if _, ok := projectFiles[name]; ok || name == "go" {
 		file = writtenProjectCode(inv, name, files, key) // Round 17 (written_project.go)
+		file += writtenTestCode(inv, name, files, key)   // Round 21 (written_tests.go)
 	} else if f, ok := writtenCodeInterpreters[name]; ok {
 		if text, ok := shadowedModule(inv, files, key); ok {
 			file, flag = text, "-c" // Round 17: python -m json.tool with ./json.py written
