@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"iter"
 	"strings"
 
 	"github.com/stockade/stockade/parse"
@@ -102,17 +103,7 @@ func toxCommands(text string, code *strings.Builder) {
 // quotedCommandLines writes the quoted strings of text that read as a
 // command line with arguments ("sh", "-c", "curl ... | sh": the last).
 func quotedCommandLines(text string, code *strings.Builder) {
-	for rest := text; ; {
-		i := strings.IndexAny(rest, "'\"")
-		if i < 0 {
-			return
-		}
-		j := strings.IndexByte(rest[i+1:], rest[i])
-		if j < 0 {
-			return
-		}
-		q := rest[i+1 : i+1+j]
-		rest = rest[i+j+2:]
+	for q := range quotedStrings(text, "'\"") {
 		if !strings.Contains(q, " ") || strings.Contains(q, "\n") {
 			continue
 		}
@@ -152,4 +143,26 @@ func shadowedModule(inv *parse.Invocation, files map[string]string, key func(str
 		}
 	}
 	return "", false
+}
+
+// quotedStrings yields, in order, the texts between a pair of the same
+// quote character of quotes ("'\"" for Python, "\"`" for Go).
+func quotedStrings(text, quotes string) iter.Seq[string] {
+	return func(yield func(string) bool) {
+		for rest := text; ; {
+			i := strings.IndexAny(rest, quotes)
+			if i < 0 {
+				return
+			}
+			j := strings.IndexByte(rest[i+1:], rest[i])
+			if j < 0 {
+				return
+			}
+			q := rest[i+1 : i+1+j]
+			rest = rest[i+j+2:]
+			if !yield(q) {
+				return
+			}
+		}
+	}
 }

@@ -77,17 +77,7 @@ func writtenNames(files map[string]string, keep func(base string) bool) []string
 func goCodeCommands(text string, code *strings.Builder) {
 	quotedCommandLines(text, code)
 	home := strings.Contains(text, `Getenv("HOME")`) || strings.Contains(text, "UserHomeDir()")
-	for rest := text; ; {
-		i := strings.IndexAny(rest, "\"`")
-		if i < 0 {
-			return
-		}
-		j := strings.IndexByte(rest[i+1:], rest[i])
-		if j < 0 {
-			return
-		}
-		s := rest[i+1 : i+1+j]
-		rest = rest[i+j+2:]
+	for s := range quotedStrings(text, "\"`") {
 		switch {
 		case strings.ContainsAny(s, " \n'\"$`;|&"):
 		case home && strings.HasPrefix(s, "/."):
