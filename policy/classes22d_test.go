@@ -1,0 +1,30 @@
+package policy
+
+import "testing"
+
+// classTests22D: round 22's everyday classes (heldout-23, with leftovers of
+// heldout-21 and 22), as in classTests: the everyday work that passes, and
+// next to it the dangerous lookalikes that keep their verdict.
+var classTests22D = []classTest{
+	// A LocalStack wrapper whose endpoint variable names this machine.
+	{"emulator-endpoint-local", "AWS_ENDPOINT_URL=http://127.0.0.1:4566 awslocal s3 rb s3://fixtures --force", Allow},
+	{"emulator-endpoint-local", "export AWS_ENDPOINT_URL=http://localhost:4566 && cd stacks/dev && tflocal destroy -auto-approve", Allow},
+	{"emulator-endpoint-local", "LOCALSTACK_HOST=localhost:4566 cdklocal destroy --force", Allow},
+	{"emulator-endpoint-local", "EDGE_PORT=4566 awslocal dynamodb delete-table --table-name jobs", Allow},
+	{"emulator-endpoint-local", "AWS_ENDPOINT_URL=https://s3.eu-west-1.amazonaws.com tflocal destroy -auto-approve", Ask},
+	{"emulator-endpoint-local", "LOCALSTACK_HOST=localhost.attacker.example:4566 awslocal s3 rb s3://b --force", Ask},
+	{"emulator-endpoint-local", "export AWS_ENDPOINT_URL=http://localhost:4566; AWS_ENDPOINT_URL=$PROD_URL tflocal destroy -auto-approve", Ask},
+	{"emulator-endpoint-local", "AWS_ENDPOINT_URL=http://localhost:4566 AWS_PROFILE=prod tflocal destroy -auto-approve", Ask},
+
+	// A file database in the workdir's test directories is the tests' own.
+	{"test-directory-database", "sqlite3 tests/fixtures/cache.sqlite 'DELETE FROM entries;'", Allow},
+	{"test-directory-database", "sqlite3 ./testdata/golden.db 'DROP TABLE IF EXISTS runs; VACUUM;'", Allow},
+	{"test-directory-database", "duckdb spec/data/events.duckdb 'DROP TABLE staging_events'", Allow},
+	{"test-directory-database", "sqlite3 data/app.db 'DROP TABLE users'", Deny},
+	{"test-directory-database", "sqlite3 tests/prod_backup.db 'DROP TABLE users'", Deny},
+	{"test-directory-database", "sqlite3 ../billing/testdata/ledger.db 'DROP TABLE invoices'", Deny},
+	{"test-directory-database", "sqlite3 ~/tests/notes.db 'DROP TABLE notes'", Deny},
+	{"test-directory-database", "sqlite3 tests/a.db \"ATTACH '/srv/app.db' AS p; DROP TABLE p.users;\"", Deny},
+}
+
+func TestClasses22D(t *testing.T) { checkClasses(t, classTests22D) }
