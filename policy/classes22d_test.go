@@ -25,6 +25,16 @@ var classTests22D = []classTest{
 	{"test-directory-database", "sqlite3 ../billing/testdata/ledger.db 'DROP TABLE invoices'", Deny},
 	{"test-directory-database", "sqlite3 ~/tests/notes.db 'DROP TABLE notes'", Deny},
 	{"test-directory-database", "sqlite3 tests/a.db \"ATTACH '/srv/app.db' AS p; DROP TABLE p.users;\"", Deny},
+
+	// An upload to a server on this machine, by any scheme curl speaks; mail
+	// only to mailboxes here (a local server relays the rest to the world).
+	{"upload-local-any-scheme", "curl -s smtp://localhost:1025 --mail-from ci@localhost --mail-rcpt qa@localhost --upload-file fixtures/welcome.eml", Allow},
+	{"upload-local-any-scheme", "curl -T build/site.tgz ftp://127.0.0.1:2121/incoming/", Allow},
+	{"upload-local-any-scheme", "curl -s smtp://127.0.0.1:25 --mail-rcpt ops@corp.example -T report.txt", Ask},
+	{"upload-local-any-scheme", "curl smtp://localhost:1025 --mail-rcpt qa@localhost --mail-rcpt x@mail.example -T notes.txt", Ask},
+	{"upload-local-any-scheme", "curl smtp://localhost:1025 --mail-rcpt \"$TO\" -T notes.txt", Ask},
+	{"upload-local-any-scheme", "curl --url smtps://smtp.mail.example:465 --mail-from me@localhost --mail-rcpt me@localhost -T notes.txt", Ask},
+	{"upload-local-any-scheme", "curl -T notes.txt ftp://127.0.0.1:2121/ --proxy http://relay.example:3128", Ask},
 }
 
 func TestClasses22D(t *testing.T) { checkClasses(t, classTests22D) }

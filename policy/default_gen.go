@@ -2958,13 +2958,13 @@ var defaultRules = [...]Rule{
 		Decision: Verdict("ask"),
 		Reason:   "uploads a local file to a server: once sent it cannot be taken back",
 		Matcher: Matcher{
-			Command: []string{"curl", "wget"},
-			Flags:   []string{"T|upload-file|post-file|body-file"},
-			NotArgs: []string{"http://localhost/**", "http://localhost:[0-9]/**", "http://localhost:[0-9][0-9]/**", "http://localhost:[0-9][0-9][0-9]/**", "http://localhost:[0-9][0-9][0-9][0-9]/**", "http://localhost:[0-9][0-9][0-9][0-9][0-9]/**", "http://127.0.0.1/**", "http://127.0.0.1:[0-9]/**", "http://127.0.0.1:[0-9][0-9]/**", "http://127.0.0.1:[0-9][0-9][0-9]/**", "http://127.0.0.1:[0-9][0-9][0-9][0-9]/**", "http://127.0.0.1:[0-9][0-9][0-9][0-9][0-9]/**"},
-			c:       &defaultCells[214],
+			Command:     []string{"curl", "wget"},
+			Flags:       []string{"T|upload-file|post-file|body-file"},
+			TargetLocal: &boolFalse,
+			c:           &defaultCells[214],
 		},
 		Examples:    []string{"curl -sT build.tgz https://files.example/up/", "wget --post-file=report.json https://api.example/r", "curl -T x.tgz http://localhost:9000@files.example/up/", "curl -T x.tgz http://localhost.files.example/up/"},
-		NotExamples: []string{"curl -sSLo out.tgz https://x.example/a.tgz", "wget https://x.example/a.tgz", "curl -X PUT --upload-file dist/app.tgz http://localhost:9000/dev-bucket/app.tgz", "wget --post-file=r.json http://127.0.0.1:8080/r"},
+		NotExamples: []string{"curl -sSLo out.tgz https://x.example/a.tgz", "wget https://x.example/a.tgz", "curl -X PUT --upload-file dist/app.tgz http://localhost:9000/dev-bucket/app.tgz", "wget --post-file=r.json http://127.0.0.1:8080/r", "curl -s --url smtp://localhost:1025 --mail-rcpt t@localhost -T mail.eml"},
 	},
 	{
 		Origin:   LayerBuiltin,

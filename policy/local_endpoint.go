@@ -65,3 +65,12 @@ func endpointNamesLocal(text string, names ...string) bool {
 	}
 	return true
 }
+
+// mailRecipientLocal reports whether a mail address is a mailbox on this
+// machine (test@localhost, <dev@127.0.0.1>): a local mail server relays
+// mail for another domain to the world. Round 22.
+func mailRecipientLocal(addr string) bool {
+	addr = strings.TrimSuffix(strings.TrimPrefix(addr, "<"), ">")
+	_, host, ok := strings.Cut(addr, "@")
+	return ok && loopbackHost(host)
+}
