@@ -112,6 +112,8 @@ func (ctx *scriptCtx) devDatabase(i int, a *argv) bool {
 		return named
 	case "mongosh", "mongo":
 		return mongoDevDatabase(inv) // Round 13 (local_work.go)
+	case "docker", "podman", "nerdctl":
+		return devVolumes(inv) // Round 22 (dev_volume.go)
 	}
 	return false
 }
