@@ -43,7 +43,7 @@ func (ctx *scriptCtx) devDatabase(i int, a *argv) bool {
 		}
 		base := strings.ToLower(path.Base(f))
 		stem := strings.TrimSuffix(strings.TrimSuffix(strings.TrimSuffix(strings.TrimSuffix(base, ".sqlite3"), ".sqlite"), ".db"), ".duckdb")
-		return devName(stem)
+		return devName(stem) || inTestDirectory(f, stem)
 	case "psql":
 		// psql -d DBNAME (or its first operand): a connection reaches one
 		// database, unless the SQL names another (DROP DATABASE, \c,
@@ -112,6 +112,8 @@ func (ctx *scriptCtx) devDatabase(i int, a *argv) bool {
 		return named
 	case "mongosh", "mongo":
 		return mongoDevDatabase(inv) // Round 13 (local_work.go)
+	case "docker", "podman", "nerdctl":
+		return devVolumes(inv) // Round 22 (dev_volume.go)
 	}
 	return false
 }

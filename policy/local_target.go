@@ -208,7 +208,10 @@ var httpCarries = map[string]bool{"-H": true, "--header": true, "-d": true, "--d
 	"-X": true, "--request": true, "-A": true, "--user-agent": true, "-b": true, "--cookie": true, "-c": true, "--cookie-jar": true,
 	"-w": true, "--write-out": true, "-m": true, "--max-time": true, "--connect-timeout": true, "--retry": true, "-T": true, "--upload-file": true,
 	"--post-data": true, "--post-file": true, "--method": true, "--body-data": true, "-P": true, "--directory-prefix": true, "-t": true, "--tries": true,
-	"--timeout": true}
+	"--timeout": true,
+	// Round 22: the envelope's sender names no server; its recipients are
+	// where a local mail server may relay to (mailRecipientLocal)
+	"--mail-from": true, "--mail-auth": true, "--mail-rcpt": true}
 
 // httpTargetLocal: every operand of an HTTP client is a URL on this
 // machine, and no option routes the request elsewhere (a proxy, a name
@@ -217,6 +220,9 @@ func httpTargetLocal(inv *parse.Invocation, name string) bool {
 	urls := 0
 	for _, w := range serverWords(inv, func(opt string) bool { return httpCarries[opt] || httpRoutes[opt] }) {
 		if httpRoutes[w.opt] {
+			return false
+		}
+		if w.opt == "--mail-rcpt" && (w.dyn || !mailRecipientLocal(w.value)) {
 			return false
 		}
 		if w.opt != "" {

@@ -98,11 +98,16 @@ var localEmulators = map[string]bool{"tflocal": true, "awslocal": true, "cdkloca
 
 func localEmulatorTarget(ctx *scriptCtx, inv *parse.Invocation) bool {
 	for _, e := range inv.Env {
-		if strings.Contains(e, "LOCALSTACK") || strings.Contains(e, "ENDPOINT") || strings.Contains(e, "AWS_") {
+		if strings.Contains(e, "LOCALSTACK") || strings.Contains(e, "ENDPOINT") || strings.Contains(e, "EDGE_PORT") {
+			if !endpointAssignmentLocal(e) { // Round 22 (local_endpoint.go)
+				return false
+			}
+		} else if strings.Contains(e, "AWS_") {
 			return false
 		}
 	}
-	if ctx.text != nil && (strings.Contains(*ctx.text, "LOCALSTACK_H") || strings.Contains(*ctx.text, "ENDPOINT_URL") || strings.Contains(*ctx.text, "EDGE_PORT")) {
+	if ctx.text != nil && (strings.Contains(*ctx.text, "LOCALSTACK_H") || strings.Contains(*ctx.text, "ENDPOINT_URL") || strings.Contains(*ctx.text, "EDGE_PORT")) &&
+		!endpointNamesLocal(*ctx.text, "LOCALSTACK_H", "ENDPOINT_URL", "EDGE_PORT") {
 		return false
 	}
 	for _, w := range inv.Args {
