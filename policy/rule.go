@@ -278,6 +278,8 @@ func init() {
 			func(ctx *scriptCtx, i int, a *argv) bool { return gitCleanPathsInWorkdir(&ctx.invs[i]) }),
 		boolKey("address_for_program", func(m *Matcher) *bool { return m.AddressForProgram },
 			func(ctx *scriptCtx, i int, a *argv) bool { return addressForProgram(&ctx.invs[i]) }),
+		boolKey("copies_workdir_file", func(m *Matcher) *bool { return m.CopiesWorkdirFile },
+			func(ctx *scriptCtx, i int, a *argv) bool { return ctx.copiesWorkdirFile(i, a) }),
 		boolKey("foreign_package_source", func(m *Matcher) *bool { return m.ForeignPackageSource },
 			func(ctx *scriptCtx, i int, a *argv) bool { return ctx.foreignPackageSource(i, a) }),
 		boolKey("typo_package", func(m *Matcher) *bool { return m.TypoPackage },
