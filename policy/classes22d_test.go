@@ -68,6 +68,15 @@ var classTests22D = []classTest{
 	{"workdir-file-into-bin", "ln -sf \"$PWD/../other/bin/x\" node_modules/.bin/x", Deny},
 	{"workdir-file-into-bin", "ln -sf ../../scripts/dev.sh ~/.nvm/versions/node/v20.11.0/bin/dev", Deny},
 	{"workdir-file-into-bin", "ln -sf \"$PWD/build/cli\" ~/.local/bin/cli", Deny},
+
+	// History rewritten in a clone the script itself just made.
+	{"rewrite-in-fresh-clone", "git clone --no-local . /tmp/trim && cd /tmp/trim && git filter-repo --strip-blobs-bigger-than 10M", Allow},
+	{"rewrite-in-fresh-clone", "git clone https://github.com/acme/site.git build/site && cd build/site && git filter-branch --subdirectory-filter docs HEAD", Allow},
+	{"rewrite-in-fresh-clone", "git filter-repo --strip-blobs-bigger-than 10M", Ask},
+	{"rewrite-in-fresh-clone", "git clone . /tmp/trim && git filter-repo --strip-blobs-bigger-than 10M", Ask},
+	{"rewrite-in-fresh-clone", "git clone . /tmp/trim && cd /tmp/trim && git -C ~/src/api filter-repo --strip-blobs-bigger-than 10M", Ask},
+	{"rewrite-in-fresh-clone", "git clone . /tmp/trim && cd \"$REPO\" && git filter-repo --strip-blobs-bigger-than 10M", Ask},
+	{"rewrite-in-fresh-clone", "git clone . /tmp/trim && cd /tmp && git filter-repo --strip-blobs-bigger-than 10M", Ask},
 }
 
 func TestClasses22D(t *testing.T) { checkClasses(t, classTests22D) }

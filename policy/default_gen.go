@@ -1633,11 +1633,13 @@ var defaultRules = [...]Rule{
 		Decision: Verdict("ask"),
 		Reason:   "rewrites or prunes history; lost commits may not be recoverable",
 		Matcher: Matcher{
-			Command:    []string{"git"},
-			Subcommand: []string{"filter-branch", "filter-repo", "replace"},
-			c:          &defaultCells[115],
+			Command:         []string{"git"},
+			Subcommand:      []string{"filter-branch", "filter-repo", "replace"},
+			InCloneMadeHere: &boolFalse,
+			c:               &defaultCells[115],
 		},
-		Examples: []string{"git filter-branch --tree-filter 'rm -f x' HEAD"},
+		Examples:    []string{"git filter-branch --tree-filter 'rm -f x' HEAD", "git clone . /tmp/a; cd /tmp/b && git filter-repo --path x --invert-paths"},
+		NotExamples: []string{"git clone --no-local . /tmp/slim && cd /tmp/slim && git filter-repo --path big/ --invert-paths"},
 	},
 	{
 		Origin:   LayerBuiltin,

@@ -193,6 +193,8 @@ func (m *Matcher) describe() string {
 	add(m.AddressForProgram != nil && !*m.AddressForProgram, "given an address as a package to fetch")
 	add(m.CopiesWorkdirFile != nil && *m.CopiesWorkdirFile, "putting in place only the workdir's own files")
 	add(m.CopiesWorkdirFile != nil && !*m.CopiesWorkdirFile, "putting in place a file not the workdir's own")
+	add(m.InCloneMadeHere != nil && *m.InCloneMadeHere, "in a clone the script made")
+	add(m.InCloneMadeHere != nil && !*m.InCloneMadeHere, "in a repository the script did not clone")
 	add(m.ForeignPackageSource != nil && *m.ForeignPackageSource, "setting a package source other than the default registry")
 	add(m.ForeignPackageSource != nil && !*m.ForeignPackageSource, "not setting a package source other than the default registry")
 	add(m.TypoPackage != nil && *m.TypoPackage, "installing a package named one letter off a widely used one")

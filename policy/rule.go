@@ -280,6 +280,8 @@ func init() {
 			func(ctx *scriptCtx, i int, a *argv) bool { return addressForProgram(&ctx.invs[i]) }),
 		boolKey("copies_workdir_file", func(m *Matcher) *bool { return m.CopiesWorkdirFile },
 			func(ctx *scriptCtx, i int, a *argv) bool { return ctx.copiesWorkdirFile(i, a) }),
+		boolKey("in_clone_made_here", func(m *Matcher) *bool { return m.InCloneMadeHere },
+			func(ctx *scriptCtx, i int, a *argv) bool { return ctx.inCloneMadeHere(i, a) }),
 		boolKey("foreign_package_source", func(m *Matcher) *bool { return m.ForeignPackageSource },
 			func(ctx *scriptCtx, i int, a *argv) bool { return ctx.foreignPackageSource(i, a) }),
 		boolKey("typo_package", func(m *Matcher) *bool { return m.TypoPackage },
