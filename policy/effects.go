@@ -189,7 +189,7 @@ func (ctx *scriptCtx) computeEffects() {
 				dir = strings.TrimSuffix(path.Base(a.positionals[1]), ".git")
 			}
 			b.createdDirs = append(b.createdDirs, b.resolve(dir))
-		case a.name == "tar" || a.name == "unzip" || a.name == "7z" || a.name == "bsdtar" || a.name == "tftp":
+		case extractsHere(a.name):
 			b.createdDirs = append(b.createdDirs, b.resolve("."))
 		case a.name == "curl" && (a.hasShort('O') || containsLong(a.longs, "remote-name")) || a.name == "wget" && !hasWgetOutput(a):
 			b.createdDirs = append(b.createdDirs, b.resolve(".")) // the file is named after the URL
@@ -441,6 +441,12 @@ func (b *effectBuilder) add(k effectKind, p string) {
 		e.madeHere = !e.created && b.madeHere != nil && b.madeHereRun(b.inv, e.path)
 	}
 	b.all = append(b.all, e)
+}
+
+// extractsHere: the command writes files it names from an archive or a
+// transfer into the directory it runs in (tar, unzip).
+func extractsHere(name string) bool {
+	return name == "tar" || name == "unzip" || name == "7z" || name == "bsdtar" || name == "tftp"
 }
 
 // fetches: the command brings in content from outside the script (a

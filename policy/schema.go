@@ -242,6 +242,13 @@ type Matcher struct {
 	// an argument of the program or project script it runs (npx autocannon
 	// http://localhost:3000), not a package to fetch.
 	AddressForProgram *bool `toml:"address_for_program" json:"address_for_program,omitempty"`
+	// CopiesWorkdirFile: cp, ln or install puts in place, in the workdir,
+	// only files of the workdir no earlier command of the script wrote
+	// (ln -sf ../../scripts/dev.sh node_modules/.bin/dev) (workdir_link.go).
+	CopiesWorkdirFile *bool `toml:"copies_workdir_file" json:"copies_workdir_file,omitempty"`
+	// InCloneMadeHere: git runs in a clone an earlier git clone of the
+	// script made (clone_made_here.go).
+	InCloneMadeHere *bool `toml:"in_clone_made_here" json:"in_clone_made_here,omitempty"`
 	// ForeignPackageSource: the text the command writes (its arguments, a
 	// here-document) sets where packages come from (a registry, an index,
 	// a gem source, a Cargo [patch] from a repository, a go.mod replace by
