@@ -8970,10 +8970,34 @@ var defaultRules = [...]Rule{
 		Examples:    []string{"bq query --nouse_legacy_sql --maximum_bytes_billed=2000000000000 'SELECT * FROM `p.d.t`'", "bq query --maximum_bytes_billed 90000000000000 'select 1'"},
 		NotExamples: []string{"bq query --maximum_bytes_billed=1000000000 'SELECT 1'", "bq query --dry_run --maximum_bytes_billed=5000000000000 'SELECT * FROM `p.d.t`'", "bq ls"},
 	},
+	{
+		Origin:   LayerBuiltin,
+		Name:     "reads-app-master-key",
+		Decision: Verdict("deny"),
+		Reason:   "reads the key that decrypts the application's encrypted credentials (config/master.key): every secret of the app with it",
+		Matcher: Matcher{
+			Reads: []string{"config/master.key", "**/config/master.key", "config/credentials/*.key", "**/config/credentials/*.key", "config/secrets/*/*.decrypt.private.php", "**/config/secrets/*/*.decrypt.private.php"},
+			c:     &defaultCells[645],
+		},
+		Examples:    []string{"cat config/master.key", "cd ~/code/shop && head -c 40 config/master.key", "base64 config/credentials/production.key", "cat config/secrets/prod/prod.decrypt.private.php"},
+		NotExamples: []string{"cat config/credentials.yml.enc | wc -c", "ls config/credentials", "cat config/master.key.example", "git check-ignore config/master.key", "cat certs/server.key"},
+	},
+	{
+		Origin:   LayerBuiltin,
+		Name:     "reads-tool-session-secrets",
+		Decision: Verdict("deny"),
+		Reason:   "reads a file in which a tool keeps the user's token, password or key (a notebook server's login token, a warehouse client's connections, a VPN's keys and password)",
+		Matcher: Matcher{
+			Reads: []string{"~/.local/share/jupyter/runtime/**", "~/Library/Jupyter/runtime/**", "/run/user/*/jupyter/**", "~/.jupyter/runtime/**", "~/.snowsql/config", "~/.snowflake/connections.toml", "~/.snowflake/config.toml", "~/.config/snowflake/**", "~/Library/Application Support/snowflake/**", "~/.clickhouse-client/config.xml", "~/.odbc.ini", "~/.pg_service.conf", "~/.dbeaver4/**/credentials-config.json", "~/.local/share/DBeaverData/**/credentials-config.json", "~/**/*.ovpn", "/etc/openvpn/**", "~/vpn/**", "~/**/vpn/**", "~/openvpn/**", "~/**/openvpn/**", "~/*.key", "~/[!.]*/*.key", "~/[!.]*/**/*.key"},
+			c:     &defaultCells[646],
+		},
+		Examples:    []string{"cat ~/.local/share/jupyter/runtime/kernel-1234.json", "jq -r .token ~/Library/Jupyter/runtime/jpserver-77.json", "grep password ~/.snowsql/config", "cat ~/.snowflake/connections.toml", "cat ~/work/client.ovpn", "tail ~/vpn/creds.txt", "cp ~/certs/client.key /tmp/"},
+		NotExamples: []string{"jupyter server list", "ls ~/.local/share/jupyter/kernels", "snowsql -c dev -q 'select 1'", "cat certs/dev.key", "ls ~/vpn", "openvpn --version"},
+	},
 }
 
 // defaultCells are the compiled forms of defaultRules' matchers, one each.
-var defaultCells [645]compiledCell
+var defaultCells [647]compiledCell
 
 // The values of the true-or-false keys (a function call would make
 // defaultRules code that runs at start-up).
