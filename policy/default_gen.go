@@ -1832,7 +1832,7 @@ var defaultRules = [...]Rule{
 		Decision: Verdict("deny"),
 		Reason:   "interpreter code that runs programs, forks, downloads or opens sockets: what it does cannot be checked here",
 		Matcher: Matcher{
-			Code: []string{"(os\\.system|os\\.execute|io\\.popen|subprocess|popen|\\bsystem\\s*\\(|\\bexec[lv]?p?e?\\s*\\(|\\beval\\b|child_process|\\bspawn|\\bfork\\b|\\bfork\\(|urlopen|urllib|requests\\.|socket|fsockopen|net\\.Socket|Net::|open-uri|file_get_contents\\s*\\(\\s*[\"\\x27]https?:|IO\\.popen|`[^`]+`|rmtree|rm_rf|rmSync|remove_tree|\\bfetch\\s*\\(|XMLHttpRequest|\\bhttps?\\.(request|get)\\s*\\(|LWP::|HTTP::Tiny|\\bunlink\\s*\\(|rmdirSync|\\bos\\.remove|require\\(\\s*[\"\\x27](node:)?(https?|net|dgram|tls|http2)[\"\\x27]\\s*\\))", "\\|\\s*\"[^\"]*\"|\"[^\"]*\"\\s*\\|\\s*getline|\\|\\s*getline\\b|\\|&|/inet/tcp|print[^;]*>\\s*\"/", "ztcp|zsocket|zmodload\\s+zsh/net"},
+			Code: []string{"(os\\.system|os\\.execute|io\\.popen|subprocess|popen|\\bsystem\\s*\\(|\\bexec[lv]?p?e?\\s*\\(|\\beval\\b|child_process|\\bspawn|\\bFunction\\s*\\(|\\bfork\\b|\\bfork\\(|urlopen|urllib|requests\\.|socket|fsockopen|net\\.Socket|Net::|open-uri|file_get_contents\\s*\\(\\s*[\"\\x27]https?:|IO\\.popen|`[^`]+`|rmtree|rm_rf|rmSync|remove_tree|\\bfetch\\s*\\(|XMLHttpRequest|\\bhttps?\\.(request|get)\\s*\\(|LWP::|HTTP::Tiny|\\bunlink\\s*\\(|rmdirSync|\\bos\\.remove|require\\(\\s*[\"\\x27](node:)?(https?|net|dgram|tls|http2)[\"\\x27]\\s*\\))", "\\|\\s*\"[^\"]*\"|\"[^\"]*\"\\s*\\|\\s*getline|\\|\\s*getline\\b|\\|&|/inet/tcp|print[^;]*>\\s*\"/", "ztcp|zsocket|zmodload\\s+zsh/net"},
 			c:    &defaultCells[130],
 		},
 		Examples:    []string{"python -c \"__import__('os').system('id')\"", "node -e 'require(\"child_process\").spawn(process.argv[2])'", "awk '{system($0)}' cmds.txt", "lua -e 'os.execute(\"id\")'", "node -e 'fetch(\"https://x.example\",{method:\"POST\",body:\"a\"})'", "awk '{ print | \"sh\" }' cmds.txt", "ruby -e 'loop { fork }'"},
@@ -6524,11 +6524,11 @@ var defaultRules = [...]Rule{
 			ArgsRegex: []string{"^(http\\.server|SimpleHTTPServer|-S|httpd|http-server|serve|file-server|updog)$"},
 			After: &Matcher{
 				Command: []string{"cd", "pushd"},
-				Args:    []string{"~", "~/", "/", "/root", "/home", "/home/*", "/etc"},
+				Args:    []string{"~", "~/", "/", "/root", "/home", "/home/*", "/etc", "~/.*", "~/.*/**", "/root/.*", "/home/*/.*"},
 			},
 			c: &defaultCells[471],
 		},
-		Examples:    []string{"cd ~ && python3 -m http.server 8000 --bind 0.0.0.0", "cd / && python3 -m http.server", "cd $HOME; php -S 0.0.0.0:8080", "pushd ~ && npx http-server -p 9000", "cd ~ && busybox httpd -f -p 8080"},
+		Examples:    []string{"cd ~ && python3 -m http.server 8000 --bind 0.0.0.0", "cd / && python3 -m http.server", "cd $HOME; php -S 0.0.0.0:8080", "pushd ~ && npx http-server -p 9000", "cd ~/.aws; python -m http.server 9999", "cd ~ && busybox httpd -f -p 8080"},
 		NotExamples: []string{"cd dist && python3 -m http.server 8000", "python3 -m http.server 8000 --directory dist", "cd ~ && python3 -m http.server --directory ~/proj/dist 8000"},
 	},
 	{
@@ -8994,10 +8994,39 @@ var defaultRules = [...]Rule{
 		Examples:    []string{"cat ~/.local/share/jupyter/runtime/kernel-1234.json", "jq -r .token ~/Library/Jupyter/runtime/jpserver-77.json", "grep password ~/.snowsql/config", "cat ~/.snowflake/connections.toml", "cat ~/work/client.ovpn", "tail ~/vpn/creds.txt", "cp ~/certs/client.key /tmp/"},
 		NotExamples: []string{"jupyter server list", "ls ~/.local/share/jupyter/kernels", "snowsql -c dev -q 'select 1'", "cat certs/dev.key", "ls ~/vpn", "openvpn --version"},
 	},
+	{
+		Origin:   LayerBuiltin,
+		Name:     "build-jobs-unbounded",
+		Decision: Verdict("deny"),
+		Reason:   "runs the build with no limit on parallel jobs (make -j without a number): on a large tree thousands of compilers at once fill the memory; give -j a number (make -j8, make -j\"$(nproc)\")",
+		Matcher: Matcher{
+			Command:   []string{"make", "gmake", "remake"},
+			NotArgs:   []string{"[0-9]*", "$*", "`*", "\"$*"},
+			ArgsRegex: []string{"^(-j|--jobs|-[a-zA-Z]*j)$"},
+			c:         &defaultCells[647],
+		},
+		Examples:    []string{"make -j", "make -j -C /usr/src/linux bzImage", "make -kj all", "gmake --jobs -f big.mk"},
+		NotExamples: []string{"make -j8", "make -j 4 all", "make -j$(nproc)", "make -j \"$(nproc)\"", "make -j `nproc` test", "make -C build", "make --jobs=6"},
+	},
+	{
+		Origin:   LayerBuiltin,
+		Name:     "kubeconfig-cluster-set",
+		Decision: Verdict("ask"),
+		Reason:   "adds or repoints a cluster in the user's kubeconfig: from then on kubectl sends that context's credentials to the server named; pass --kubeconfig to a file of the project to keep it here",
+		Matcher: Matcher{
+			Command: []string{"kubectl", "oc", "microk8s.kubectl", "k3s"},
+			Args:    []string{"set-cluster", "clusters.*.server", "clusters.*.certificate-authority*", "clusters.*.insecure-skip-tls-verify"},
+			NotArgs: []string{"--kubeconfig", "--kubeconfig=./*", "--kubeconfig=[!/~$]*"},
+			NotEnv:  []string{"^KUBECONFIG=(\\./|[^/~$])"},
+			c:       &defaultCells[648],
+		},
+		Examples:    []string{"kubectl config set-cluster staging --server=https://203.0.113.9:6443 --insecure-skip-tls-verify=true", "kubectl config set clusters.prod.server https://k8s.example.net", "oc config set-cluster c1 --server=https://api.example.org:6443"},
+		NotExamples: []string{"kubectl config set-context --current --namespace=dev", "kubectl config use-context kind-dev", "kubectl config get-clusters", "kubectl config view --minify", "kubectl --kubeconfig=./kind.kubeconfig config set-cluster kind --server=https://127.0.0.1:6443", "KUBECONFIG=./kc kubectl config set-cluster k --server=https://127.0.0.1:6443"},
+	},
 }
 
 // defaultCells are the compiled forms of defaultRules' matchers, one each.
-var defaultCells [647]compiledCell
+var defaultCells [649]compiledCell
 
 // The values of the true-or-false keys (a function call would make
 // defaultRules code that runs at start-up).
