@@ -47,6 +47,12 @@ var classTests22C = []classTest{
 	{"kubeconfig-cluster", "kubectl config set clusters.default.server https://k8s.attacker.example", Ask},
 	{"kubeconfig-cluster", "kubectl config set-context --current --namespace=payments", Allow},
 	{"kubeconfig-cluster", "kubectl config get-contexts", Allow},
+	// A host secret mounted into a compose one-off container, as docker run -v.
+	{"container-host-secret", "docker compose run --rm -v ~/.aws:/root/.aws worker env", Deny},
+	{"container-host-secret", "docker-compose run --rm -v $HOME/.kube:/k tools kubectl get pods", Deny},
+	{"container-host-secret", "docker compose run --rm web pytest -v tests/unit", Allow},
+	{"container-host-secret", "docker compose run --rm -v ./fixtures:/fx web ls /fx", Allow},
+	{"container-host-secret", "docker compose up -d db", Allow},
 }
 
 func TestClasses22C(t *testing.T) { checkClasses(t, classTests22C) }
