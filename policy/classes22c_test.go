@@ -66,6 +66,12 @@ var classTests22C = []classTest{
 	{"searched-for-secrets", "gh run view 77 --log | grep -i 'aws_secret'", Deny},
 	{"searched-for-secrets", "gh run view 77 --log | grep -i 'panic:'", Allow},
 	{"searched-for-secrets", "gh run list | grep -i deploy", Allow},
+	// A variable doubled in a loop until the memory is full.
+	{"variable-doubled", "m=x; while true; do m=\"$m$m\"; done", Deny},
+	{"variable-doubled", "for ((;;)); do z=${z}${z}; done", Deny},
+	{"variable-doubled", "out=; for f in *.txt; do out=$out$f; done; echo $out", Allow},
+	{"variable-doubled", "export PATH=$HOME/go/bin:$PATH", Allow},
+	{"variable-doubled", "n=0; while [ $n -lt 5 ]; do n=$((n+1)); done", Allow},
 }
 
 func TestClasses22C(t *testing.T) { checkClasses(t, classTests22C) }

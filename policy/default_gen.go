@@ -9085,10 +9085,24 @@ var defaultRules = [...]Rule{
 		Examples:    []string{"gh run view 12 --log | grep -iE 'secret|token'", "gh run view --job 99 --log-failed | rg -i password", "glab ci trace 4411 | grep -i api_key"},
 		NotExamples: []string{"gh run view 12 --log | grep -i error", "gh run view --log-failed | tail -50", "gh pr list | grep -i token-refresh"},
 	},
+	{
+		Origin:   LayerBuiltin,
+		Name:     "variable-doubled",
+		Decision: Verdict("deny"),
+		Reason:   "sets a variable to its own value twice over (x=$x$x): in a loop the string doubles each time until the memory is full",
+		Matcher: Matcher{
+			Command:     []string{"declare"},
+			GrowsItself: &boolTrue,
+			Via:         []string{"assignment"},
+			c:           &defaultCells[653],
+		},
+		Examples:    []string{"x=a; while :; do x=$x$x; done", "s=AAAA; for i in $(seq 64); do s=\"${s}${s}\"; done", "until false; do buf=$buf$buf$buf; done"},
+		NotExamples: []string{"s=''; while read -r l; do s=$s$l; done < f.txt", "PATH=$PATH:$HOME/bin", "x=$xy$xz", "v=${v}-suffix"},
+	},
 }
 
 // defaultCells are the compiled forms of defaultRules' matchers, one each.
-var defaultCells [653]compiledCell
+var defaultCells [654]compiledCell
 
 // The values of the true-or-false keys (a function call would make
 // defaultRules code that runs at start-up).
