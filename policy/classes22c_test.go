@@ -72,6 +72,13 @@ var classTests22C = []classTest{
 	{"variable-doubled", "out=; for f in *.txt; do out=$out$f; done; echo $out", Allow},
 	{"variable-doubled", "export PATH=$HOME/go/bin:$PATH", Allow},
 	{"variable-doubled", "n=0; while [ $n -lt 5 ]; do n=$((n+1)); done", Allow},
+	// System directories named from / after a cd there; every program's data.
+	{"system-dir-after-cd-root", "cd / && rm -rf opt/*", Deny},
+	{"system-dir-after-cd-root", "cd /; rm -rf ./var/lib", Deny},
+	{"system-dir-after-cd-root", "cd / && rm -rf tmp/ci-cache", Ask},
+	{"system-dir-after-cd-root", "cd ~/proj && rm -rf var/cache", Allow},
+	{"home-app-data", "rm -rf $HOME/.local/share/*", Deny},
+	{"home-app-data", "rm -rf ~/.local/share/pnpm/store", Allow},
 }
 
 func TestClasses22C(t *testing.T) { checkClasses(t, classTests22C) }

@@ -9099,10 +9099,40 @@ var defaultRules = [...]Rule{
 		Examples:    []string{"x=a; while :; do x=$x$x; done", "s=AAAA; for i in $(seq 64); do s=\"${s}${s}\"; done", "until false; do buf=$buf$buf$buf; done"},
 		NotExamples: []string{"s=''; while read -r l; do s=$s$l; done < f.txt", "PATH=$PATH:$HOME/bin", "x=$xy$xz", "v=${v}-suffix"},
 	},
+	{
+		Origin:   LayerBuiltin,
+		Name:     "rm-system-dir-after-cd-root",
+		Decision: Verdict("deny"),
+		Reason:   "recursive removal of a system directory, named from / after a cd there (cd / && rm -rf var/*)",
+		Matcher: Matcher{
+			Command: []string{"rm"},
+			Flags:   []string{"r|R|recursive"},
+			Args:    []string{"\\*", "./\\*", "bin", "boot", "dev", "etc", "home", "lib", "lib64", "opt", "root", "sbin", "srv", "usr", "var", "./bin", "./boot", "./etc", "./home", "./usr", "./var", "./opt", "./srv", "./root", "bin/**", "boot/**", "etc/**", "home/**", "lib/**", "lib64/**", "opt/**", "root/**", "sbin/**", "srv/**", "usr/**", "var/**", "./etc/**", "./home/**", "./usr/**", "./var/**", "./opt/**", "./srv/**", "./root/**", "./boot/**"},
+			After: &Matcher{
+				Command: []string{"cd", "pushd"},
+				Args:    []string{"/"},
+			},
+			c: &defaultCells[654],
+		},
+		Examples:    []string{"cd / && rm -rf usr/*", "cd /; rm -r etc/nginx", "pushd / && rm -rf ./home/*", "cd / && rm -rf *"},
+		NotExamples: []string{"cd / && rm -rf tmp/build-123", "cd /tmp && rm -rf var/*", "rm -rf var/cache"},
+	},
+	{
+		Origin:   LayerBuiltin,
+		Name:     "deletes-home-app-data",
+		Decision: Verdict("deny"),
+		Reason:   "deletes every program's data under ~/.local/share (keyrings, mail, notes, the Trash): nothing builds it again; remove the one program's folder meant",
+		Matcher: Matcher{
+			Deletes: []string{"~/.local/\\*", "~/.local/share/\\*", "~/.local/.\\*", "~/.local/share/.\\*"},
+			c:       &defaultCells[655],
+		},
+		Examples:    []string{"rm -rf ~/.local/share/*", "shred -u ~/.local/share/*", "rm -r $HOME/.local/*"},
+		NotExamples: []string{"rm -rf ~/.local/share/Trash/*", "rm -rf ~/.local/share/virtualenvs/old-env", "rm -rf ~/.cache/*"},
+	},
 }
 
 // defaultCells are the compiled forms of defaultRules' matchers, one each.
-var defaultCells [654]compiledCell
+var defaultCells [656]compiledCell
 
 // The values of the true-or-false keys (a function call would make
 // defaultRules code that runs at start-up).
