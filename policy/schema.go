@@ -225,7 +225,9 @@ type Matcher struct {
 	CommandAssembled *bool `toml:"command_assembled" json:"command_assembled,omitempty"`
 	// GrowsItself: the command writes an operand it is given twice to a
 	// file through its output, and a later command moves or copies that
-	// file back over the operand (cat f f > g && mv g f) (exhaustion.go).
+	// file back over the operand (cat f f > g && mv g f) (exhaustion.go);
+	// or, round 22, it is a shell variable's assignment whose value names
+	// the variable twice (x=$x$x, doubles_variable.go).
 	GrowsItself *bool `toml:"grows_itself" json:"grows_itself,omitempty"`
 	// FillsDisk: the command copies an endless device (/dev/zero,
 	// /dev/urandom) to a file or a pipe, 100 GB or more or without bound
