@@ -71,12 +71,15 @@ var classTests22D = []classTest{
 
 	// History rewritten in a clone the script itself just made.
 	{"rewrite-in-fresh-clone", "git clone --no-local . /tmp/trim && cd /tmp/trim && git filter-repo --strip-blobs-bigger-than 10M", Allow},
+	{"rewrite-in-fresh-clone", "git clone --no-local . /tmp/trim && cd /tmp/trim && git filter-repo --strip-blobs-bigger-than 10M\n", Allow},
 	{"rewrite-in-fresh-clone", "git clone https://github.com/acme/site.git build/site && cd build/site && git filter-branch --subdirectory-filter docs HEAD", Allow},
 	{"rewrite-in-fresh-clone", "git filter-repo --strip-blobs-bigger-than 10M", Ask},
 	{"rewrite-in-fresh-clone", "git clone . /tmp/trim && git filter-repo --strip-blobs-bigger-than 10M", Ask},
 	{"rewrite-in-fresh-clone", "git clone . /tmp/trim && cd /tmp/trim && git -C ~/src/api filter-repo --strip-blobs-bigger-than 10M", Ask},
 	{"rewrite-in-fresh-clone", "git clone . /tmp/trim && cd \"$REPO\" && git filter-repo --strip-blobs-bigger-than 10M", Ask},
 	{"rewrite-in-fresh-clone", "git clone . /tmp/trim && cd /tmp && git filter-repo --strip-blobs-bigger-than 10M", Ask},
+	{"rewrite-in-fresh-clone", "git clone https://github.com/acme/site.git /tmp/site; cd /tmp/site; git filter-branch --subdirectory-filter docs HEAD", Ask}, // a failed clone into a directory that held another repository does not stop the rest
+	{"rewrite-in-fresh-clone", "git clone . /tmp/trim || true && cd /tmp/trim && git filter-repo --strip-blobs-bigger-than 10M", Ask},
 }
 
 func TestClasses22D(t *testing.T) { checkClasses(t, classTests22D) }

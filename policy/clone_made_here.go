@@ -16,7 +16,7 @@ import (
 // script made, the cd's between known.
 func (ctx *scriptCtx) inCloneMadeHere(i int, a *argv) bool {
 	inv := &ctx.invs[i]
-	if a.name != "git" || inv.Dynamic || len(inv.Args) == 0 || strings.HasPrefix(inv.Args[0], "-") || ctx.text != nil && strings.Contains(*ctx.text, "GIT_DIR") {
+	if a.name != "git" || inv.Dynamic || len(inv.Args) == 0 || strings.HasPrefix(inv.Args[0], "-") || !oneAndChain(ctx.text) {
 		return false
 	}
 	cwd := "."
@@ -50,4 +50,19 @@ func joinDir(cwd, d string) string {
 		return path.Clean(d)
 	}
 	return path.Join(cwd, d)
+}
+
+// oneAndChain reports whether a script's text is one chain of commands
+// joined by && (no ;, newline, ||, & or GIT_DIR anywhere): each runs only
+// when the one before succeeded, so a git clone that failed, into a
+// directory that held another repository, stops the commands after it.
+func oneAndChain(text *string) bool {
+	if text == nil {
+		return false
+	}
+	t := strings.TrimRight(*text, " \t\n")
+	if strings.ContainsAny(t, ";\n") || strings.Contains(t, "GIT_DIR") || strings.Contains(t, "||") {
+		return false
+	}
+	return !strings.Contains(strings.ReplaceAll(t, "&&", ""), "&")
 }
