@@ -413,23 +413,26 @@ func (a *argv) joined() string {
 }
 
 // joinedPairs returns the pairs of invocation i's joined arguments.
-func (ctx *scriptCtx) joinedPairs(i int, a *argv) *pairSet {
-	if ctx.pairsOf != i+1 {
-		ctx.pairsOf = i + 1
-		ctx.pairs = pairSet{}
-		ctx.pairs.add(a.joined())
-	}
-	return &ctx.pairs
-}
+func (ctx *scriptCtx) joinedPairs(i int, a *argv) *pairSet { return ctx.argPairs.of(i, a.joined()) }
 
 // codePairs returns the pairs of invocation i's inline code, which it has.
-func (ctx *scriptCtx) codePairs(i int) *pairSet {
-	if ctx.codeSetOf != i+1 {
-		ctx.codeSetOf = i + 1
-		ctx.codeSet = pairSet{}
-		ctx.codeSet.add(ctx.invs[i].InlineCode.Code)
+func (ctx *scriptCtx) codePairs(i int) *pairSet { return ctx.codePairSet.of(i, ctx.invs[i].InlineCode.Code) }
+
+// invPairs holds the pairs of one invocation's text at a time, as the
+// rules tried on it one after another look at them.
+type invPairs struct {
+	set pairSet
+	inv int // the invocation's index + 1; 0: none yet
+}
+
+// of returns the pairs of text, invocation i's, made once for i.
+func (c *invPairs) of(i int, text string) *pairSet {
+	if c.inv != i+1 {
+		c.inv = i + 1
+		c.set = pairSet{}
+		c.set.add(text)
 	}
-	return &ctx.codeSet
+	return &c.set
 }
 
 // anyArg reports whether f holds for some argument word or option value.

@@ -230,11 +230,10 @@ func composeDownEffects(inv *parse.Invocation, a *argv, b *effectBuilder) {
 }
 
 // markDisposableInWorkdir marks the effects b added since n disposable
-// where they lie in the workdir (a relative path that does not climb out).
+// where they lie in the workdir (inWorkdir).
 func (b *effectBuilder) markDisposableInWorkdir(n int) {
 	for k := n; k < len(b.all); k++ {
-		p := b.all[k].path
-		b.all[k].disposable = p[0] != '/' && p[0] != '~' && projectTree(p)
+		b.all[k].disposable = inWorkdir(b.all[k].path)
 	}
 }
 

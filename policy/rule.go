@@ -794,17 +794,12 @@ type scriptCtx struct {
 	analyzed []bool
 	matched  []bool
 	at       places
-	// pairs are the pairs of the joined arguments of invocation pairsOf-1
-	// (joinedPairs): one invocation's at a time, as rules are tried.
-	pairs   pairSet
-	pairsOf int
-	// codeSet are the pairs of the inline code of invocation codeSetOf-1
-	// (codePairs), which the rules about code look at one after another.
-	codeSet   pairSet
-	codeSetOf int
-	text      *string    // the script's text, when known
-	textCopy  string     // where checkScript keeps text
-	effects   [][]effect // see effectsOf; nil until first used
+	// argPairs and codePairSet are the pairs of one invocation's joined
+	// arguments (joinedPairs) and inline code (codePairs).
+	argPairs, codePairSet invPairs
+	text                  *string    // the script's text, when known
+	textCopy              string     // where checkScript keeps text
+	effects               [][]effect // see effectsOf; nil until first used
 	// firstMatch caches, per after matcher, the first invocation it matches
 	// (a few per script: a list, not a map), in firstMatchBuf while they fit.
 	firstMatch    []firstMatch
