@@ -11,7 +11,7 @@ import (
 // their protection (or gain it: rm -rf of the workdir is rm -rf .); and a
 // workdir that is the home or above it changes nothing.
 func TestInWorkdir(t *testing.T) {
-	base := Default()
+	base := loadDefault() // a copy of its own: Default() is every test's
 	base.homeDir = "/home/dev"
 	base.index()
 	for _, wd := range []string{"/home/dev/src/app", "/srv/app"} {
