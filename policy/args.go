@@ -416,7 +416,9 @@ func (a *argv) joined() string {
 func (ctx *scriptCtx) joinedPairs(i int, a *argv) *pairSet { return ctx.argPairs.of(i, a.joined()) }
 
 // codePairs returns the pairs of invocation i's inline code, which it has.
-func (ctx *scriptCtx) codePairs(i int) *pairSet { return ctx.codePairSet.of(i, ctx.invs[i].InlineCode.Code) }
+func (ctx *scriptCtx) codePairs(i int) *pairSet {
+	return ctx.codePairSet.of(i, ctx.invs[i].InlineCode.Code)
+}
 
 // invPairs holds the pairs of one invocation's text at a time, as the
 // rules tried on it one after another look at them.
